@@ -1,0 +1,7 @@
+#!/usr/bin/env node
+// The `agent-studio` command. Sources are TypeScript and load with no build step through tsx.
+import { register } from 'tsx/esm/api';
+
+register();
+const { main } = await import('../src/main/cli.ts');
+await main(process.argv.slice(2));

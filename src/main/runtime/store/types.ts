@@ -1,0 +1,47 @@
+// The runtime's memory store: one interface, several backends (SQLite now, PostgreSQL
+// later), proven by one shared test suite. spec 2.4, 4.2, 5.3.
+import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
+import type { TaskStore } from '@a2a-js/sdk/server';
+
+/** Counts of rows removed by a delete, per table family (spec 4.2 DELETE ?all=true). */
+export interface DeletedCounts {
+  checkpoints: number;
+  checkpoint_blobs: number;
+  checkpoint_writes: number;
+  persistent_memory: number;
+}
+
+export class ThreadOwnershipError extends Error {
+  override readonly name = 'ThreadOwnershipError';
+  constructor(
+    readonly threadId: string,
+    readonly ownerAgentId: string,
+    readonly callerAgentId: string,
+  ) {
+    super(`thread ${threadId} is owned by another agent`);
+  }
+}
+
+export interface MemoryStore {
+  readonly backend: 'sqlite' | 'postgres';
+  /** A LangGraph checkpointer whose threads are owned by `agentId`. Writing to a thread
+   * owned by another agent throws ThreadOwnershipError. */
+  checkpointer(agentId: string): BaseCheckpointSaver;
+  /** Durable A2A task store (tasks/get survives a restart). */
+  taskStore(): TaskStore;
+  /** Resolves when the store answers a trivial query; rejects with the reason otherwise. */
+  ping(): Promise<void>;
+  /** Thread ids owned by the agent, oldest first. */
+  listThreads(agentId: string): Promise<string[]>;
+  /** The agent that owns a thread, or null when the store has no data for it. */
+  threadOwner(threadId: string): Promise<string | null>;
+  deleteThread(threadId: string): Promise<DeletedCounts>;
+  /** Deletes every thread of the agent, and only of that agent. */
+  deleteAllThreads(agentId: string): Promise<DeletedCounts>;
+  /** Re-assigns every thread of oldId to newId in one transaction; returns the count. */
+  migrateAgentId(oldId: string, newId: string): Promise<number>;
+  /** Persistent (long-term) memory of a thread, e.g. a running summary. */
+  getMemory(agentId: string, threadId: string, key: string): Promise<unknown | undefined>;
+  putMemory(agentId: string, threadId: string, key: string, value: unknown): Promise<void>;
+  close(): Promise<void>;
+}
