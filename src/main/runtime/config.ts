@@ -1,0 +1,78 @@
+// Runtime settings: the process environment, then the project's environment file
+// (DIR/.env); the process environment wins (issue 2 section 1). Names from the spec.
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse as parseDotenv } from 'dotenv';
+
+export interface RuntimeSettings {
+  /** Owner of every thread this runtime writes (spec 1.5). Empty when unset. */
+  agentId: string;
+  publicAgentUrl: string | null;
+  historyMaxMessages: number;
+  maxHistoryTokens: number | null;
+  stageTiming: boolean;
+  fanoutMaxConcurrency: number;
+  internalRuntimeControl: boolean;
+  captureUrl: string | null;
+  /** The merged environment (file then process), as the project's code sees it. */
+  env: Record<string, string>;
+  envFile: string;
+}
+
+export class SettingsError extends Error {
+  override readonly name = 'SettingsError';
+}
+
+export const DEFAULT_FANOUT_MAX_CONCURRENCY = 4;
+export const DEFAULT_HISTORY_MAX_MESSAGES = 50;
+
+export function readEnvFile(file: string): Record<string, string> {
+  try {
+    return parseDotenv(fs.readFileSync(file));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw err;
+  }
+}
+
+function positiveInt(env: Record<string, string>, name: string, fallback: number | null): number | null {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) {
+    throw new SettingsError(`${name} must be a positive integer, got '${raw}'`);
+  }
+  return n;
+}
+
+function flag(env: Record<string, string>, name: string): boolean {
+  return /^(1|true|yes|on)$/i.test(env[name] ?? '');
+}
+
+export function loadSettings(projectDir: string, processEnv: NodeJS.ProcessEnv = process.env): RuntimeSettings {
+  const envFile = path.join(projectDir, '.env');
+  const env: Record<string, string> = { ...readEnvFile(envFile) };
+  for (const [k, v] of Object.entries(processEnv)) if (v !== undefined) env[k] = v;
+
+  const publicUrl = env.PUBLIC_AGENT_URL?.trim();
+  if (publicUrl) {
+    try {
+      const u = new URL(publicUrl);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http(s)');
+    } catch {
+      throw new SettingsError(`PUBLIC_AGENT_URL must be an absolute http(s) URL, got '${publicUrl}'`);
+    }
+  }
+  return {
+    agentId: (env.AGENT_ID ?? '').trim(),
+    publicAgentUrl: publicUrl || null,
+    historyMaxMessages: positiveInt(env, 'A2A_HISTORY_MAX_MESSAGES', DEFAULT_HISTORY_MAX_MESSAGES)!,
+    maxHistoryTokens: positiveInt(env, 'MAX_HISTORY_TOKENS', null),
+    stageTiming: flag(env, 'STAGE_TIMING'),
+    fanoutMaxConcurrency: positiveInt(env, 'DEFAULT_FANOUT_MAX_CONCURRENCY', DEFAULT_FANOUT_MAX_CONCURRENCY)!,
+    internalRuntimeControl: flag(env, 'INTERNAL_RUNTIME_CONTROL_ENABLED'),
+    captureUrl: env.AGENT_STUDIO_CAPTURE_URL?.trim() || null,
+    env,
+    envFile,
+  };
+}

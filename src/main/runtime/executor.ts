@@ -1,0 +1,406 @@
+// The A2A executor: one A2A message <-> one LangGraph invocation on the thread named by
+// contextId. Streams the exit node's text, turns interrupts into input_required, errors
+// into failed with the spec 7.2 DataPart, and runs evaluators on completed answers.
+import { randomUUID } from 'node:crypto';
+import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
+import type { Message, Part, Task, TaskState } from '@a2a-js/sdk';
+import { Command } from '@langchain/langgraph';
+import { AIMessage, HumanMessage, RemoveMessage, type BaseMessage } from '@langchain/core/messages';
+import type { Logger } from 'pino';
+import { AgentError } from '../../sdk/errors.ts';
+import type { AgentFile, AgentRequest, AgentResponse } from '../../sdk/state.ts';
+import type { RuntimeSettings } from './config.ts';
+import type { Generation, Registry } from './registry.ts';
+import { toAgentError } from './errors.ts';
+import { CaptureBuffer, InvocationTracer, type TraceSink } from './trace.ts';
+import type { RequestMetaStore } from './request-meta.ts';
+import { OBSERVATION_LABEL_KEYS } from './request-meta.ts';
+
+export const DEFAULT_ARTIFACT_NAME = 'agent-response';
+const ARTIFACT_ID = 'response';
+
+export interface ExecutorDeps {
+  registry: Registry;
+  settings: RuntimeSettings;
+  sinks: TraceSink[];
+  requestMeta: RequestMetaStore;
+  log: Logger;
+  /** Counts for /api/v1/status. */
+  stats: { invocations: number; completed: number; failed: number; input_required: number; canceled: number };
+}
+
+interface Running {
+  controller: AbortController;
+  canceled: boolean;
+}
+
+/** Rough token estimate (4 characters a token) for the optional input-size caps (spec 8). */
+function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+function messageText(m: BaseMessage): string {
+  return typeof m.content === 'string' ? m.content : JSON.stringify(m.content);
+}
+
+export function requestFromMessage(message: Message, metadata: Record<string, unknown>, contextId: string, taskId: string): AgentRequest {
+  const texts: string[] = [];
+  const data: Record<string, unknown>[] = [];
+  const files: AgentFile[] = [];
+  for (const part of message.parts) {
+    if (part.kind === 'text') texts.push(part.text);
+    else if (part.kind === 'data') data.push(part.data as Record<string, unknown>);
+    else if (part.kind === 'file') {
+      const f = part.file as { uri?: string; bytes?: string; name?: string; mimeType?: string };
+      files.push({ name: f.name, mimeType: f.mimeType, ...(f.uri !== undefined ? { uri: f.uri } : { bytes: f.bytes }) });
+    }
+  }
+  return { text: texts.join('\n\n'), data, files, metadata, contextId, taskId };
+}
+
+/** spec 4.1 rule 4: only user/agent items with TextParts, malformed ones skipped, the last N kept. */
+export function historySeed(history: unknown, max: number): BaseMessage[] {
+  if (!Array.isArray(history)) return [];
+  const out: BaseMessage[] = [];
+  for (const item of history) {
+    if (!item || typeof item !== 'object') continue;
+    const { role, parts } = item as { role?: unknown; parts?: unknown };
+    if ((role !== 'user' && role !== 'agent') || !Array.isArray(parts)) continue;
+    const text = parts
+      .filter((p): p is { kind: 'text'; text: string } => !!p && typeof p === 'object' && (p as Part).kind === 'text' && typeof (p as { text?: unknown }).text === 'string')
+      .map((p) => p.text)
+      .join('\n');
+    if (!text) continue;
+    out.push(role === 'user' ? new HumanMessage(text) : new AIMessage(text));
+  }
+  return out.slice(-max);
+}
+
+/** spec 4.1 rule 6: the default schema key goes on the first DataPart only, never over an existing one. */
+export function applyDefaultSchema(parts: Part[], schema: string | undefined): Part[] {
+  if (!schema) return parts;
+  const i = parts.findIndex((p) => p.kind === 'data');
+  if (i < 0) return parts;
+  const first = parts[i] as Extract<Part, { kind: 'data' }>;
+  if (first.data && typeof first.data === 'object' && 'schema' in first.data) return parts;
+  const copy = parts.slice();
+  copy[i] = { ...first, data: { schema, ...first.data } };
+  return copy;
+}
+
+/** spec 4.1 rule 6: request result, adapter constant, server configuration, default. */
+export function artifactName(response: AgentResponse | null, gen: Generation): string {
+  return response?.artifactName || gen.adapterArtifactName || gen.project.manifest.output.artifactName || DEFAULT_ARTIFACT_NAME;
+}
+
+function responseParts(response: AgentResponse | null): Part[] {
+  const parts: Part[] = [];
+  if (response?.text) parts.push({ kind: 'text', text: response.text });
+  if (response?.data) parts.push({ kind: 'data', data: response.data });
+  for (const d of response?.extraData ?? []) parts.push({ kind: 'data', data: d });
+  for (const f of response?.files ?? []) {
+    const base = { name: f.name, mimeType: f.mimeType };
+    parts.push({ kind: 'file', file: f.uri !== undefined ? { ...base, uri: f.uri } : { ...base, bytes: f.bytes ?? '' } });
+  }
+  return parts;
+}
+
+function agentMessage(parts: Part[], taskId: string, contextId: string): Message {
+  return { kind: 'message', role: 'agent', messageId: randomUUID(), parts, taskId, contextId };
+}
+
+export class GraphAgentExecutor implements AgentExecutor {
+  private readonly running = new Map<string, Running>();
+
+  constructor(private readonly deps: ExecutorDeps) {}
+
+  get activeCount(): number {
+    return this.running.size;
+  }
+
+  cancelTask = async (taskId: string, eventBus: ExecutionEventBus): Promise<void> => {
+    const run = this.running.get(taskId);
+    if (run) {
+      run.canceled = true;
+      run.controller.abort(new Error('task canceled'));
+    }
+    this.deps.stats.canceled += 1;
+    const contextId = this.contextOf.get(taskId) ?? '';
+    eventBus.publish({
+      kind: 'status-update',
+      taskId,
+      contextId,
+      status: { state: 'canceled', timestamp: new Date().toISOString(), message: agentMessage([{ kind: 'text', text: 'The task was canceled.' }], taskId, contextId) },
+      final: true,
+    });
+    eventBus.finished();
+  };
+
+  private readonly contextOf = new Map<string, string>();
+
+  execute = async (ctx: RequestContext, bus: ExecutionEventBus): Promise<void> => {
+    const { taskId, contextId, userMessage } = ctx;
+    const { settings, registry, log, stats } = this.deps;
+    const meta = this.deps.requestMeta.take(userMessage.messageId);
+    const run: Running = { controller: new AbortController(), canceled: false };
+    this.running.set(taskId, run);
+    this.contextOf.set(taskId, contextId);
+    stats.invocations += 1;
+
+    const gen = registry.current; // spec: in-flight invocations finish on their generation
+    const labels: Record<string, unknown> = {};
+    for (const key of OBSERVATION_LABEL_KEYS) if (meta.metadata[key] !== undefined) labels[key] = meta.metadata[key];
+    const capture = meta.captureToken && settings.captureUrl ? new CaptureBuffer(settings.captureUrl, meta.captureToken, log) : null;
+    const tracer = new InvocationTracer(
+      this.deps.sinks,
+      { task_id: taskId, context_id: contextId, agent_id: settings.agentId, generation: gen.number, ...labels },
+      capture,
+    );
+    const started = performance.now();
+    const stageStart = new Map<string, number>();
+    const latency: Record<string, number> = {};
+    let cacheStats: Record<string, number> | undefined;
+    let streamed = '';
+    let chunkCount = 0;
+    const now = () => new Date().toISOString();
+
+    const publishStatus = (state: TaskState, message?: Message) => {
+      if (run.canceled) return;
+      bus.publish({ kind: 'status-update', taskId, contextId, status: { state, timestamp: now(), ...(message ? { message } : {}) }, final: state !== 'working' });
+    };
+
+    try {
+      if (!ctx.task) {
+        const task: Task = { kind: 'task', id: taskId, contextId, status: { state: 'submitted', timestamp: now() }, history: [userMessage], artifacts: [] };
+        bus.publish(task);
+      }
+      publishStatus('working');
+      tracer.emit('invoke.start', { message_id: userMessage.messageId, parts: userMessage.parts.map((p) => p.kind), user_id: meta.metadata.userId });
+
+      const request = requestFromMessage(userMessage, meta.metadata, contextId, taskId);
+      this.validateContracts(gen, request);
+
+      const config: Record<string, unknown> = { configurable: { thread_id: contextId, ...meta.configurable } };
+      const state = await gen.graph.getState(config);
+      const pending = state.tasks.some((t) => (t.interrupts?.length ?? 0) > 0);
+      const cold = !state.config?.configurable?.checkpoint_id;
+      let input: unknown;
+      const human = new HumanMessage(request.text || '(structured input)');
+
+      if (settings.maxHistoryTokens !== null) {
+        const { cap } = this.capInput(request, settings.maxHistoryTokens, tracer);
+        if (cap) human.content = request.text;
+      }
+      if (pending) {
+        input = new Command({ resume: request, update: { messages: [human] } });
+      } else {
+        const seed = cold ? historySeed(meta.history, settings.historyMaxMessages) : [];
+        const trimmed = settings.maxHistoryTokens !== null ? this.capHistory(cold ? seed : (state.values.messages ?? []), settings.maxHistoryTokens, tracer, cold) : null;
+        const messages = trimmed ? [...trimmed.messages, human] : [...seed, human];
+        input = { messages, request, response: null };
+      }
+
+      const stream = await gen.graph.stream(input, {
+        ...config,
+        streamMode: ['updates', 'messages', 'custom', 'tasks'],
+        signal: run.controller.signal,
+        recursionLimit: gen.project.manifest.graph.recursionLimit,
+        durability: 'async',
+      });
+      for await (const item of stream) {
+        const [mode, payload] = item as [string, any];
+        if (mode === 'custom' && payload && typeof payload === 'object' && payload.__trace) {
+          const { name, ...fields } = payload.__trace as { name: string };
+          tracer.emit(name, fields);
+        } else if (mode === 'tasks') {
+          if ('result' in payload || 'error' in payload || 'interrupts' in payload) {
+            const t0 = stageStart.get(payload.id);
+            if (t0 !== undefined) latency[payload.name] = Math.round((latency[payload.name] ?? 0) + performance.now() - t0);
+          } else stageStart.set(payload.id, performance.now());
+        } else if (mode === 'messages') {
+          const [chunk, md] = payload as [BaseMessage & { usage_metadata?: any }, Record<string, unknown>];
+          if (chunk.usage_metadata?.input_token_details) {
+            const d = chunk.usage_metadata.input_token_details;
+            if (d.cache_read !== undefined || d.cache_creation !== undefined) {
+              cacheStats = { input_tokens: chunk.usage_metadata.input_tokens ?? 0, cache_read_tokens: d.cache_read ?? 0, cache_creation_tokens: d.cache_creation ?? 0 };
+            }
+          }
+          if (md?.langgraph_node !== gen.exitNode || chunk.constructor.name !== 'AIMessageChunk') continue;
+          const text = messageText(chunk);
+          if (!text) continue;
+          streamed += text;
+          bus.publish({
+            kind: 'artifact-update',
+            taskId,
+            contextId,
+            append: chunkCount > 0,
+            lastChunk: false,
+            artifact: { artifactId: ARTIFACT_ID, name: artifactName(null, gen), parts: [{ kind: 'text', text }] },
+          });
+          chunkCount += 1;
+        }
+      }
+
+      const after = await gen.graph.getState(config);
+      const interrupt = after.tasks.flatMap((t) => t.interrupts ?? [])[0];
+      if (interrupt) {
+        stats.input_required += 1;
+        const value = (interrupt.value ?? {}) as Record<string, unknown>;
+        const question = typeof value.question === 'string' ? value.question : 'More input is needed to continue.';
+        tracer.emit('invoke.end', { state: 'input-required', duration_ms: Math.round(performance.now() - started), ...(settings.stageTiming ? { latency } : {}) });
+        await tracer.flush();
+        publishStatus('input-required', agentMessage([{ kind: 'text', text: question }, { kind: 'data', data: { ...value, inputRequired: true } }], taskId, contextId));
+        return;
+      }
+
+      const response = (after.values.response ?? null) as AgentResponse | null;
+      if (!response?.text && !streamed && !response?.data) {
+        throw new AgentError({ code: 'INTERNAL_ERROR', reason: 'empty_response', message: 'The agent finished without an answer.' });
+      }
+      const finalResponse: AgentResponse = { ...response, text: response?.text ?? streamed };
+      await this.evaluate(gen, request, finalResponse, after.values, tracer, run.controller.signal);
+      const parts = applyDefaultSchema(responseParts(finalResponse), gen.project.manifest.output.schema);
+      stats.completed += 1;
+      tracer.emit('invoke.end', {
+        state: 'completed',
+        duration_ms: Math.round(performance.now() - started),
+        chunks: chunkCount,
+        ...(settings.stageTiming ? { latency } : {}),
+        ...(cacheStats ? { cache_stats: cacheStats } : {}),
+      });
+      await tracer.flush();
+      if (run.canceled) return;
+      bus.publish({
+        kind: 'artifact-update',
+        taskId,
+        contextId,
+        append: false,
+        lastChunk: true,
+        artifact: { artifactId: ARTIFACT_ID, name: artifactName(finalResponse, gen), parts },
+      });
+      publishStatus('completed');
+    } catch (err) {
+      if (run.canceled) {
+        tracer.emit('invoke.end', { state: 'canceled', duration_ms: Math.round(performance.now() - started) });
+        await tracer.flush();
+        return;
+      }
+      const failure = toAgentError(err);
+      stats.failed += 1;
+      if (failure.code === 'INTERNAL_ERROR') log.error({ err, task_id: taskId }, 'invocation failed');
+      const body = failure.toDataPart();
+      tracer.emit('invoke.end', {
+        state: 'failed',
+        duration_ms: Math.round(performance.now() - started),
+        errorCode: failure.code,
+        errorReason: failure.reason,
+        retriable: failure.retriable,
+        ...(failure.domainCode ? { domainCode: failure.domainCode, domainTitle: failure.domainTitle } : {}),
+        ...(failure.detail ? { detail: failure.detail } : {}),
+        ...(settings.stageTiming ? { latency } : {}),
+      });
+      await tracer.flush();
+      // spec 3: a failure after partial streaming discards the buffer (the artifact is
+      // replaced) and ends the stream failed; the request is not re-run.
+      bus.publish({
+        kind: 'artifact-update',
+        taskId,
+        contextId,
+        append: false,
+        lastChunk: true,
+        artifact: { artifactId: ARTIFACT_ID, name: artifactName(null, gen), parts: [{ kind: 'data', data: body }] },
+      });
+      publishStatus('failed', agentMessage([{ kind: 'text', text: failure.message }, { kind: 'data', data: body }], taskId, contextId));
+    } finally {
+      this.running.delete(taskId);
+      this.contextOf.delete(taskId);
+      if (!run.canceled) bus.finished();
+    }
+  };
+
+  private validateContracts(gen: Generation, request: AgentRequest): void {
+    for (const [i, data] of request.data.entries()) {
+      const id = typeof data.schema === 'string' ? data.schema : undefined;
+      const contract = id ? gen.project.contracts.get(id) : undefined;
+      if (!contract) continue;
+      if (!contract.validate(data)) {
+        const problems = (contract.validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message}`).join('; ');
+        throw new AgentError({
+          code: 'INVALID_INPUT',
+          reason: 'contract_violation',
+          message: `DataPart ${i + 1} does not match contract ${id}: ${problems}`,
+          detail: { schema: id, errors: contract.validate.errors },
+        });
+      }
+    }
+  }
+
+  /** spec 8: optional input cap; events only when MAX_HISTORY_TOKENS is set. */
+  private capInput(request: AgentRequest, limit: number, tracer: InvocationTracer): { cap: boolean } {
+    const tokens = estimateTokens(request.text);
+    tracer.emit('input_cap.measured', { tokens, limit });
+    if (tokens <= limit) return { cap: false };
+    request.text = request.text.slice(0, limit * 4);
+    tracer.emit('input_cap.truncated', { tokens_before: tokens, tokens_after: estimateTokens(request.text), limit });
+    return { cap: true };
+  }
+
+  /** Keeps the newest messages that fit the token budget; older ones leave the thread. */
+  private capHistory(messages: BaseMessage[], limit: number, tracer: InvocationTracer, cold: boolean): { messages: BaseMessage[] } {
+    const total = messages.reduce((n, m) => n + estimateTokens(messageText(m)), 0);
+    tracer.emit('history.measured', { tokens: total, messages: messages.length, limit });
+    if (total <= limit) return { messages: cold ? messages : [] };
+    let budget = limit;
+    let keepFrom = messages.length;
+    while (keepFrom > 0 && budget - estimateTokens(messageText(messages[keepFrom - 1])) >= 0) {
+      budget -= estimateTokens(messageText(messages[keepFrom - 1]));
+      keepFrom -= 1;
+    }
+    const dropped = messages.slice(0, keepFrom);
+    tracer.emit('history.truncated', { removed_messages: dropped.length, tokens_before: total, tokens_after: limit - budget, limit });
+    if (cold) return { messages: messages.slice(keepFrom) };
+    return { messages: dropped.filter((m) => m.id).map((m) => new RemoveMessage({ id: m.id! })) };
+  }
+
+  /** spec 4.1 rule 5: every completed output, exactly once, in order, each with a timeout;
+   * an evaluator's failure is an observation and never fails the answer. */
+  private async evaluate(gen: Generation, request: AgentRequest, response: AgentResponse, state: unknown, tracer: InvocationTracer, signal: AbortSignal): Promise<void> {
+    for (const { decl, run } of gen.project.evaluators) {
+      const t0 = performance.now();
+      const controller = new AbortController();
+      const onAbort = () => controller.abort(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        const work = Promise.resolve().then(() => run({ request, response, state, signal: controller.signal }));
+        const limit = decl.timeoutSeconds;
+        const result = await (limit === null
+          ? work
+          : Promise.race([
+              work,
+              new Promise<never>((_, reject) => {
+                timer = setTimeout(() => {
+                  controller.abort(new Error('evaluator timeout'));
+                  reject(new Error(`evaluator timed out after ${limit}s`));
+                }, limit * 1000);
+              }),
+            ]));
+        const score = typeof result?.score === 'number' && Number.isFinite(result.score) ? result.score : null;
+        tracer.emit('evaluation.result', {
+          evaluator: decl.name,
+          score,
+          ...(result?.reason !== undefined ? { reason: result.reason } : {}),
+          ...(result?.passStatus !== undefined ? { passStatus: result.passStatus } : {}),
+          ...((result?.scope ?? decl.scope) !== undefined ? { scope: result?.scope ?? decl.scope } : {}),
+          ...((result?.node ?? decl.node) !== undefined ? { node: result?.node ?? decl.node } : {}),
+          duration_ms: Math.round(performance.now() - t0),
+        });
+      } catch (err) {
+        tracer.emit('evaluation.error', { evaluator: decl.name, error: (err as Error).message, duration_ms: Math.round(performance.now() - t0) });
+      } finally {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+      }
+    }
+  }
+}

@@ -1,0 +1,289 @@
+// Loads and validates an agent project: the manifest, its input contracts, the graph
+// module (TypeScript, no build step, through tsx), evaluators and the error catalogue.
+// Every problem becomes a diagnostic naming the file, the field or line, and what is wrong.
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { pathToFileURL } from 'node:url';
+import { tsImport } from 'tsx/esm/api';
+import { parseTree, findNodeAtLocation, printParseErrorCode, parse as parseJsonc, type ParseError } from 'jsonc-parser';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { ManifestSchema, MANIFEST_FILE, type Manifest, type InputContract, type EvaluatorDecl } from './manifest.ts';
+import { defineErrorCatalogue, type ErrorRaiser } from '../../../sdk/errors.ts';
+
+export interface Diagnostic {
+  /** Project-relative file. */
+  file: string;
+  line?: number;
+  column?: number;
+  /** Dotted path of the manifest field, when the problem is a field. */
+  field?: string;
+  message: string;
+}
+
+export class ProjectLoadError extends Error {
+  override readonly name = 'ProjectLoadError';
+  constructor(readonly diagnostics: Diagnostic[]) {
+    super(diagnostics.map(formatDiagnostic).join('\n'));
+  }
+}
+
+export function formatDiagnostic(d: Diagnostic): string {
+  const where = [d.file, d.line, d.column].filter((x) => x !== undefined).join(':');
+  return `${where}${d.field ? ` (${d.field})` : ''}: ${d.message}`;
+}
+
+export interface LoadedContract {
+  decl: InputContract;
+  validate: ValidateFunction;
+}
+
+export interface LoadedEvaluator {
+  decl: EvaluatorDecl;
+  run: EvaluatorFn;
+}
+
+export interface EvaluatorInput {
+  request: unknown;
+  response: unknown;
+  state: unknown;
+  signal: AbortSignal;
+}
+export interface EvaluatorOutput {
+  score: number | null;
+  reason?: string;
+  passStatus?: string;
+  scope?: string;
+  node?: string;
+}
+export type EvaluatorFn = (input: EvaluatorInput) => Promise<EvaluatorOutput> | EvaluatorOutput;
+
+/** A component of the project, for the registry (spec 4.2 registry metadata). */
+export interface Component {
+  kind: 'manifest' | 'graph' | 'module' | 'prompt' | 'contract' | 'evaluator' | 'mcp_server';
+  name: string;
+  /** Project-relative source file. */
+  file: string;
+  hash: string;
+}
+
+export interface LoadedProject {
+  dir: string;
+  manifest: Manifest;
+  contracts: Map<string, LoadedContract>;
+  /** The graph export: an uncompiled StateGraph or a factory returning one. */
+  graphExport: unknown;
+  evaluators: LoadedEvaluator[];
+  errors: ErrorRaiser;
+  prompts: Record<string, string>;
+  components: Component[];
+}
+
+function sha256(buf: Buffer | string): string {
+  return crypto.createHash('sha256').update(buf).digest('hex');
+}
+
+function lineCol(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return { line, column: offset - before.lastIndexOf('\n') };
+}
+
+/** Line and column of a manifest field, or of its nearest existing parent. */
+function locate(text: string, fieldPath: (string | number)[]): { line?: number; column?: number } {
+  const root = parseTree(text);
+  if (!root) return {};
+  for (let n = fieldPath.length; n >= 0; n--) {
+    const node = findNodeAtLocation(root, fieldPath.slice(0, n));
+    if (node) {
+      const target = node.parent?.type === 'property' ? node.parent : node;
+      return lineCol(text, target.offset);
+    }
+  }
+  return {};
+}
+
+function readManifest(dir: string): { manifest: Manifest; text: string } {
+  const file = path.join(dir, MANIFEST_FILE);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    throw new ProjectLoadError([
+      { file: MANIFEST_FILE, message: `no ${MANIFEST_FILE} in ${dir}: an agent project needs a manifest (see docs/project-format.md)` },
+    ]);
+  }
+  const errors: ParseError[] = [];
+  const raw = parseJsonc(text, errors, { allowTrailingComma: false, disallowComments: true });
+  if (errors.length > 0) {
+    throw new ProjectLoadError(
+      errors.map((e) => ({ file: MANIFEST_FILE, ...lineCol(text, e.offset), message: `invalid JSON: ${printParseErrorCode(e.error)}` })),
+    );
+  }
+  const parsed = ManifestSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ProjectLoadError(
+      parsed.error.issues.map((issue) => ({
+        file: MANIFEST_FILE,
+        ...locate(text, issue.path as (string | number)[]),
+        field: issue.path.join('.') || '(root)',
+        message: issue.message,
+      })),
+    );
+  }
+  return { manifest: parsed.data, text };
+}
+
+/** esbuild (through tsx) reports syntax errors with a location; keep it. */
+function importDiagnostic(dir: string, file: string, err: unknown): Diagnostic {
+  const e = err as { errors?: { text: string; location?: { file: string; line: number; column: number } }[]; message?: string };
+  const first = e.errors?.[0];
+  if (first?.location) {
+    return {
+      file: path.relative(dir, path.resolve(dir, first.location.file)) || file,
+      line: first.location.line,
+      column: first.location.column + 1,
+      message: first.text,
+    };
+  }
+  const stackLine = /\((?:file:\/\/)?([^():]+\.(?:ts|mts|js)):(\d+):(\d+)\)/.exec((err as Error)?.stack ?? '');
+  if (stackLine && stackLine[1].startsWith(dir)) {
+    return { file: path.relative(dir, stackLine[1]), line: Number(stackLine[2]), column: Number(stackLine[3]), message: String(e.message ?? err) };
+  }
+  return { file, message: `cannot load module: ${String(e.message ?? err)}` };
+}
+
+let generationCounter = 0;
+
+/** Imports a project module afresh (a new tsx namespace each load, so a reload sees
+ * edited files) and records every project file it pulled in. */
+async function importFresh(dir: string, rel: string, seen: Set<string>): Promise<Record<string, unknown>> {
+  const abs = path.resolve(dir, rel);
+  if (!fs.existsSync(abs)) throw new Error(`file not found: ${rel}`);
+  generationCounter += 1;
+  const url = pathToFileURL(abs).href;
+  return tsImport(`${url}?generation=${generationCounter}`, {
+    parentURL: pathToFileURL(path.join(dir, 'index.ts')).href,
+    onImport(imported: string) {
+      if (!imported.startsWith('file:')) return;
+      const p = new URL(imported).pathname;
+      if (p.startsWith(dir + path.sep) && !p.includes(`${path.sep}node_modules${path.sep}`)) seen.add(p);
+    },
+  });
+}
+
+export async function loadProject(projectDir: string): Promise<LoadedProject> {
+  const dir = path.resolve(projectDir);
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
+    throw new ProjectLoadError([{ file: '.', message: `project folder ${dir} does not exist` }]);
+  }
+  const { manifest, text } = readManifest(dir);
+  const diagnostics: Diagnostic[] = [];
+  const components: Component[] = [{ kind: 'manifest', name: MANIFEST_FILE, file: MANIFEST_FILE, hash: sha256(text) }];
+
+  // Input contracts: each a JSON Schema that must compile.
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  const contracts = new Map<string, LoadedContract>();
+  manifest.inputContracts.forEach((decl, i) => {
+    const field = `inputContracts.${i}`;
+    let schema = decl.jsonSchema;
+    let file = MANIFEST_FILE;
+    if (!schema && decl.file) {
+      file = decl.file;
+      try {
+        const raw = fs.readFileSync(path.join(dir, decl.file), 'utf8');
+        schema = JSON.parse(raw);
+        components.push({ kind: 'contract', name: decl.schema, file: decl.file, hash: sha256(raw) });
+      } catch (err) {
+        diagnostics.push({ file: MANIFEST_FILE, ...locate(text, ['inputContracts', i, 'file']), field: `${field}.file`, message: `cannot read JSON Schema: ${(err as Error).message}` });
+        return;
+      }
+    }
+    if (!schema) {
+      diagnostics.push({ file: MANIFEST_FILE, ...locate(text, ['inputContracts', i]), field, message: 'give the JSON Schema inline (jsonSchema) or as a file' });
+      return;
+    }
+    if (contracts.has(decl.schema)) {
+      diagnostics.push({ file: MANIFEST_FILE, ...locate(text, ['inputContracts', i, 'schema']), field: `${field}.schema`, message: `duplicate contract schema id '${decl.schema}'` });
+      return;
+    }
+    try {
+      contracts.set(decl.schema, { decl, validate: ajv.compile(schema) });
+    } catch (err) {
+      diagnostics.push({ file, ...locate(text, ['inputContracts', i]), field, message: `invalid JSON Schema: ${(err as Error).message}` });
+    }
+  });
+
+  let errors: ErrorRaiser = defineErrorCatalogue({});
+  try {
+    errors = defineErrorCatalogue(manifest.errorCatalogue);
+  } catch (err) {
+    diagnostics.push({ file: MANIFEST_FILE, ...locate(text, ['errorCatalogue']), field: 'errorCatalogue', message: (err as Error).message });
+  }
+
+  const prompts: Record<string, string> = {};
+  for (const [name, rel] of Object.entries(manifest.prompts)) {
+    try {
+      const body = fs.readFileSync(path.join(dir, rel), 'utf8');
+      prompts[name] = body;
+      components.push({ kind: 'prompt', name, file: rel, hash: sha256(body) });
+    } catch {
+      diagnostics.push({ file: MANIFEST_FILE, ...locate(text, ['prompts', name]), field: `prompts.${name}`, message: `prompt file ${rel} not found` });
+    }
+  }
+
+  if (diagnostics.length) throw new ProjectLoadError(diagnostics);
+
+  // The graph module.
+  const graphFiles = new Set<string>();
+  let graphExport: unknown;
+  try {
+    const mod = await importFresh(dir, manifest.graph.entry, graphFiles);
+    graphExport = mod[manifest.graph.export];
+    if (graphExport === undefined) {
+      const names = Object.keys(mod).join(', ') || 'none';
+      diagnostics.push({ file: manifest.graph.entry, field: 'graph.export', message: `no export named '${manifest.graph.export}' (exports: ${names})` });
+    } else if (!isGraphLike(graphExport) && typeof graphExport !== 'function') {
+      diagnostics.push({ file: manifest.graph.entry, field: 'graph.export', message: `export '${manifest.graph.export}' must be a StateGraph (not compiled) or a function returning one` });
+    }
+  } catch (err) {
+    const d = importDiagnostic(dir, manifest.graph.entry, err);
+    if (d.message.startsWith('cannot load module: file not found')) {
+      diagnostics.push({ file: MANIFEST_FILE, ...locate(text, ['graph', 'entry']), field: 'graph.entry', message: `graph entry ${manifest.graph.entry} not found` });
+    } else diagnostics.push(d);
+  }
+
+  // Evaluators, in manifest order (spec 4.1 rule 5).
+  const evaluators: LoadedEvaluator[] = [];
+  const evaluatorFiles = new Set<string>();
+  for (const [i, decl] of manifest.evaluators.entries()) {
+    try {
+      const mod = await importFresh(dir, decl.module, evaluatorFiles);
+      const fn = mod[decl.export];
+      if (typeof fn !== 'function') {
+        diagnostics.push({ file: decl.module, field: `evaluators.${i}.export`, message: `no function exported as '${decl.export}'` });
+        continue;
+      }
+      evaluators.push({ decl, run: fn as EvaluatorFn });
+      components.push({ kind: 'evaluator', name: decl.name, file: decl.module, hash: sha256(fs.readFileSync(path.join(dir, decl.module))) });
+    } catch (err) {
+      const d = importDiagnostic(dir, decl.module, err);
+      diagnostics.push(d.message.includes('file not found') ? { file: MANIFEST_FILE, ...locate(text, ['evaluators', i, 'module']), field: `evaluators.${i}.module`, message: `evaluator module ${decl.module} not found` } : d);
+    }
+  }
+  if (diagnostics.length) throw new ProjectLoadError(diagnostics);
+
+  const entryAbs = path.resolve(dir, manifest.graph.entry);
+  for (const abs of [...graphFiles].sort()) {
+    const rel = path.relative(dir, abs);
+    components.push({ kind: abs === entryAbs ? 'graph' : 'module', name: rel, file: rel, hash: sha256(fs.readFileSync(abs)) });
+  }
+  for (const server of manifest.mcpServers) {
+    components.push({ kind: 'mcp_server', name: server.name, file: MANIFEST_FILE, hash: sha256(JSON.stringify(server)) });
+  }
+  return { dir, manifest, contracts, graphExport, evaluators, errors, prompts, components };
+}
+
+export function isGraphLike(value: unknown): value is { compile: (...args: unknown[]) => unknown } {
+  return typeof value === 'object' && value !== null && typeof (value as { compile?: unknown }).compile === 'function';
+}

@@ -1,0 +1,133 @@
+// The registry: the project's loaded components and the compiled graph, as one numbered
+// generation. Invocations take the current generation when they start and keep it to the
+// end, so a reload never changes a run in flight.
+import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
+import { loadProject, isGraphLike, ProjectLoadError, type Component, type LoadedProject } from './project/loader.ts';
+import type { AgentContext, MemoryControls, McpToolHandle } from '../../sdk/index.ts';
+import { setDefaultFanoutConcurrency } from '../../sdk/fanout.ts';
+import type { RuntimeSettings } from './config.ts';
+
+/** The compiled graph as the executor uses it. */
+export interface RunnableGraph {
+  stream(input: unknown, options: Record<string, unknown>): Promise<AsyncIterable<unknown>>;
+  getState(config: Record<string, unknown>): Promise<{ values: Record<string, any>; tasks: { interrupts?: { value?: unknown }[] }[]; config: any; next: string[] }>;
+  getGraphAsync(): Promise<{ nodes: Record<string, { id: string; name?: string }>; edges: { source: string; target: string; conditional?: boolean; data?: unknown }[] }>;
+}
+
+export interface Generation {
+  number: number;
+  project: LoadedProject;
+  graph: RunnableGraph;
+  exitNode: string;
+  /** Artifact-name constant exported by the graph module (`ARTIFACT_NAME`), if any. */
+  adapterArtifactName?: string;
+  loadedAt: string;
+}
+
+export interface MemoryConfig {
+  enabled: boolean;
+  backend: 'sqlite' | 'postgres';
+  summarize: boolean;
+  window_size: number;
+  summarize_threshold: number;
+}
+
+export interface RegistryDeps {
+  projectDir: string;
+  settings: RuntimeSettings;
+  checkpointer: BaseCheckpointSaver;
+  memory: MemoryConfig;
+  mcpTools: () => Promise<McpToolHandle[]>;
+}
+
+export class Registry {
+  private gen: Generation | null = null;
+  private counter = 0;
+
+  constructor(private readonly deps: RegistryDeps) {
+    setDefaultFanoutConcurrency(deps.settings.fanoutMaxConcurrency);
+  }
+
+  get current(): Generation {
+    if (!this.gen) throw new Error('registry not loaded');
+    return this.gen;
+  }
+
+  get loaded(): boolean {
+    return this.gen !== null;
+  }
+
+  /** Loads the project and compiles the graph; throws ProjectLoadError with diagnostics. */
+  async build(): Promise<Generation> {
+    const project = await loadProject(this.deps.projectDir);
+    const memory = this.deps.memory;
+    const controls: MemoryControls = {
+      get enabled() { return memory.enabled; },
+      get windowSize() { return memory.window_size; },
+      get summarize() { return memory.summarize; },
+      get summarizeThreshold() { return memory.summarize_threshold; },
+    };
+    const ctx: AgentContext = {
+      projectDir: project.dir,
+      env: this.deps.settings.env,
+      model: project.manifest.model,
+      errors: project.errors,
+      memory: controls,
+      prompts: project.prompts,
+      mcpTools: this.deps.mcpTools,
+    };
+    const entry = project.manifest.graph.entry;
+    let builder: unknown = project.graphExport;
+    try {
+      if (typeof builder === 'function') builder = await (builder as (c: AgentContext) => unknown)(ctx);
+    } catch (err) {
+      throw new ProjectLoadError([{ file: entry, field: 'graph.export', message: `the graph factory threw: ${(err as Error).message}` }]);
+    }
+    if (!isGraphLike(builder)) {
+      throw new ProjectLoadError([{ file: entry, field: 'graph.export', message: 'the graph factory must return an uncompiled StateGraph' }]);
+    }
+    let graph: RunnableGraph;
+    try {
+      graph = builder.compile({ checkpointer: this.deps.checkpointer }) as RunnableGraph;
+    } catch (err) {
+      throw new ProjectLoadError([{ file: entry, message: `the graph does not compile: ${(err as Error).message}` }]);
+    }
+    const drawn = await graph.getGraphAsync();
+    const nodeIds = Object.keys(drawn.nodes).filter((id) => id !== '__start__' && id !== '__end__');
+    let exitNode = project.manifest.graph.exitNode;
+    if (exitNode && !nodeIds.includes(exitNode)) {
+      throw new ProjectLoadError([{ file: 'agent.json', field: 'graph.exitNode', message: `exit node '${exitNode}' is not a node of the graph (nodes: ${nodeIds.join(', ')})` }]);
+    }
+    if (!exitNode) {
+      const toEnd = [...new Set(drawn.edges.filter((e) => e.target === '__end__').map((e) => e.source))];
+      if (toEnd.length !== 1) {
+        throw new ProjectLoadError([{ file: 'agent.json', field: 'graph.exitNode', message: `cannot tell the exit node (nodes with an edge to END: ${toEnd.join(', ') || 'none'}); set graph.exitNode` }]);
+      }
+      exitNode = toEnd[0];
+    }
+    return {
+      number: 0,
+      project,
+      graph,
+      exitNode,
+      adapterArtifactName: undefined,
+      loadedAt: new Date().toISOString(),
+    };
+  }
+
+  /** Installs a built generation and numbers it. */
+  install(gen: Generation): Generation {
+    this.counter += 1;
+    gen.number = this.counter;
+    this.gen = gen;
+    return gen;
+  }
+
+  async load(): Promise<Generation> {
+    return this.install(await this.build());
+  }
+}
+
+export function componentKey(c: Component): string {
+  return `${c.kind}:${c.name}`;
+}

@@ -1,0 +1,148 @@
+// The JSON-RPC front door, before the A2A SDK sees a request: standard JSON-RPC errors for
+// input rejected before an A2A envelope exists (spec 4.1 rule 7), file-part rules (rule 3),
+// and the per-request metadata the SDK does not hand to executors (params.metadata).
+import type { RequestHandler, ErrorRequestHandler } from 'express';
+
+export const RESERVED_CAPTURE_KEY = 'svc.playground';
+export const OBSERVATION_LABEL_KEYS = ['userId', 'agentId', 'agentName', 'workflowId', 'workflowName', 'chatbotId', 'chatbotName'] as const;
+
+export const JSONRPC = { PARSE_ERROR: -32700, INVALID_REQUEST: -32600, METHOD_NOT_FOUND: -32601, INVALID_PARAMS: -32602 } as const;
+
+export interface RequestMeta {
+  /** params.metadata without reserved keys. */
+  metadata: Record<string, unknown>;
+  history: unknown;
+  captureToken: string | null;
+  /** Per-request overrides handed to the graph's configurable (scriptedDelayMs, scriptedChunks). */
+  configurable: Record<string, unknown>;
+}
+
+/** Request metadata by messageId, from the HTTP layer to the executor. Entries are taken
+ * once; stale ones expire so a request the SDK rejects cannot leak memory. */
+export class RequestMetaStore {
+  private readonly entries = new Map<string, { meta: RequestMeta; at: number }>();
+
+  put(messageId: string, meta: RequestMeta): void {
+    this.entries.set(messageId, { meta, at: Date.now() });
+    if (this.entries.size > 1000) {
+      const cutoff = Date.now() - 60_000;
+      for (const [k, v] of this.entries) if (v.at < cutoff) this.entries.delete(k);
+    }
+  }
+
+  take(messageId: string): RequestMeta {
+    const e = this.entries.get(messageId);
+    this.entries.delete(messageId);
+    return e?.meta ?? { metadata: {}, history: undefined, captureToken: null, configurable: {} };
+  }
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+export class RpcInputError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Checks a message's parts; throws RpcInputError(INVALID_PARAMS) naming the field. */
+export function validateMessage(message: unknown): void {
+  const bad = (field: string, why: string) => new RpcInputError(JSONRPC.INVALID_PARAMS, `Invalid params: ${field} ${why}`, { field });
+  if (!isObject(message)) throw bad('params.message', 'is required and must be an object');
+  if (typeof message.messageId !== 'string' || !message.messageId) throw bad('params.message.messageId', 'is required');
+  if (message.role !== 'user' && message.role !== 'agent') throw bad('params.message.role', "must be 'user' or 'agent'");
+  if (!Array.isArray(message.parts) || message.parts.length === 0) throw bad('params.message.parts', 'must be a non-empty array');
+  if (message.contextId !== undefined && typeof message.contextId !== 'string') throw bad('params.message.contextId', 'must be a string');
+  message.parts.forEach((part, i) => {
+    const f = `params.message.parts[${i}]`;
+    if (!isObject(part)) throw bad(f, 'must be an object');
+    switch (part.kind) {
+      case 'text':
+        if (typeof part.text !== 'string') throw bad(`${f}.text`, 'must be a string');
+        break;
+      case 'data':
+        if (!isObject(part.data)) throw bad(`${f}.data`, 'must be a JSON object');
+        break;
+      case 'file': {
+        const file = part.file;
+        if (!isObject(file)) throw bad(`${f}.file`, 'must be an object');
+        const hasUri = file.uri !== undefined;
+        const hasBytes = file.bytes !== undefined;
+        if (hasUri === hasBytes) throw bad(`${f}.file`, 'must carry exactly one of uri or bytes');
+        if (hasUri && (typeof file.uri !== 'string' || !file.uri)) throw bad(`${f}.file.uri`, 'must be a non-empty string');
+        if (hasBytes && (typeof file.bytes !== 'string' || !BASE64.test(file.bytes))) throw bad(`${f}.file.bytes`, 'must be valid base64');
+        break;
+      }
+      default:
+        throw bad(`${f}.kind`, "must be 'text', 'data' or 'file'");
+    }
+  });
+}
+
+const NUMERIC_OVERRIDES = ['scriptedDelayMs', 'scriptedChunks'] as const;
+
+/** Express middleware in front of the SDK's JSON-RPC handler. */
+export function jsonRpcGate(store: RequestMetaStore, onRequest: (method: string) => void): RequestHandler {
+  return (req, res, next) => {
+    const reply = (id: unknown, code: number, message: string, data?: unknown) =>
+      res.status(200).json({ jsonrpc: '2.0', id: id ?? null, error: { code, message, ...(data ? { data } : {}) } });
+    const body = req.body as unknown;
+    if (!isObject(body)) return reply(null, JSONRPC.INVALID_REQUEST, 'Invalid Request: the body must be a JSON-RPC 2.0 request object');
+    const id = body.id;
+    if (body.jsonrpc !== '2.0') return reply(id, JSONRPC.INVALID_REQUEST, "Invalid Request: jsonrpc must be '2.0'");
+    if (id === undefined || (typeof id !== 'string' && typeof id !== 'number' && id !== null)) {
+      return reply(null, JSONRPC.INVALID_REQUEST, 'Invalid Request: id is required (string or number)');
+    }
+    if (typeof body.method !== 'string') return reply(id, JSONRPC.INVALID_REQUEST, 'Invalid Request: method must be a string');
+    onRequest(body.method);
+    if (body.method !== 'message/send' && body.method !== 'message/stream') return next();
+    const params = body.params;
+    if (!isObject(params)) return reply(id, JSONRPC.INVALID_PARAMS, 'Invalid params: params must be an object', { field: 'params' });
+    try {
+      validateMessage(params.message);
+    } catch (err) {
+      if (err instanceof RpcInputError) return reply(id, err.code, err.message, err.data);
+      throw err;
+    }
+    const message = params.message as Record<string, unknown>;
+    const paramsMeta = isObject(params.metadata) ? { ...params.metadata } : {};
+    const messageMeta = isObject(message.metadata) ? { ...message.metadata } : undefined;
+    // The reserved capture key never reaches the SDK, the task store or the thread.
+    const reserved = paramsMeta[RESERVED_CAPTURE_KEY] ?? messageMeta?.[RESERVED_CAPTURE_KEY];
+    delete paramsMeta[RESERVED_CAPTURE_KEY];
+    if (messageMeta) {
+      delete messageMeta[RESERVED_CAPTURE_KEY];
+      message.metadata = messageMeta;
+    }
+    params.metadata = paramsMeta;
+    const captureToken = isObject(reserved) && typeof reserved.capture_token === 'string' ? reserved.capture_token : typeof reserved === 'string' ? reserved : null;
+    const history = paramsMeta.history ?? messageMeta?.history;
+    const metadata = { ...paramsMeta };
+    delete metadata.history;
+    const configurable: Record<string, unknown> = {};
+    for (const key of NUMERIC_OVERRIDES) if (typeof paramsMeta[key] === 'number') configurable[key] = paramsMeta[key];
+    store.put(message.messageId as string, { metadata, history, captureToken, configurable });
+    next();
+  };
+}
+
+/** express.json() parse failures become JSON-RPC parse errors. */
+export const jsonParseErrorHandler: ErrorRequestHandler = (err, _req, res, next) => {
+  if (err?.type === 'entity.parse.failed') {
+    res.status(200).json({ jsonrpc: '2.0', id: null, error: { code: JSONRPC.PARSE_ERROR, message: 'Parse error: the body is not valid JSON' } });
+    return;
+  }
+  if (err?.type === 'entity.too.large') {
+    res.status(413).json({ jsonrpc: '2.0', id: null, error: { code: JSONRPC.INVALID_REQUEST, message: 'Invalid Request: body too large' } });
+    return;
+  }
+  next(err);
+};

@@ -1,0 +1,188 @@
+// The agent runtime's HTTP server: A2A JSON-RPC at POST /, the agent card, /healthz,
+// /graph and (issue 5) the management API. Runs standalone and as the studio's child.
+import http from 'node:http';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import pino, { type Logger } from 'pino';
+import type { AgentCard } from '@a2a-js/sdk';
+import { DefaultRequestHandler } from '@a2a-js/sdk/server';
+import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import { loadSettings, type RuntimeSettings } from './config.ts';
+import { Registry, type Generation, type MemoryConfig } from './registry.ts';
+import { GraphAgentExecutor } from './executor.ts';
+import { LogTraceSink, type TraceSink } from './trace.ts';
+import { RequestMetaStore, jsonRpcGate, jsonParseErrorHandler } from './request-meta.ts';
+import { openSqliteStore } from './store/sqlite.ts';
+import type { MemoryStore } from './store/types.ts';
+import { describeGraph } from './graph-view.ts';
+
+export interface RuntimeOptions {
+  projectDir: string;
+  host?: string;
+  port?: number;
+  /** Where the SQLite memory store lives (default: DIR/.agent-studio/runtime). */
+  dataDir?: string;
+  env?: NodeJS.ProcessEnv;
+  logger?: Logger;
+  /** Extra trace sinks (tests, broker). */
+  sinks?: TraceSink[];
+}
+
+export interface RuntimeStats {
+  invocations: number;
+  completed: number;
+  failed: number;
+  input_required: number;
+  canceled: number;
+  requests: Record<string, number>;
+}
+
+export interface RuntimeContext {
+  settings: RuntimeSettings;
+  registry: Registry;
+  store: MemoryStore;
+  memory: MemoryConfig;
+  card: AgentCard;
+  stats: RuntimeStats;
+  log: Logger;
+  projectDir: string;
+  listeningUrl: () => string;
+}
+
+export interface RunningRuntime {
+  url: string;
+  context: RuntimeContext;
+  close(): Promise<void>;
+}
+
+export class RuntimeStartError extends Error {
+  override readonly name = 'RuntimeStartError';
+}
+
+export function buildAgentCard(gen: Generation, url: string): AgentCard {
+  const m = gen.project.manifest;
+  return {
+    protocolVersion: '0.3.0',
+    name: m.name,
+    description: m.description,
+    version: m.version,
+    url,
+    preferredTransport: 'JSONRPC',
+    capabilities: { streaming: true, pushNotifications: false, stateTransitionHistory: false },
+    defaultInputModes: m.inputModes,
+    defaultOutputModes: m.outputModes,
+    skills: m.skills.map((s) => ({
+      id: s.id,
+      name: s.name,
+      description: s.description,
+      tags: s.tags,
+      ...(s.examples ? { examples: s.examples } : {}),
+      ...(s.inputModes ? { inputModes: s.inputModes } : {}),
+      ...(s.outputModes ? { outputModes: s.outputModes } : {}),
+    })),
+  };
+}
+
+/** Management routes are mounted by issue 5's module when present. */
+export type ManagementMount = (app: express.Express, ctx: RuntimeContext) => void;
+const managementMounts: ManagementMount[] = [];
+export function registerManagementMount(mount: ManagementMount): void {
+  managementMounts.push(mount);
+}
+
+export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime> {
+  const projectDir = path.resolve(opts.projectDir);
+  const settings = loadSettings(projectDir, opts.env ?? process.env);
+  const log = opts.logger ?? pino({ name: 'agent-runtime', level: settings.env.LOG_LEVEL ?? 'info' }, pino.destination(2));
+  const dataDir = path.resolve(opts.dataDir ?? path.join(projectDir, '.agent-studio', 'runtime'));
+  const store = openSqliteStore(path.join(dataDir, 'memory.sqlite'));
+  const memory: MemoryConfig = { enabled: true, backend: store.backend, summarize: false, window_size: 20, summarize_threshold: 40 };
+  const stats: RuntimeStats = { invocations: 0, completed: 0, failed: 0, input_required: 0, canceled: 0, requests: {} };
+
+  const registry = new Registry({
+    projectDir,
+    settings,
+    checkpointer: store.checkpointer(settings.agentId),
+    memory,
+    mcpTools: async () => [],
+  });
+  try {
+    const gen = await registry.load();
+    const mm = gen.project.manifest.memory;
+    Object.assign(memory, { enabled: mm.enabled, summarize: mm.summarize, window_size: mm.windowSize, summarize_threshold: mm.summarizeThreshold });
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+
+  let listeningUrl = '';
+  const card = buildAgentCard(registry.current, settings.publicAgentUrl ?? 'http://127.0.0.1/');
+  const requestMeta = new RequestMetaStore();
+  const sinks: TraceSink[] = [new LogTraceSink(log), ...(opts.sinks ?? [])];
+  const executor = new GraphAgentExecutor({ registry, settings, sinks, requestMeta, log, stats });
+  const handler = new DefaultRequestHandler(card, store.taskStore(), executor);
+
+  const context: RuntimeContext = { settings, registry, store, memory, card, stats, log, projectDir, listeningUrl: () => listeningUrl };
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.get('/healthz', async (_req, res) => {
+    try {
+      await store.ping();
+    } catch (err) {
+      res.status(503).json({ status: 'unavailable', reason: `store not ready: ${(err as Error).message}` });
+      return;
+    }
+    if (!registry.loaded) {
+      res.status(503).json({ status: 'unavailable', reason: 'project not loaded' });
+      return;
+    }
+    const gen = registry.current;
+    res.json({ status: 'ok', agent: gen.project.manifest.name, version: gen.project.manifest.version, generation: gen.number, store: store.backend, active_tasks: executor.activeCount });
+  });
+  app.get('/graph', async (_req, res) => {
+    res.json(await describeGraph(registry.current));
+  });
+  app.get('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: async () => card }));
+  for (const mount of managementMounts) mount(app, context);
+  app.post(
+    '/',
+    express.json({ limit: '25mb' }),
+    jsonParseErrorHandler,
+    jsonRpcGate(requestMeta, (method) => {
+      stats.requests[method] = (stats.requests[method] ?? 0) + 1;
+    }),
+    jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }),
+  );
+
+  const server = http.createServer(app);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      void store.close();
+      if (err.code === 'EADDRINUSE') reject(new RuntimeStartError(`port ${opts.port} on ${opts.host ?? '127.0.0.1'} is already in use: stop the other process or pass another --port`));
+      else if (err.code === 'EACCES') reject(new RuntimeStartError(`no permission to listen on port ${opts.port}: use a port above 1024`));
+      else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') reject(new RuntimeStartError(`cannot listen on host '${opts.host}': it is not an address of this machine`));
+      else reject(err);
+    });
+    server.listen(opts.port ?? 8080, opts.host ?? '127.0.0.1', () => resolve());
+  });
+  const addr = server.address() as AddressInfo;
+  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  listeningUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${addr.port}/`;
+  if (!settings.publicAgentUrl) card.url = listeningUrl;
+
+  let closed = false;
+  return {
+    url: listeningUrl,
+    context,
+    async close() {
+      if (closed) return;
+      closed = true;
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await store.close();
+    },
+  };
+}

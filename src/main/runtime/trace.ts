@@ -1,0 +1,81 @@
+// Trace events per invocation (spec 6.3) and the sinks they go to. The structured-log
+// sink ships now; the studio capture sink delivers a Playground invocation's events to the
+// studio under its capture token (issue 3 section 7).
+import type { Logger } from 'pino';
+
+export interface TraceEvent {
+  name: string;
+  ts: string;
+  [field: string]: unknown;
+}
+
+export interface TraceSink {
+  /** Receives events as they happen; must not throw. */
+  emit(event: TraceEvent): void;
+}
+
+export class LogTraceSink implements TraceSink {
+  constructor(private readonly log: Logger) {}
+  emit(event: TraceEvent): void {
+    this.log.info({ trace: event }, `trace ${event.name}`);
+  }
+}
+
+/** Collects one invocation's events and posts them to the studio; `flush` resolves once the
+ * studio has them, so the runtime publishes the final A2A status only after delivery. */
+export class CaptureBuffer {
+  private pending: TraceEvent[] = [];
+  private delivering: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly url: string,
+    private readonly token: string,
+    private readonly log: Logger,
+  ) {}
+
+  add(event: TraceEvent): void {
+    this.pending.push(event);
+    if (this.pending.length >= 50) void this.flush();
+  }
+
+  flush(): Promise<void> {
+    const events = this.pending;
+    this.pending = [];
+    if (events.length === 0) return this.delivering;
+    this.delivering = this.delivering.then(() => this.post(events));
+    return this.delivering;
+  }
+
+  private async post(events: TraceEvent[]): Promise<void> {
+    try {
+      const res = await fetch(this.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ capture_token: this.token, events }),
+        signal: AbortSignal.timeout(5000),
+      });
+      if (!res.ok) this.log.warn({ status: res.status }, 'studio capture refused trace events');
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message }, 'studio capture unreachable');
+    }
+  }
+}
+
+/** One invocation's tracer: stamps ids and labels, fans out to the sinks and the capture. */
+export class InvocationTracer {
+  constructor(
+    private readonly sinks: TraceSink[],
+    private readonly base: Record<string, unknown>,
+    private readonly capture: CaptureBuffer | null,
+  ) {}
+
+  emit(name: string, fields: Record<string, unknown> = {}): void {
+    const event: TraceEvent = { name, ts: new Date().toISOString(), ...this.base, ...fields };
+    for (const sink of this.sinks) sink.emit(event);
+    this.capture?.add(event);
+  }
+
+  flush(): Promise<void> {
+    return this.capture?.flush() ?? Promise.resolve();
+  }
+}

@@ -1,0 +1,56 @@
+// The project's chat model: an OpenAI-compatible endpoint when OPENAI_BASE_URL,
+// OPENAI_API_KEY and OPENAI_MODEL are set (OpenAI, Ollama, vLLM, LM Studio), otherwise the
+// offline scripted model.
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { ChatOpenAI } from '@langchain/openai';
+import { ScriptedChatModel, type ScriptedResponder } from './scripted-model.ts';
+
+export interface ModelSettings {
+  temperature?: number;
+  /** Per request; an answer that never comes fails as UPSTREAM_TIMEOUT after this. */
+  timeoutSeconds?: number;
+  /** Retries of a failed call. Kept low so a failing upstream ends within seconds. */
+  maxRetries?: number;
+  maxTokens?: number;
+}
+
+export interface ModelEnvironment {
+  env: Record<string, string>;
+  model: ModelSettings;
+}
+
+export function openAiConfigured(env: Record<string, string>): boolean {
+  return Boolean(env.OPENAI_BASE_URL && env.OPENAI_API_KEY && env.OPENAI_MODEL);
+}
+
+function numberFromEnv(env: Record<string, string>, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  return Number.isFinite(n) && n >= 0 ? n : undefined;
+}
+
+/** Builds the model; `scripted` answers offline. MODEL_TIMEOUT_SECONDS and MODEL_MAX_RETRIES
+ * in the environment override the manifest's model settings. */
+export function createChatModel(ctx: ModelEnvironment, scripted: ScriptedResponder): BaseChatModel {
+  const { env } = ctx;
+  if (!openAiConfigured(env)) {
+    return new ScriptedChatModel(scripted, {
+      chunks: numberFromEnv(env, 'SCRIPTED_CHUNKS') ?? 6,
+      delayMs: numberFromEnv(env, 'SCRIPTED_DELAY_MS') ?? 20,
+    });
+  }
+  const timeoutSeconds = numberFromEnv(env, 'MODEL_TIMEOUT_SECONDS') ?? ctx.model.timeoutSeconds ?? 30;
+  const maxRetries = numberFromEnv(env, 'MODEL_MAX_RETRIES') ?? ctx.model.maxRetries ?? 1;
+  return new ChatOpenAI({
+    model: env.OPENAI_MODEL,
+    apiKey: env.OPENAI_API_KEY,
+    configuration: { baseURL: env.OPENAI_BASE_URL },
+    temperature: ctx.model.temperature ?? 0,
+    maxTokens: ctx.model.maxTokens,
+    timeout: timeoutSeconds * 1000,
+    maxRetries,
+    streaming: true,
+    streamUsage: true,
+  });
+}
