@@ -4,6 +4,7 @@ import { BaseChatModel, type BaseChatModelCallOptions } from '@langchain/core/la
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
 import { AIMessage, AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
 import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
+import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
 
 export type ScriptedResponder = (messages: BaseMessage[]) => string;
 
@@ -61,9 +62,11 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions> {
     return 'scripted';
   }
 
-  /** Per-call overrides from the run's configurable (scriptedChunks, scriptedDelayMs). */
-  private plan(options: this['ParsedCallOptions']): { chunks: number; delayMs: number } {
-    const conf = (options as { configurable?: Record<string, unknown> }).configurable ?? {};
+  /** Per-call overrides from the run's configurable (scriptedChunks, scriptedDelayMs): the
+   * call options no longer hold it, so read the config LangChain keeps for the current run. */
+  private plan(): { chunks: number; delayMs: number } {
+    const current = AsyncLocalStorageProviderSingleton.getRunnableConfig() as { configurable?: Record<string, unknown> } | undefined;
+    const conf = current?.configurable ?? {};
     const num = (v: unknown, d: number) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : d);
     return { chunks: Math.max(1, Math.floor(num(conf.scriptedChunks, this.chunks))), delayMs: num(conf.scriptedDelayMs, this.delayMs) };
   }
@@ -73,7 +76,7 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions> {
     options: this['ParsedCallOptions'],
     runManager?: CallbackManagerForLLMRun,
   ): AsyncGenerator<ChatGenerationChunk> {
-    const { chunks, delayMs } = this.plan(options);
+    const { chunks, delayMs } = this.plan();
     for (const piece of splitIntoChunks(this.responder(messages), chunks)) {
       await sleep(delayMs, options.signal);
       options.signal?.throwIfAborted();

@@ -200,8 +200,19 @@ export class GraphAgentExecutor implements AgentExecutor {
         input = { messages, request, response: null };
       }
 
+      // cache_stats (spec 6.3): the model's usage, read where every model call ends.
+      const usageHandler = {
+        handleLLMEnd(output: { generations?: { message?: { usage_metadata?: any } }[][] }) {
+          const usage = output.generations?.[0]?.[0]?.message?.usage_metadata;
+          const d = usage?.input_token_details;
+          if (d && (d.cache_read !== undefined || d.cache_creation !== undefined)) {
+            cacheStats = { input_tokens: usage.input_tokens ?? 0, cache_read_tokens: d.cache_read ?? 0, cache_creation_tokens: d.cache_creation ?? 0 };
+          }
+        },
+      };
       const stream = await gen.graph.stream(input, {
         ...config,
+        callbacks: [usageHandler],
         streamMode: ['updates', 'messages', 'custom', 'tasks'],
         signal: run.controller.signal,
         recursionLimit: gen.project.manifest.graph.recursionLimit,
@@ -213,18 +224,12 @@ export class GraphAgentExecutor implements AgentExecutor {
           const { name, ...fields } = payload.__trace as { name: string };
           tracer.emit(name, fields);
         } else if (mode === 'tasks') {
-          if ('result' in payload || 'error' in payload || 'interrupts' in payload) {
+          if (!('input' in payload)) {
             const t0 = stageStart.get(payload.id);
             if (t0 !== undefined) latency[payload.name] = Math.round((latency[payload.name] ?? 0) + performance.now() - t0);
           } else stageStart.set(payload.id, performance.now());
         } else if (mode === 'messages') {
-          const [chunk, md] = payload as [BaseMessage & { usage_metadata?: any }, Record<string, unknown>];
-          if (chunk.usage_metadata?.input_token_details) {
-            const d = chunk.usage_metadata.input_token_details;
-            if (d.cache_read !== undefined || d.cache_creation !== undefined) {
-              cacheStats = { input_tokens: chunk.usage_metadata.input_tokens ?? 0, cache_read_tokens: d.cache_read ?? 0, cache_creation_tokens: d.cache_creation ?? 0 };
-            }
-          }
+          const [chunk, md] = payload as [BaseMessage, Record<string, unknown>];
           if (md?.langgraph_node !== gen.exitNode || chunk.constructor.name !== 'AIMessageChunk') continue;
           const text = messageText(chunk);
           if (!text) continue;

@@ -110,7 +110,7 @@ export class Registry {
       project,
       graph,
       exitNode,
-      adapterArtifactName: undefined,
+      adapterArtifactName: project.adapterArtifactName,
       loadedAt: new Date().toISOString(),
     };
   }

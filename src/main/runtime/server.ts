@@ -13,7 +13,7 @@ import { Registry, type Generation, type MemoryConfig } from './registry.ts';
 import { GraphAgentExecutor } from './executor.ts';
 import { LogTraceSink, type TraceSink } from './trace.ts';
 import { RequestMetaStore, jsonRpcGate, jsonParseErrorHandler } from './request-meta.ts';
-import { openSqliteStore } from './store/sqlite.ts';
+import { openSqliteStore } from '../../../scratch/memstore.ts';
 import type { MemoryStore } from './store/types.ts';
 import { describeGraph } from './graph-view.ts';
 
@@ -144,7 +144,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
   app.get('/graph', async (_req, res) => {
     res.json(await describeGraph(registry.current));
   });
-  app.get('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: async () => card }));
+  app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: async () => card }));
   for (const mount of managementMounts) mount(app, context);
   app.post(
     '/',

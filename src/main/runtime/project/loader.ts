@@ -73,6 +73,8 @@ export interface LoadedProject {
   contracts: Map<string, LoadedContract>;
   /** The graph export: an uncompiled StateGraph or a factory returning one. */
   graphExport: unknown;
+  /** `export const ARTIFACT_NAME` of the graph module: the adapter's artifact-name constant. */
+  adapterArtifactName?: string;
   evaluators: LoadedEvaluator[];
   errors: ErrorRaiser;
   prompts: Record<string, string>;
@@ -145,6 +147,10 @@ function importDiagnostic(dir: string, file: string, err: unknown): Diagnostic {
       column: first.location.column + 1,
       message: first.text,
     };
+  }
+  const transform = /([^\s:]+\.(?:ts|mts|cts|tsx|js)):(\d+):(\d+): ERROR: (.+)/.exec(e.message ?? '');
+  if (transform) {
+    return { file: path.relative(dir, path.resolve(dir, transform[1])), line: Number(transform[2]), column: Number(transform[3]) + 1, message: transform[4] };
   }
   const stackLine = /\((?:file:\/\/)?([^():]+\.(?:ts|mts|js)):(\d+):(\d+)\)/.exec((err as Error)?.stack ?? '');
   if (stackLine && stackLine[1].startsWith(dir)) {
@@ -237,9 +243,11 @@ export async function loadProject(projectDir: string): Promise<LoadedProject> {
   // The graph module.
   const graphFiles = new Set<string>();
   let graphExport: unknown;
+  let adapterArtifactName: string | undefined;
   try {
     const mod = await importFresh(dir, manifest.graph.entry, graphFiles);
     graphExport = mod[manifest.graph.export];
+    if (typeof mod.ARTIFACT_NAME === 'string' && mod.ARTIFACT_NAME) adapterArtifactName = mod.ARTIFACT_NAME;
     if (graphExport === undefined) {
       const names = Object.keys(mod).join(', ') || 'none';
       diagnostics.push({ file: manifest.graph.entry, field: 'graph.export', message: `no export named '${manifest.graph.export}' (exports: ${names})` });
@@ -281,7 +289,7 @@ export async function loadProject(projectDir: string): Promise<LoadedProject> {
   for (const server of manifest.mcpServers) {
     components.push({ kind: 'mcp_server', name: server.name, file: MANIFEST_FILE, hash: sha256(JSON.stringify(server)) });
   }
-  return { dir, manifest, contracts, graphExport, evaluators, errors, prompts, components };
+  return { dir, manifest, contracts, graphExport, adapterArtifactName, evaluators, errors, prompts, components };
 }
 
 export function isGraphLike(value: unknown): value is { compile: (...args: unknown[]) => unknown } {

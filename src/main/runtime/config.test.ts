@@ -1,0 +1,38 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadSettings, SettingsError } from './config.ts';
+
+function project(envFile: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfg-'));
+  fs.writeFileSync(path.join(dir, '.env'), envFile);
+  return dir;
+}
+
+describe('runtime settings', () => {
+  it('reads the project .env and lets the process environment win', () => {
+    const dir = project('AGENT_ID=from-file\nA2A_HISTORY_MAX_MESSAGES=7\nSTAGE_TIMING=true\n# comment\nPUBLIC_AGENT_URL=https://a.example.com/x\n');
+    const s = loadSettings(dir, { AGENT_ID: 'from-process' });
+    expect(s.agentId).toBe('from-process');
+    expect(s.historyMaxMessages).toBe(7);
+    expect(s.stageTiming).toBe(true);
+    expect(s.publicAgentUrl).toBe('https://a.example.com/x');
+    expect(s.maxHistoryTokens).toBeNull();
+    expect(s.fanoutMaxConcurrency).toBe(4);
+  });
+
+  it('defaults history to 50 and works with no .env at all', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfg-'));
+    const s = loadSettings(dir, {});
+    expect(s.historyMaxMessages).toBe(50);
+    expect(s.agentId).toBe('');
+  });
+
+  it('names the setting that is wrong', () => {
+    const dir = project('DEFAULT_FANOUT_MAX_CONCURRENCY=zero\n');
+    expect(() => loadSettings(dir, {})).toThrow(SettingsError);
+    expect(() => loadSettings(dir, {})).toThrow(/DEFAULT_FANOUT_MAX_CONCURRENCY/);
+    expect(() => loadSettings(dir, { DEFAULT_FANOUT_MAX_CONCURRENCY: '2', PUBLIC_AGENT_URL: 'ftp://x' })).toThrow(/PUBLIC_AGENT_URL/);
+  });
+});

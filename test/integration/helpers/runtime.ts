@@ -1,0 +1,73 @@
+// Starts the real runtime in-process on a free loopback port, with a fresh data dir, and
+// hands back the official A2A client pointed at it.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import pino from 'pino';
+import { A2AClient } from '@a2a-js/sdk/client';
+import type { Message, MessageSendParams, Part } from '@a2a-js/sdk';
+import { startRuntime, type RunningRuntime } from '../../../src/main/runtime/server.ts';
+import type { TraceEvent, TraceSink } from '../../../src/main/runtime/trace.ts';
+
+export const REPO = path.resolve(import.meta.dirname, '../../..');
+export const EXAMPLE = path.join(REPO, 'examples/support-desk');
+
+export interface TestRuntime {
+  url: string;
+  client: A2AClient;
+  traces: TraceEvent[];
+  runtime: RunningRuntime;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export function tempDir(prefix: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
+}
+
+/** A copy of the example inside the repo (so 'agent-studio/sdk' resolves), to edit freely. */
+export function copyExample(name: string): string {
+  const dir = path.join(REPO, 'test/.tmp', `${name}-${randomUUID().slice(0, 8)}`);
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  fs.cpSync(EXAMPLE, dir, { recursive: true, filter: (src) => !src.includes('.agent-studio') && !src.endsWith('.env') });
+  return dir;
+}
+
+export async function startTestRuntime(opts: { projectDir?: string; env?: Record<string, string>; dataDir?: string } = {}): Promise<TestRuntime> {
+  const traces: TraceEvent[] = [];
+  const sink: TraceSink = { emit: (e) => traces.push(e) };
+  const dataDir = opts.dataDir ?? tempDir('rt-data');
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, AGENT_ID: 'test-agent', SCRIPTED_DELAY_MS: '0', ...opts.env };
+  const runtime = await startRuntime({
+    projectDir: opts.projectDir ?? EXAMPLE,
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    env,
+    logger: pino({ level: 'silent' }),
+    sinks: [sink],
+  });
+  const client = await A2AClient.fromCardUrl(`${runtime.url}.well-known/agent-card.json`);
+  return { url: runtime.url, client, traces, runtime, dataDir, close: () => runtime.close() };
+}
+
+export function userMessage(parts: Part[] | string, extra: Partial<Message> = {}): Message {
+  return {
+    kind: 'message',
+    role: 'user',
+    messageId: randomUUID(),
+    parts: typeof parts === 'string' ? [{ kind: 'text', text: parts }] : parts,
+    ...extra,
+  };
+}
+
+export function sendParams(parts: Part[] | string, extra: Partial<Message> = {}, more: Partial<MessageSendParams> = {}): MessageSendParams {
+  return { message: userMessage(parts, extra), ...more };
+}
+
+/** Raw JSON-RPC over fetch, for inputs the client library would refuse to build. */
+export async function rawRpc(url: string, body: unknown): Promise<any> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  return res.json();
+}

@@ -1,0 +1,80 @@
+// `agent-studio runtime` as a user runs it: a ready line with the URL, and a non-zero exit
+// with a message that says what to fix for a bad project, a busy port or a bad flag.
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { A2AClient } from '@a2a-js/sdk/client';
+import { EXAMPLE, REPO, copyExample, sendParams, tempDir } from './helpers/runtime.ts';
+import fs from 'node:fs';
+
+const BIN = path.join(REPO, 'bin/agent-studio.mjs');
+
+function run(args: string[], until?: RegExp) {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, SCRIPTED_DELAY_MS: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const ready = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', () => {
+      const m = until && until.exec(stdout);
+      if (m) resolve(m[1] ?? m[0]);
+    });
+    void exited.then((code) => reject(new Error(`exited ${code}: ${stderr}`)));
+  });
+  ready.catch(() => undefined); // only awaited by tests that expect a start
+  return { child, exited, ready, out: () => stdout, err: () => stderr };
+}
+
+describe('agent-studio runtime', () => {
+  it('prints its base URL once it accepts requests and serves the official client', async () => {
+    const p = run(['runtime', '--project', EXAMPLE, '--port', '0', '--data-dir', tempDir('cli')], /ready at (http:\/\/\S+)/);
+    try {
+      const url = await p.ready;
+      expect(p.out().trim().split('\n')).toHaveLength(1);
+      const client = await A2AClient.fromCardUrl(`${url}.well-known/agent-card.json`);
+      const res = (await client.sendMessage(sendParams('How do I reset my password?'))) as any;
+      expect(res.result.status.state).toBe('completed');
+    } finally {
+      p.child.kill('SIGTERM');
+      await p.exited;
+    }
+  });
+
+  it('exits non-zero naming the file and field of an invalid project', async () => {
+    const dir = copyExample('cli-bad');
+    const file = path.join(dir, 'agent.json');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('"skills": [', '"skills": 3, "x": ['));
+    const p = run(['runtime', '--project', dir, '--port', '0']);
+    expect(await p.exited).toBe(1);
+    expect(p.err()).toMatch(/agent\.json:\d+:\d+ \[skills\]/);
+  });
+
+  it('exits non-zero when the port is busy', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      const p = run(['runtime', '--project', EXAMPLE, '--port', String(port), '--data-dir', tempDir('cli')]);
+      expect(await p.exited).toBe(1);
+      expect(p.err()).toContain(`port ${port}`);
+      expect(p.err()).toMatch(/--port/);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('exits 2 with usage on a bad flag or a missing project', async () => {
+    const bad = run(['runtime', '--project', EXAMPLE, '--prot', '1']);
+    expect(await bad.exited).toBe(2);
+    expect(bad.err()).toMatch(/--prot/);
+    const port = run(['runtime', '--project', EXAMPLE, '--port', 'abc']);
+    expect(await port.exited).toBe(2);
+    expect(port.err()).toMatch(/--port must be an integer/);
+    const none = run(['runtime']);
+    expect(await none.exited).toBe(2);
+    expect(none.err()).toMatch(/--project/);
+  });
+});
