@@ -12,7 +12,7 @@ export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(
 ): Record<keyof T, string | boolean | undefined> {
   try {
     const { values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false });
-    return values as Record<keyof T, string | boolean | undefined>;
+    return values as unknown as Record<keyof T, string | boolean | undefined>;
   } catch (err) {
     throw new UsageError((err as Error).message);
   }

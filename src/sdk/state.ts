@@ -22,6 +22,8 @@ export interface AgentRequest {
   metadata: Record<string, unknown>;
   contextId: string;
   taskId: string;
+  /** Long-term memory of the thread (a running summary of folded messages), when any. */
+  memory?: { summary?: string };
 }
 
 /** What the graph answers. The runtime turns it into the A2A artifact (spec 4.1). */

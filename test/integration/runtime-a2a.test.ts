@@ -36,7 +36,7 @@ describe('A2A runtime on the support-desk example', () => {
   afterAll(async () => rt?.close());
 
   it('publishes an A2A 0.3.0 agent card built from the manifest', async () => {
-    const card = await (await fetch(`${rt.url}.well-known/agent-card.json`)).json();
+    const card: any = await (await fetch(`${rt.url}.well-known/agent-card.json`)).json();
     expect(card.protocolVersion).toBe('0.3.0');
     expect(card.preferredTransport).toBe('JSONRPC');
     expect(card.url).toBe(rt.url);
@@ -52,7 +52,7 @@ describe('A2A runtime on the support-desk example', () => {
   });
 
   it('describes the graph with conditional edges and the exit node', async () => {
-    const g = await (await fetch(`${rt.url}graph`)).json();
+    const g: any = await (await fetch(`${rt.url}graph`)).json();
     const ids = g.nodes.map((n: any) => n.id);
     expect(ids).toEqual(expect.arrayContaining(['__start__', 'guardrail', 'router', 'skills', 'respond', '__end__']));
     expect(g.exit_node).toBe('respond');

@@ -90,7 +90,9 @@ export function createGraph(ctx: AgentContext) {
   const respond = async (state: S, config: LangGraphRunnableConfig) => {
     const draft = draftAnswer(state.results);
     const window = state.messages.slice(-ctx.memory.windowSize);
-    const system = new SystemMessage(`${ctx.prompts.system ?? ''}\n${DRAFT_MARKER}${draft}`);
+    const summary = state.request?.memory?.summary;
+    const memory = summary ? `Summary of the earlier conversation:\n${summary}\n` : '';
+    const system = new SystemMessage(`${ctx.prompts.system ?? ''}\n${memory}${DRAFT_MARKER}${draft}`);
     const answer = await model.invoke([system, ...window], config);
     const text = typeof answer.content === 'string' ? answer.content : draft;
     const refund = state.results.find((r) => r.skill === 'refunds');

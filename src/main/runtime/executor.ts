@@ -14,6 +14,9 @@ import type { Generation, Registry } from './registry.ts';
 import { toAgentError } from './errors.ts';
 import { CaptureBuffer, InvocationTracer, type TraceSink } from './trace.ts';
 import type { RequestMetaStore } from './request-meta.ts';
+import type { MemoryStore } from './store/types.ts';
+import type { MemoryConfig } from './registry.ts';
+import { planFold, SUMMARY_KEY, type Summarizer } from './memory-fold.ts';
 import { OBSERVATION_LABEL_KEYS } from './request-meta.ts';
 
 export const DEFAULT_ARTIFACT_NAME = 'agent-response';
@@ -25,6 +28,9 @@ export interface ExecutorDeps {
   sinks: TraceSink[];
   requestMeta: RequestMetaStore;
   log: Logger;
+  store: MemoryStore;
+  memory: MemoryConfig;
+  summarizer: Summarizer;
   /** Counts for /api/v1/status. */
   stats: { invocations: number; completed: number; failed: number; input_required: number; canceled: number };
 }
@@ -185,18 +191,18 @@ export class GraphAgentExecutor implements AgentExecutor {
       const pending = state.tasks.some((t) => (t.interrupts?.length ?? 0) > 0);
       const cold = !state.config?.configurable?.checkpoint_id;
       let input: unknown;
+      if (settings.maxHistoryTokens !== null) this.capInput(request, settings.maxHistoryTokens, tracer);
       const human = new HumanMessage(request.text || '(structured input)');
+      const folded = cold || !this.deps.memory.summarize ? [] : await this.fold(contextId, state.values.messages ?? [], tracer, run.controller.signal);
+      const summary = this.deps.memory.enabled ? ((await this.deps.store.getMemory(settings.agentId, contextId, SUMMARY_KEY)) as { text?: string } | undefined) : undefined;
+      if (summary?.text) request.memory = { summary: summary.text };
 
-      if (settings.maxHistoryTokens !== null) {
-        const { cap } = this.capInput(request, settings.maxHistoryTokens, tracer);
-        if (cap) human.content = request.text;
-      }
       if (pending) {
-        input = new Command({ resume: request, update: { messages: [human] } });
+        input = new Command({ resume: request, update: { messages: [...folded, human] } });
       } else {
         const seed = cold ? historySeed(meta.history, settings.historyMaxMessages) : [];
         const trimmed = settings.maxHistoryTokens !== null ? this.capHistory(cold ? seed : (state.values.messages ?? []), settings.maxHistoryTokens, tracer, cold) : null;
-        const messages = trimmed ? [...trimmed.messages, human] : [...seed, human];
+        const messages = trimmed ? [...folded, ...trimmed.messages, human] : [...folded, ...seed, human];
         input = { messages, request, response: null };
       }
 
@@ -340,14 +346,26 @@ export class GraphAgentExecutor implements AgentExecutor {
     }
   }
 
+  /** Folds older messages into the thread's long-term summary (spec 2.3 summarize). */
+  private async fold(threadId: string, messages: BaseMessage[], tracer: InvocationTracer, signal: AbortSignal): Promise<RemoveMessage[]> {
+    const { memory, store, settings, summarizer } = this.deps;
+    const plan = planFold(messages, memory.window_size, memory.summarize_threshold);
+    if (!plan) return [];
+    const previous = (await store.getMemory(settings.agentId, threadId, SUMMARY_KEY)) as { text?: string; folded_messages?: number } | undefined;
+    const text = await summarizer(previous?.text ?? null, plan.folded, signal);
+    const total = (previous?.folded_messages ?? 0) + plan.folded.length;
+    await store.putMemory(settings.agentId, threadId, SUMMARY_KEY, { text, folded_messages: total, updated_at: new Date().toISOString() });
+    tracer.emit('memory.summarized', { folded_messages: plan.folded.length, kept_messages: messages.length - plan.folded.length, total_folded: total });
+    return plan.removals;
+  }
+
   /** spec 8: optional input cap; events only when MAX_HISTORY_TOKENS is set. */
-  private capInput(request: AgentRequest, limit: number, tracer: InvocationTracer): { cap: boolean } {
+  private capInput(request: AgentRequest, limit: number, tracer: InvocationTracer): void {
     const tokens = estimateTokens(request.text);
     tracer.emit('input_cap.measured', { tokens, limit });
-    if (tokens <= limit) return { cap: false };
+    if (tokens <= limit) return;
     request.text = request.text.slice(0, limit * 4);
     tracer.emit('input_cap.truncated', { tokens_before: tokens, tokens_after: estimateTokens(request.text), limit });
-    return { cap: true };
   }
 
   /** Keeps the newest messages that fit the token budget; older ones leave the thread. */

@@ -40,9 +40,32 @@ export interface RegistryDeps {
   mcpTools: () => Promise<McpToolHandle[]>;
 }
 
+export interface ComponentChange {
+  kind: Component['kind'];
+  name: string;
+  file: string;
+  change: 'added' | 'modified' | 'removed';
+  previous_hash: string | null;
+  hash: string | null;
+}
+
+export interface ReloadOutcome {
+  reloaded: boolean;
+  generation: number;
+  previous_generation: number;
+  changed: ComponentChange[];
+}
+
+export class ReloadBusyError extends Error {}
+
 export class Registry {
   private gen: Generation | null = null;
   private counter = 0;
+  private reloading = false;
+  /** Version per component key: 1 when first seen, +1 on each content change. */
+  private readonly versions = new Map<string, number>();
+  /** Called after a new generation is installed (e.g. to reconnect MCP servers). */
+  onInstall: ((gen: Generation, changed: ComponentChange[]) => Promise<void> | void) | null = null;
 
   constructor(private readonly deps: RegistryDeps) {
     setDefaultFanoutConcurrency(deps.settings.fanoutMaxConcurrency);
@@ -119,8 +142,37 @@ export class Registry {
   install(gen: Generation): Generation {
     this.counter += 1;
     gen.number = this.counter;
+    const previous = new Map((this.gen?.project.components ?? []).map((c) => [componentKey(c), c.hash]));
+    for (const c of gen.project.components) {
+      const key = componentKey(c);
+      const before = previous.get(key);
+      if (!this.versions.has(key)) this.versions.set(key, 1);
+      else if (before !== c.hash) this.versions.set(key, (this.versions.get(key) ?? 0) + 1);
+    }
     this.gen = gen;
     return gen;
+  }
+
+  componentVersion(c: Component): number {
+    return this.versions.get(componentKey(c)) ?? 1;
+  }
+
+  /** Re-reads the project; installs a new generation only when a component changed. A
+   * build that fails validation throws ProjectLoadError and the old generation keeps serving. */
+  async reload(): Promise<ReloadOutcome> {
+    if (this.reloading) throw new ReloadBusyError('a reload is already in progress');
+    this.reloading = true;
+    try {
+      const current = this.current;
+      const next = await this.build();
+      const changed = diffComponents(current.project.components, next.project.components);
+      if (changed.length === 0) return { reloaded: false, generation: current.number, previous_generation: current.number, changed };
+      this.install(next);
+      await this.onInstall?.(next, changed);
+      return { reloaded: true, generation: next.number, previous_generation: current.number, changed };
+    } finally {
+      this.reloading = false;
+    }
   }
 
   async load(): Promise<Generation> {
@@ -130,4 +182,17 @@ export class Registry {
 
 export function componentKey(c: Component): string {
   return `${c.kind}:${c.name}`;
+}
+
+export function diffComponents(before: Component[], after: Component[]): ComponentChange[] {
+  const a = new Map(before.map((c) => [componentKey(c), c]));
+  const b = new Map(after.map((c) => [componentKey(c), c]));
+  const out: ComponentChange[] = [];
+  for (const [key, c] of b) {
+    const old = a.get(key);
+    if (!old) out.push({ kind: c.kind, name: c.name, file: c.file, change: 'added', previous_hash: null, hash: c.hash });
+    else if (old.hash !== c.hash) out.push({ kind: c.kind, name: c.name, file: c.file, change: 'modified', previous_hash: old.hash, hash: c.hash });
+  }
+  for (const [key, c] of a) if (!b.has(key)) out.push({ kind: c.kind, name: c.name, file: c.file, change: 'removed', previous_hash: c.hash, hash: null });
+  return out;
 }

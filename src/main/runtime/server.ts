@@ -1,5 +1,6 @@
 // The agent runtime's HTTP server: A2A JSON-RPC at POST /, the agent card, /healthz,
 // /graph and (issue 5) the management API. Runs standalone and as the studio's child.
+import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -10,12 +11,17 @@ import { DefaultRequestHandler } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import { loadSettings, type RuntimeSettings } from './config.ts';
 import { Registry, type Generation, type MemoryConfig } from './registry.ts';
+import { ManifestSchema, MANIFEST_FILE } from './project/manifest.ts';
 import { GraphAgentExecutor } from './executor.ts';
 import { LogTraceSink, type TraceSink } from './trace.ts';
 import { RequestMetaStore, jsonRpcGate, jsonParseErrorHandler } from './request-meta.ts';
 import { openSqliteStore } from '../../../scratch/memstore.ts';
 import type { MemoryStore } from './store/types.ts';
 import { describeGraph } from './graph-view.ts';
+import { McpManager } from './mcp.ts';
+import { createSummarizer } from './memory-fold.ts';
+import { mountManagement } from './management/routes.ts';
+import { MemorySaver } from '@langchain/langgraph';
 
 export interface RuntimeOptions {
   projectDir: string;
@@ -47,6 +53,7 @@ export interface RuntimeContext {
   stats: RuntimeStats;
   log: Logger;
   projectDir: string;
+  mcp: McpManager;
   listeningUrl: () => string;
 }
 
@@ -84,11 +91,16 @@ export function buildAgentCard(gen: Generation, url: string): AgentCard {
   };
 }
 
-/** Management routes are mounted by issue 5's module when present. */
-export type ManagementMount = (app: express.Express, ctx: RuntimeContext) => void;
-const managementMounts: ManagementMount[] = [];
-export function registerManagementMount(mount: ManagementMount): void {
-  managementMounts.push(mount);
+/** The manifest's memory block, read before the registry loads (the checkpointer depends on it). */
+async function peekMemorySettings(projectDir: string) {
+  const fallback = { enabled: true, windowSize: 20, summarize: false, summarizeThreshold: 40 };
+  try {
+    const raw = JSON.parse(await fs.promises.readFile(path.join(projectDir, MANIFEST_FILE), 'utf8'));
+    const parsed = ManifestSchema.shape.memory.safeParse(raw.memory);
+    return parsed.success ? parsed.data : fallback;
+  } catch {
+    return fallback; // the registry load reports the real problem with its location
+  }
 }
 
 export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime> {
@@ -97,33 +109,48 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
   const log = opts.logger ?? pino({ name: 'agent-runtime', level: settings.env.LOG_LEVEL ?? 'info' }, pino.destination(2));
   const dataDir = path.resolve(opts.dataDir ?? path.join(projectDir, '.agent-studio', 'runtime'));
   const store = openSqliteStore(path.join(dataDir, 'memory.sqlite'));
-  const memory: MemoryConfig = { enabled: true, backend: store.backend, summarize: false, window_size: 20, summarize_threshold: 40 };
   const stats: RuntimeStats = { invocations: 0, completed: 0, failed: 0, input_required: 0, canceled: 0, requests: {} };
+  const mcp = new McpManager(projectDir, settings.env, log);
 
+  // Memory starts from the manifest; MEMORY_ENABLED=false in the environment turns it off.
+  // Disabled memory writes nothing to the store: thread state lives in process memory only.
+  const manifestMemory = await peekMemorySettings(projectDir);
+  const enabled = manifestMemory.enabled && !/^(0|false|no|off)$/i.test(settings.env.MEMORY_ENABLED ?? '');
+  const memory: MemoryConfig = {
+    enabled,
+    backend: store.backend,
+    summarize: manifestMemory.summarize,
+    window_size: manifestMemory.windowSize,
+    summarize_threshold: manifestMemory.summarizeThreshold,
+  };
   const registry = new Registry({
     projectDir,
     settings,
-    checkpointer: store.checkpointer(settings.agentId),
+    checkpointer: enabled ? store.checkpointer(settings.agentId) : new MemorySaver(),
     memory,
-    mcpTools: async () => [],
+    mcpTools: () => mcp.tools(),
   });
   try {
     const gen = await registry.load();
-    const mm = gen.project.manifest.memory;
-    Object.assign(memory, { enabled: mm.enabled, summarize: mm.summarize, window_size: mm.windowSize, summarize_threshold: mm.summarizeThreshold });
+    await mcp.connect(gen.project.manifest.mcpServers);
   } catch (err) {
+    await mcp.close();
     await store.close();
     throw err;
   }
+  registry.onInstall = async (gen, changed) => {
+    if (changed.some((c) => c.kind === 'mcp_server')) await mcp.connect(gen.project.manifest.mcpServers);
+  };
 
   let listeningUrl = '';
   const card = buildAgentCard(registry.current, settings.publicAgentUrl ?? 'http://127.0.0.1/');
   const requestMeta = new RequestMetaStore();
   const sinks: TraceSink[] = [new LogTraceSink(log), ...(opts.sinks ?? [])];
-  const executor = new GraphAgentExecutor({ registry, settings, sinks, requestMeta, log, stats });
+  const summarizer = createSummarizer(settings.env, registry.current.project.manifest.model);
+  const executor = new GraphAgentExecutor({ registry, settings, sinks, requestMeta, log, stats, store, memory, summarizer });
   const handler = new DefaultRequestHandler(card, store.taskStore(), executor);
 
-  const context: RuntimeContext = { settings, registry, store, memory, card, stats, log, projectDir, listeningUrl: () => listeningUrl };
+  const context: RuntimeContext = { settings, registry, store, memory, card, stats, log, projectDir, mcp, listeningUrl: () => listeningUrl };
 
   const app = express();
   app.disable('x-powered-by');
@@ -145,7 +172,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
     res.json(await describeGraph(registry.current));
   });
   app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: async () => card }));
-  for (const mount of managementMounts) mount(app, context);
+  mountManagement(app, context);
   app.post(
     '/',
     express.json({ limit: '25mb' }),
@@ -182,6 +209,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
       closed = true;
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await mcp.close();
       await store.close();
     },
   };

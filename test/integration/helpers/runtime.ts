@@ -6,7 +6,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { A2AClient } from '@a2a-js/sdk/client';
-import type { Message, MessageSendParams, Part } from '@a2a-js/sdk';
+import type { AgentCard, Message, MessageSendParams, Part } from '@a2a-js/sdk';
 import { startRuntime, type RunningRuntime } from '../../../src/main/runtime/server.ts';
 import type { TraceEvent, TraceSink } from '../../../src/main/runtime/trace.ts';
 
@@ -48,7 +48,9 @@ export async function startTestRuntime(opts: { projectDir?: string; env?: Record
     logger: pino({ level: 'silent' }),
     sinks: [sink],
   });
-  const client = await A2AClient.fromCardUrl(`${runtime.url}.well-known/agent-card.json`);
+  // The card may advertise a PUBLIC_AGENT_URL that is not this test server: talk to the server.
+  const card = (await (await fetch(`${runtime.url}.well-known/agent-card.json`)).json()) as AgentCard;
+  const client = new A2AClient({ ...card, url: runtime.url });
   return { url: runtime.url, client, traces, runtime, dataDir, close: () => runtime.close() };
 }
 

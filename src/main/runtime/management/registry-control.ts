@@ -1,0 +1,39 @@
+// Registry endpoints (spec 4.2, 5.2): metadata of every project component and hot reload.
+import type { RuntimeContext } from '../server.ts';
+import { ProjectLoadError } from '../project/loader.ts';
+import { ReloadBusyError } from '../registry.ts';
+import { ManagementError } from './envelope.ts';
+
+export class RegistryService {
+  constructor(private readonly ctx: RuntimeContext) {}
+
+  metadata() {
+    const { registry } = this.ctx;
+    if (!registry.loaded) throw new ManagementError('RUNTIME_UNAVAILABLE', 'The registry runtime is not available: the project is not loaded.');
+    const gen = registry.current;
+    return {
+      agent: gen.project.manifest.name,
+      generation: gen.number,
+      loaded_at: gen.loadedAt,
+      exit_node: gen.exitNode,
+      components: gen.project.components.map((c) => ({ kind: c.kind, name: c.name, file: c.file, hash: c.hash, version: registry.componentVersion(c) })),
+    };
+  }
+
+  async reload() {
+    const { registry } = this.ctx;
+    if (!registry.loaded) throw new ManagementError('RUNTIME_UNAVAILABLE', 'The registry runtime is not available: the project is not loaded.');
+    try {
+      return await registry.reload();
+    } catch (err) {
+      if (err instanceof ReloadBusyError) throw new ManagementError('RUNTIME_UNAVAILABLE', 'A reload is already in progress; try again.');
+      if (err instanceof ProjectLoadError) {
+        throw new ManagementError('RELOAD_FAILED', 'The project did not validate; the previous generation keeps serving.', {
+          generation: registry.current.number,
+          diagnostics: err.diagnostics,
+        });
+      }
+      throw err;
+    }
+  }
+}
