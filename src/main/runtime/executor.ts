@@ -187,9 +187,13 @@ export class GraphAgentExecutor implements AgentExecutor {
       this.validateContracts(gen, request);
 
       const config: Record<string, unknown> = { configurable: { thread_id: contextId, ...meta.configurable } };
-      const state = await gen.graph.getState(config);
-      const pending = state.tasks.some((t) => (t.interrupts?.length ?? 0) > 0);
-      const cold = !state.config?.configurable?.checkpoint_id;
+      // The latest checkpoint tells whether the thread is cold and whether an interrupt
+      // waits for this message; reading the tuple is cheaper than computing getState.
+      const tuple = await registry.checkpointer.getTuple({ configurable: { thread_id: contextId, checkpoint_ns: '' } });
+      const cold = !tuple;
+      const writes = tuple?.pendingWrites ?? [];
+      const pending = writes.some((w) => w[1] === '__interrupt__') && !writes.some((w) => w[1] === '__resume__');
+      const state = { values: (tuple?.checkpoint.channel_values ?? {}) as Record<string, any> };
       let input: unknown;
       if (settings.maxHistoryTokens !== null) this.capInput(request, settings.maxHistoryTokens, tracer);
       const human = new HumanMessage(request.text || '(structured input)');
@@ -219,14 +223,23 @@ export class GraphAgentExecutor implements AgentExecutor {
       const stream = await gen.graph.stream(input, {
         ...config,
         callbacks: [usageHandler],
-        streamMode: ['updates', 'messages', 'custom', 'tasks'],
+        streamMode: settings.stageTiming ? ['updates', 'messages', 'custom', 'tasks'] : ['updates', 'messages', 'custom'],
         signal: run.controller.signal,
         recursionLimit: gen.project.manifest.graph.recursionLimit,
-        durability: 'async',
+        // One checkpoint per invocation (and at an interrupt): per-step checkpoints would
+        // re-serialise the whole thread several times a turn (docs/performance.md).
+        durability: 'exit',
       });
+      let interrupt: { value?: unknown } | undefined;
+      let response: AgentResponse | null = null;
       for await (const item of stream) {
         const [mode, payload] = item as [string, any];
-        if (mode === 'custom' && payload && typeof payload === 'object' && payload.__trace) {
+        if (mode === 'updates') {
+          if (payload?.__interrupt__?.length) interrupt ??= payload.__interrupt__[0];
+          for (const update of Object.values(payload ?? {})) {
+            if (update && typeof update === 'object' && 'response' in update) response = (update as { response: AgentResponse | null }).response;
+          }
+        } else if (mode === 'custom' && payload && typeof payload === 'object' && payload.__trace) {
           const { name, ...fields } = payload.__trace as { name: string };
           tracer.emit(name, fields);
         } else if (mode === 'tasks') {
@@ -252,8 +265,6 @@ export class GraphAgentExecutor implements AgentExecutor {
         }
       }
 
-      const after = await gen.graph.getState(config);
-      const interrupt = after.tasks.flatMap((t) => t.interrupts ?? [])[0];
       if (interrupt) {
         stats.input_required += 1;
         const value = (interrupt.value ?? {}) as Record<string, unknown>;
@@ -264,12 +275,11 @@ export class GraphAgentExecutor implements AgentExecutor {
         return;
       }
 
-      const response = (after.values.response ?? null) as AgentResponse | null;
       if (!response?.text && !streamed && !response?.data) {
         throw new AgentError({ code: 'INTERNAL_ERROR', reason: 'empty_response', message: 'The agent finished without an answer.' });
       }
       const finalResponse: AgentResponse = { ...response, text: response?.text ?? streamed };
-      await this.evaluate(gen, request, finalResponse, after.values, tracer, run.controller.signal);
+      await this.evaluate(gen, request, finalResponse, { request, response: finalResponse }, tracer, run.controller.signal);
       const parts = applyDefaultSchema(responseParts(finalResponse), gen.project.manifest.output.schema);
       stats.completed += 1;
       tracer.emit('invoke.end', {

@@ -71,6 +71,10 @@ export class Registry {
     setDefaultFanoutConcurrency(deps.settings.fanoutMaxConcurrency);
   }
 
+  get checkpointer(): BaseCheckpointSaver {
+    return this.deps.checkpointer;
+  }
+
   get current(): Generation {
     if (!this.gen) throw new Error('registry not loaded');
     return this.gen;

@@ -1,0 +1,126 @@
+// Runtime benchmark (issue 2 section 7), in one run:
+//  1. message/send throughput, p50 and p99 at 16 concurrent clients: the runtime serving
+//     the offline example (scripted model, no chunk delay) against a bare @a2a-js/sdk echo
+//     server. Both servers run as their own processes; this process only sends load.
+//  2. p50 turn latency at turn 1 versus turn 200 of one thread (several threads measured).
+// Loopback only, bounded in count and time. Usage: node bin/run-ts.mjs bench/runtime.bench.ts
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+
+const REPO = path.resolve(import.meta.dirname, '..');
+const CONCURRENCY = 16;
+const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 8000);
+const WARMUP_MS = 1500;
+const TURNS = Number(process.env.BENCH_TURNS ?? 200);
+const THREADS = Number(process.env.BENCH_THREADS ?? 3);
+
+function start(args: string[], env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, args, { cwd: REPO, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
+      if (m) resolve({ url: m[1], child });
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)));
+  });
+}
+
+function body(text: string, contextId?: string) {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id: randomUUID(),
+    method: 'message/send',
+    params: { message: { kind: 'message', role: 'user', messageId: randomUUID(), parts: [{ kind: 'text', text }], ...(contextId ? { contextId } : {}) } },
+  });
+}
+
+async function send(url: string, text: string, contextId?: string): Promise<any> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(text, contextId) });
+  const json = (await res.json()) as any;
+  if (json.error || json.result?.status?.state !== 'completed') throw new Error(`unexpected answer: ${JSON.stringify(json).slice(0, 300)}`);
+  return json.result;
+}
+
+function pct(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function load(url: string, text: string) {
+  const latencies: number[] = [];
+  let measuring = false;
+  const stopAt = Date.now() + WARMUP_MS + DURATION_MS;
+  setTimeout(() => (measuring = true), WARMUP_MS);
+  let startedAt = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (Date.now() < stopAt) {
+        const t0 = performance.now();
+        await send(url, text);
+        if (measuring) {
+          if (!startedAt) startedAt = t0;
+          latencies.push(performance.now() - t0);
+        }
+      }
+    }),
+  );
+  const seconds = (performance.now() - startedAt) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { rps: latencies.length / seconds, p50: pct(latencies, 50), p99: pct(latencies, 99), n: latencies.length };
+}
+
+async function turns(url: string) {
+  const first: number[] = [];
+  const last: number[] = [];
+  for (let t = 0; t < THREADS; t++) {
+    let contextId: string | undefined;
+    for (let i = 1; i <= TURNS; i++) {
+      const t0 = performance.now();
+      const result = await send(url, i % 2 ? 'How do I reset my password?' : 'Where is my order ORD-23456?', contextId);
+      const ms = performance.now() - t0;
+      contextId = result.contextId;
+      if (i <= 5) first.push(ms);
+      if (i > TURNS - 5) last.push(ms);
+    }
+  }
+  first.sort((a, b) => a - b);
+  last.sort((a, b) => a - b);
+  return { turn1_p50: pct(first, 50), turnN_p50: pct(last, 50), samples: first.length };
+}
+
+const f = (n: number) => n.toFixed(1);
+
+async function main() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-runtime-'));
+  const echo = await start([path.join(REPO, 'bin/run-ts.mjs'), 'bench/echo-server.ts']);
+  const runtime = await start([path.join(REPO, 'bin/agent-studio.mjs'), 'runtime', '--project', 'examples/support-desk', '--port', '0', '--data-dir', dataDir], {
+    SCRIPTED_DELAY_MS: '0',
+    AGENT_ID: 'bench',
+  });
+  try {
+    console.log(`machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`);
+    const echoRes = await load(echo.url, 'How do I reset my password?');
+    console.log(`echo server     : ${f(echoRes.rps)} req/s  p50 ${f(echoRes.p50)} ms  p99 ${f(echoRes.p99)} ms  (${echoRes.n} requests, ${CONCURRENCY} clients)`);
+    const rtRes = await load(runtime.url, 'How do I reset my password?');
+    console.log(`runtime example : ${f(rtRes.rps)} req/s  p50 ${f(rtRes.p50)} ms  p99 ${f(rtRes.p99)} ms  (${rtRes.n} requests, ${CONCURRENCY} clients)`);
+    const ratio = rtRes.rps / echoRes.rps;
+    console.log(`throughput ratio: ${ratio.toFixed(3)} (target >= 0.25)`);
+    const tl = await turns(runtime.url);
+    const growth = tl.turnN_p50 / tl.turn1_p50;
+    console.log(`turn latency    : turns 1-5 p50 ${f(tl.turn1_p50)} ms, turns ${TURNS - 4}-${TURNS} p50 ${f(tl.turnN_p50)} ms, ratio ${growth.toFixed(2)} (target <= 2; ${THREADS} threads)`);
+    const ok = ratio >= 0.25 && growth <= 2;
+    console.log(ok ? 'targets: met' : 'targets: NOT met');
+    process.exitCode = ok ? 0 : 1;
+  } finally {
+    echo.child.kill('SIGTERM');
+    runtime.child.kill('SIGTERM');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

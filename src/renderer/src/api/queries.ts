@@ -1,0 +1,162 @@
+// Server state through @tanstack/react-query: one hook per Playground API operation.
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type {
+  CreateRunBody,
+  InputPart,
+  Page,
+  RunAccepted,
+  RunDetail,
+  RunSummary,
+  Session,
+} from '../../../shared/playground.ts';
+import { isActive } from '../../../shared/playground.ts';
+import { ApiError, api } from './client.ts';
+import { normaliseContracts, normaliseGraph, type AgentGraph, type InputContract } from './types.ts';
+
+export const keys = {
+  sessions: ['sessions'] as const,
+  runs: (sessionId: string) => ['runs', sessionId] as const,
+  run: (runId: string) => ['run', runId] as const,
+  contracts: ['composer-schema'] as const,
+  graph: ['graph'] as const,
+};
+
+const RUN_PAGE = 50;
+
+/** Every session, following `next_cursor` (the sidebar shows them all). */
+export function useSessions() {
+  return useQuery({
+    queryKey: keys.sessions,
+    queryFn: async ({ signal }) => {
+      const all: Session[] = [];
+      let cursor: string | null = null;
+      do {
+        const qs: string = cursor ? `?cursor=${encodeURIComponent(cursor)}` : '';
+        const page: Page<Session> = await api<Page<Session>>(`/sessions${qs}`, { signal });
+        all.push(...page.items);
+        cursor = page.next_cursor;
+      } while (cursor);
+      return all;
+    },
+  });
+}
+
+export function useRuns(sessionId: string | null) {
+  return useInfiniteQuery({
+    queryKey: keys.runs(sessionId ?? '-'),
+    enabled: sessionId !== null,
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam, signal }) =>
+      api<Page<RunSummary>>(
+        `/sessions/${encodeURIComponent(sessionId!)}/runs?limit=${RUN_PAGE}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`,
+        { signal },
+      ),
+    getNextPageParam: (last) => last.next_cursor,
+    select: (data) => data.pages.flatMap((p) => p.items),
+  });
+}
+
+export function useRun(runId: string | null) {
+  return useQuery({
+    queryKey: keys.run(runId ?? '-'),
+    enabled: runId !== null,
+    queryFn: ({ signal }) => api<RunDetail>(`/runs/${encodeURIComponent(runId!)}`, { signal }),
+  });
+}
+
+/** Watches a run that blocks the composer (one active run per project, spec 8) until it ends. */
+export function useBlockingRun(runId: string | null) {
+  return useQuery({
+    queryKey: keys.run(runId ?? '-'),
+    enabled: runId !== null,
+    queryFn: ({ signal }) => api<RunDetail>(`/runs/${encodeURIComponent(runId!)}`, { signal }),
+    refetchInterval: (q) => (q.state.data && !isActive(q.state.data.status) ? false : 1000),
+  });
+}
+
+/** The declared input contracts. An older studio without the endpoint means "no contracts". */
+export function useInputContracts() {
+  return useQuery({
+    queryKey: keys.contracts,
+    queryFn: async ({ signal }): Promise<InputContract[]> => {
+      try {
+        return normaliseContracts(await api<unknown>('/composer-schema', { signal }));
+      } catch (err) {
+        if (err instanceof ApiError && (err.status === 404 || err.status === 501)) return [];
+        throw err;
+      }
+    },
+    staleTime: 30_000,
+    retry: false,
+  });
+}
+
+export function useAgentGraph() {
+  return useQuery({
+    queryKey: keys.graph,
+    queryFn: async ({ signal }): Promise<AgentGraph> => normaliseGraph(await api<unknown>('/graph', { signal })),
+    retry: 1,
+  });
+}
+
+export function invalidateRunLists(qc: QueryClient, sessionId?: string | null): void {
+  void qc.invalidateQueries({ queryKey: keys.sessions });
+  if (sessionId) void qc.invalidateQueries({ queryKey: keys.runs(sessionId) });
+  else void qc.invalidateQueries({ queryKey: ['runs'] });
+}
+
+export function useCreateSession() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (title?: string) => api<Session>('/sessions', { method: 'POST', body: title ? { title } : {} }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: keys.sessions }),
+  });
+}
+
+export function useDeleteSession() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (sessionId: string) => api<unknown>(`/sessions/${encodeURIComponent(sessionId)}`, { method: 'DELETE' }),
+    onSuccess: (_r, sessionId) => {
+      qc.removeQueries({ queryKey: keys.runs(sessionId) });
+      void qc.invalidateQueries({ queryKey: keys.sessions });
+    },
+  });
+}
+
+export function useCreateRun() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ sessionId, body }: { sessionId: string; body: CreateRunBody }) =>
+      api<RunAccepted>(`/sessions/${encodeURIComponent(sessionId)}/runs`, { method: 'POST', body }),
+    onSettled: (_r, _e, { sessionId }) => invalidateRunLists(qc, sessionId),
+  });
+}
+
+export function useResumeRun() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ runId, parts, metadata }: { runId: string; parts: InputPart[]; metadata: Record<string, unknown> }) =>
+      api<RunAccepted>(`/runs/${encodeURIComponent(runId)}/resume`, { method: 'POST', body: { parts, metadata } }),
+    onSettled: (r) => invalidateRunLists(qc, r?.session_id),
+  });
+}
+
+export function useRerun() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (runId: string) => api<RunAccepted>(`/runs/${encodeURIComponent(runId)}/rerun`, { method: 'POST' }),
+    onSettled: (r) => invalidateRunLists(qc, r?.session_id),
+  });
+}
+
+export function useCancelRun() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (runId: string) => api<unknown>(`/runs/${encodeURIComponent(runId)}`, { method: 'DELETE' }),
+    onSettled: (_r, _e, runId) => {
+      void qc.invalidateQueries({ queryKey: keys.run(runId) });
+      invalidateRunLists(qc);
+    },
+  });
+}

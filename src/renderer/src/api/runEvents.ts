@@ -1,0 +1,102 @@
+// Follows a run's event stream (spec 4.3 rule 4): fetch + eventsource-parser rather than
+// EventSource, so a reconnect can send `Last-Event-ID` with the last seq we applied. Events
+// are deduplicated by seq, so a replay after a dropped connection repeats nothing, and the
+// cursor makes the server resend everything after it, so nothing is lost.
+import { createParser } from 'eventsource-parser';
+import { isActive, type RunEvent } from '../../../shared/playground.ts';
+import { apiUrl } from './client.ts';
+
+export type StreamConnection = 'connecting' | 'live' | 'reconnecting' | 'ended' | 'failed';
+
+export interface FollowOptions {
+  runId: string;
+  /** Resume after this seq (0 = replay everything). */
+  after?: number;
+  signal: AbortSignal;
+  onEvent: (event: RunEvent) => void;
+  onConnection?: (state: StreamConnection, detail?: string) => void;
+  /** Delays between reconnect attempts, in ms; the last one repeats. */
+  backoff?: number[];
+}
+
+const DEFAULT_BACKOFF = [250, 500, 1000, 2000, 4000];
+
+/** True for the event after which the server ends the stream (issue 3, section 6). */
+export function isTerminalEvent(e: RunEvent): boolean {
+  return e.kind === 'run.status' && !isActive(e.status);
+}
+
+class FatalStreamError extends Error {}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(t);
+      resolve();
+    }, { once: true });
+  });
+}
+
+/**
+ * Resolves when the run's terminal event has been delivered or the signal aborts. Drops,
+ * server errors and streams that end early are retried with the last applied seq.
+ */
+export async function followRunEvents(opts: FollowOptions): Promise<void> {
+  const { runId, signal, onEvent, onConnection } = opts;
+  const backoff = opts.backoff ?? DEFAULT_BACKOFF;
+  let lastSeq = opts.after ?? 0;
+  let terminal = false;
+  let attempt = 0;
+
+  while (!signal.aborted && !terminal) {
+    onConnection?.(attempt === 0 ? 'connecting' : 'reconnecting');
+    try {
+      const headers: Record<string, string> = { accept: 'text/event-stream' };
+      if (lastSeq > 0) headers['last-event-id'] = String(lastSeq);
+      const res = await fetch(apiUrl(`/runs/${encodeURIComponent(runId)}/events`), { headers, signal, cache: 'no-store' });
+      if (res.status === 404) throw new FatalStreamError('This run no longer exists.');
+      if (!res.ok || !res.body) throw new Error(`event stream answered ${res.status}`);
+      onConnection?.('live');
+      attempt = 0;
+
+      const parser = createParser({
+        onEvent(message) {
+          let event: RunEvent;
+          try {
+            event = JSON.parse(message.data) as RunEvent;
+          } catch {
+            return; // not ours: ignore rather than stop the stream
+          }
+          const seq = typeof event.seq === 'number' ? event.seq : Number(message.id);
+          if (!Number.isFinite(seq) || seq <= lastSeq) return; // already applied
+          lastSeq = seq;
+          onEvent({ ...event, seq });
+          if (isTerminalEvent(event)) terminal = true;
+        },
+      });
+      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+      try {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          parser.feed(value);
+        }
+      } finally {
+        reader.releaseLock();
+      }
+    } catch (err) {
+      if (signal.aborted) break;
+      if (err instanceof FatalStreamError) {
+        onConnection?.('failed', err.message);
+        return;
+      }
+    }
+    if (terminal || signal.aborted) break;
+    // The stream dropped (or ended before the terminal event): come back after lastSeq.
+    onConnection?.('reconnecting');
+    await sleep(backoff[Math.min(attempt, backoff.length - 1)], signal);
+    attempt += 1;
+  }
+  if (!signal.aborted) onConnection?.('ended');
+}

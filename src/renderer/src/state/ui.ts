@@ -1,0 +1,94 @@
+// UI state (zustand): what is selected and shown. Server data lives in react-query, never
+// here. The selection is mirrored in the URL hash so a reload comes back to the same run.
+import { create } from 'zustand';
+
+export type MainView = 'run' | 'graph' | 'compare' | 'source';
+
+export type ComposerMode = { kind: 'new' } | { kind: 'resume'; runId: string };
+
+/** A 409 active_run_conflict answer (spec 4.3 rule 2), shown until dismissed or the run ends. */
+export interface RunConflict {
+  activeRunId: string;
+  message: string;
+}
+
+interface UiState {
+  sessionId: string | null;
+  runId: string | null;
+  view: MainView;
+  composerMode: ComposerMode;
+  /** The run that holds the project's single active-run slot, when the UI knows it. */
+  blockingRunId: string | null;
+  conflict: RunConflict | null;
+  /** The graph node last selected; the source view of a later release opens it. */
+  selectedNodeId: string | null;
+  selectSession(sessionId: string | null): void;
+  selectRun(sessionId: string, runId: string | null): void;
+  setView(view: MainView): void;
+  startResume(runId: string): void;
+  cancelResume(): void;
+  setBlockingRun(runId: string | null): void;
+  setConflict(conflict: RunConflict | null): void;
+  selectNode(nodeId: string | null): void;
+}
+
+function parseHash(hash: string): { sessionId: string | null; runId: string | null; view: MainView } {
+  const m = /^#\/(?:sessions\/([^/]+))?(?:\/runs\/([^/]+))?(?:\/(graph|compare|source))?/.exec(hash);
+  return {
+    sessionId: m?.[1] ? decodeURIComponent(m[1]) : null,
+    runId: m?.[2] ? decodeURIComponent(m[2]) : null,
+    view: (m?.[3] as MainView | undefined) ?? 'run',
+  };
+}
+
+export function hashFor(s: Pick<UiState, 'sessionId' | 'runId' | 'view'>): string {
+  let h = '#/';
+  if (s.sessionId) h += `sessions/${encodeURIComponent(s.sessionId)}`;
+  if (s.sessionId && s.runId) h += `/runs/${encodeURIComponent(s.runId)}`;
+  if (s.view !== 'run') h += `${s.sessionId ? '/' : ''}${s.view}`;
+  return h;
+}
+
+const initial = typeof window === 'undefined' ? { sessionId: null, runId: null, view: 'run' as const } : parseHash(window.location.hash);
+
+export const useUi = create<UiState>()((set) => ({
+  ...initial,
+  composerMode: { kind: 'new' },
+  blockingRunId: null,
+  conflict: null,
+  selectedNodeId: null,
+  selectSession: (sessionId) =>
+    set((s) => (s.sessionId === sessionId ? { view: 'run' } : { sessionId, runId: null, view: 'run', composerMode: { kind: 'new' } })),
+  selectRun: (sessionId, runId) =>
+    set((s) => ({
+      sessionId,
+      runId,
+      view: 'run',
+      // A resume draft belongs to its run; leaving it goes back to a new message.
+      composerMode: s.composerMode.kind === 'resume' && s.composerMode.runId !== runId ? { kind: 'new' } : s.composerMode,
+    })),
+  setView: (view) => set({ view }),
+  startResume: (runId) => set({ composerMode: { kind: 'resume', runId } }),
+  cancelResume: () => set({ composerMode: { kind: 'new' } }),
+  setBlockingRun: (blockingRunId) => set({ blockingRunId }),
+  setConflict: (conflict) => set({ conflict }),
+  selectNode: (selectedNodeId) => set({ selectedNodeId }),
+}));
+
+/** Keeps the URL hash and the selection in step (back/forward and reload work). */
+export function syncUiWithHash(): () => void {
+  const unsubscribe = useUi.subscribe((s) => {
+    const next = hashFor(s);
+    if (window.location.hash !== next) window.history.replaceState(null, '', next);
+  });
+  const onHashChange = () => {
+    const parsed = parseHash(window.location.hash);
+    const s = useUi.getState();
+    if (parsed.sessionId !== s.sessionId || parsed.runId !== s.runId || parsed.view !== s.view) useUi.setState(parsed);
+  };
+  window.addEventListener('hashchange', onHashChange);
+  return () => {
+    unsubscribe();
+    window.removeEventListener('hashchange', onHashChange);
+  };
+}
