@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'coverage/**', 'test-results/**', '**/*.d.ts'] },
+  { ignores: ['test/.tmp/**', 'scratch/**', 'out/**', 'dist/**', 'node_modules/**', 'coverage/**', 'test-results/**', '**/*.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

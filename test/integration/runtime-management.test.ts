@@ -167,7 +167,7 @@ describe('memory settings really change what the model sees', () => {
   });
 
   it('summarize folds older messages into long-term memory once the count passes the threshold', async () => {
-    await call(rt.url, 'PATCH', '/api/v1/memory/config', { summarize: true, summarize_threshold: 4, window_size: 2 });
+    await call(rt.url, 'PATCH', '/api/v1/memory/config', { summarize: true, summarize_threshold: 3, window_size: 2 });
     try {
       const ctx = await converse(rt, ['my name is Ada', 'I ordered ORD-23456']);
       fake.requests.length = 0;

@@ -15,7 +15,7 @@ import { ManifestSchema, MANIFEST_FILE } from './project/manifest.ts';
 import { GraphAgentExecutor } from './executor.ts';
 import { LogTraceSink, type TraceSink } from './trace.ts';
 import { RequestMetaStore, jsonRpcGate, jsonParseErrorHandler } from './request-meta.ts';
-import { openSqliteStore } from '../../../scratch/memstore.ts';
+import { openSqliteStore } from './store/sqlite.ts';
 import type { MemoryStore } from './store/types.ts';
 import { describeGraph } from './graph-view.ts';
 import { McpManager } from './mcp.ts';

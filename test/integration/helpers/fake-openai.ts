@@ -41,6 +41,20 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
         case 'hang':
           return; // never answers
       }
+      if (!parsed.stream) {
+        const content = state.chunks.join('');
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            id: 'chatcmpl-fake',
+            object: 'chat.completion',
+            created: 0,
+            model: parsed.model,
+            choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+            usage: { prompt_tokens: 100, completion_tokens: state.chunks.length, total_tokens: 100 + state.chunks.length },
+          }),
+        );
+        return;
+      }
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       const frame = (delta: Record<string, unknown>, finish: string | null = null, usage?: unknown) =>
         `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 0, model: parsed.model, choices: usage ? [] : [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`;

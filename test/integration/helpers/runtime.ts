@@ -45,7 +45,7 @@ export async function startTestRuntime(opts: { projectDir?: string; env?: Record
     host: '127.0.0.1',
     dataDir,
     env,
-    logger: pino({ level: 'silent' }),
+    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     sinks: [sink],
   });
   // The card may advertise a PUBLIC_AGENT_URL that is not this test server: talk to the server.

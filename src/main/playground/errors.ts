@@ -1,0 +1,41 @@
+// One error class for the Playground services with stable snake_case codes; one table maps
+// codes to HTTP statuses. The HTTP layer turns it into `{detail: {error, message, ...}}`
+// (spec 7.3) in one place (http/errors.ts).
+export const PLAYGROUND_ERRORS = {
+  invalid_request: 400,
+  forbidden_host: 403,
+  forbidden_origin: 403,
+  not_found: 404,
+  active_run_conflict: 409,
+  run_not_resumable: 409,
+  unsupported_database_version: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  internal_error: 500,
+  studio_shutting_down: 503,
+} as const;
+
+export type PlaygroundErrorCode = keyof typeof PLAYGROUND_ERRORS;
+
+export class PlaygroundError extends Error {
+  override readonly name = 'PlaygroundError';
+  constructor(
+    readonly code: PlaygroundErrorCode,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+
+  get status(): number {
+    return PLAYGROUND_ERRORS[this.code];
+  }
+
+  toBody(): { detail: { error: string; message: string; [k: string]: unknown } } {
+    return { detail: { error: this.code, message: this.message, ...this.extra } };
+  }
+}
+
+export function notFound(what: 'session' | 'run', id: string): PlaygroundError {
+  return new PlaygroundError('not_found', `no ${what} with id '${id}'`, { [`${what}_id`]: id });
+}

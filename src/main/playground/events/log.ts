@@ -1,0 +1,134 @@
+// The append path of run events (spec 4.3 rule 4, 6.2). Each append gets the run's next seq
+// synchronously, is published on the bus at once, and joins a pending batch that is written
+// in ONE transaction every few milliseconds or every `maxBatch` events: a run streaming
+// thousands of deltas never costs one transaction per delta (issue 3 section 6).
+//
+// Consistency for replay: an event is always either in `pending` or in the database (the
+// flush moves a whole batch in one synchronous transaction), and `read` answers from both,
+// so a reader that subscribes to the bus and then reads up to `lastSeq` in the same tick
+// sees every event exactly once.
+import type { Logger } from 'pino';
+import { TERMINAL_STATES, type EventKind, type RunEvent, type RunStatus } from '../../../shared/playground.ts';
+import type { PlaygroundStore, StoredEvent } from '../store/store.ts';
+import type { EventBus } from './bus.ts';
+
+export interface EventLogOptions {
+  /** Longest time an appended event waits before its batch is written. */
+  flushMs?: number;
+  /** A batch this large is written at once. */
+  maxBatch?: number;
+  logger?: Logger;
+}
+
+type Payload<K extends EventKind> = Omit<Extract<RunEvent, { kind: K }>, 'seq' | 'run_id' | 'ts' | 'kind'>;
+
+export class EventLog {
+  private pending: StoredEvent[] = [];
+  private readonly seqs = new Map<string, number>();
+  private readonly closed = new Set<string>();
+  /** Runs that ended since the last flush: their seq counters can go once written. */
+  private endedSinceFlush: string[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private readonly flushMs: number;
+  private readonly maxBatch: number;
+  /** Counters for docs/performance.md and the benchmark. */
+  readonly stats = { appended: 0, batches: 0 };
+
+  constructor(
+    private readonly store: PlaygroundStore,
+    private readonly bus: EventBus,
+    private readonly opts: EventLogOptions = {},
+  ) {
+    this.flushMs = opts.flushMs ?? 5;
+    this.maxBatch = opts.maxBatch ?? 1000;
+  }
+
+  /** Appends one event; answers null when the run already ended (its terminal status is
+   * the last event of its stream, so late arrivals such as a trace after a cancel are dropped). */
+  append<K extends EventKind>(runId: string, kind: K, payload: Payload<K>): RunEvent | null {
+    if (this.closed.has(runId)) return null;
+    const seq = this.lastSeq(runId) + 1;
+    this.seqs.set(runId, seq);
+    const event = { seq, run_id: runId, ts: new Date().toISOString(), kind, ...payload } as RunEvent;
+    const body = JSON.stringify(event);
+    const terminal = kind === 'run.status' && TERMINAL_STATES.includes((payload as { status: RunStatus }).status);
+    this.pending.push({ run_id: runId, seq, kind, body });
+    this.stats.appended += 1;
+    if (terminal) {
+      this.closed.add(runId);
+      this.endedSinceFlush.push(runId);
+    }
+    this.bus.publish({ run_id: runId, seq, kind, body, terminal });
+    if (terminal || this.pending.length >= this.maxBatch) this.flush();
+    else if (!this.timer) this.timer = setTimeout(() => this.flush(), this.flushMs);
+    return event;
+  }
+
+  /** The highest seq appended for the run (written or pending). */
+  lastSeq(runId: string): number {
+    const known = this.seqs.get(runId);
+    if (known !== undefined) return known;
+    const stored = this.store.maxStoredSeq(runId);
+    this.seqs.set(runId, stored);
+    return stored;
+  }
+
+  isClosed(runId: string): boolean {
+    return this.closed.has(runId);
+  }
+
+  /** Marks a run whose terminal event is already stored (e.g. from an earlier process). */
+  markClosed(runId: string): void {
+    this.closed.add(runId);
+  }
+
+  /** Writes the pending batch in one transaction. */
+  flush(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    if (this.pending.length === 0) return;
+    const batch = this.pending;
+    try {
+      this.store.transaction(() => this.store.insertEvents(batch));
+      this.pending = [];
+      this.stats.batches += 1;
+    } catch (err) {
+      // Keep the batch for the next attempt rather than lose events.
+      this.opts.logger?.error({ err, events: batch.length }, 'writing run events failed');
+      if (!this.timer) this.timer = setTimeout(() => this.flush(), 100);
+      return;
+    }
+    for (const runId of this.endedSinceFlush) this.seqs.delete(runId);
+    this.endedSinceFlush = [];
+  }
+
+  /** Events of a run with after < seq <= upTo, oldest first, from the database and the
+   * pending batch. */
+  read(runId: string, after: number, upTo: number, limit: number): { seq: number; kind: string; body: string }[] {
+    const rows = this.store.readEvents(runId, after, upTo, limit);
+    if (rows.length >= limit) return rows;
+    const from = rows.length ? rows[rows.length - 1].seq : after;
+    for (const e of this.pending) {
+      if (rows.length >= limit) break;
+      if (e.run_id === runId && e.seq > from && e.seq <= upTo) rows.push({ seq: e.seq, kind: e.kind, body: e.body });
+    }
+    return rows;
+  }
+
+  /** Drops in-memory state of deleted runs (their pending events are written first). */
+  forget(runIds: readonly string[]): void {
+    this.flush();
+    for (const id of runIds) {
+      this.seqs.delete(id);
+      this.closed.add(id);
+    }
+  }
+
+  close(): void {
+    this.flush();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}

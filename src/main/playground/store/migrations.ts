@@ -1,0 +1,78 @@
+// Numbered migrations of the Playground store. Each is applied once, in its own
+// transaction, and recorded with a hash of its SQL; an edited migration is refused at
+// start (conventions: numbered migrations with a hash per applied migration). Never edit
+// a shipped migration: add the next number.
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'sessions_runs_events_blobs',
+    sql: `
+      CREATE TABLE sessions (
+        session_id TEXT PRIMARY KEY,
+        title      TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+
+      -- spec 2.6: a run carries status, reason, context_id, task_id, stored input and
+      -- output parts (tagged parts, JSON) and scores (JSON array of score entries).
+      CREATE TABLE runs (
+        run_id        TEXT PRIMARY KEY,
+        session_id    TEXT NOT NULL REFERENCES sessions(session_id),
+        parent_run_id TEXT,
+        origin        TEXT NOT NULL,
+        status        TEXT NOT NULL,
+        reason        TEXT,
+        context_id    TEXT,
+        task_id       TEXT,
+        created_at    TEXT NOT NULL,
+        started_at    TEXT,
+        ended_at      TEXT,
+        input_parts   TEXT NOT NULL,
+        output_parts  TEXT NOT NULL DEFAULT '[]',
+        scores        TEXT NOT NULL DEFAULT '[]',
+        metadata      TEXT NOT NULL DEFAULT '{}',
+        changed_files TEXT NOT NULL DEFAULT '[]',
+        revision      TEXT,
+        last_seq      INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE INDEX runs_by_session ON runs(session_id, run_id);
+      -- spec 8: one active run per project; this partial index makes the check cheap.
+      CREATE INDEX runs_active ON runs(status) WHERE status IN ('queued', 'preparing', 'running');
+
+      -- spec 4.3 rule 4: events keyed by (run_id, seq). body is the complete JSON event as
+      -- sent on the wire, so a replay writes stored text without re-serialising it.
+      CREATE TABLE run_events (
+        run_id TEXT NOT NULL,
+        seq    INTEGER NOT NULL,
+        kind   TEXT NOT NULL,
+        body   TEXT NOT NULL,
+        PRIMARY KEY (run_id, seq)
+      ) WITHOUT ROWID;
+
+      -- spec 2.6: inline file bytes live in blobs/<sha256>; the database keeps hash and size
+      -- here and name, MIME type and source in the tagged part. run_blobs says which runs
+      -- reference a blob, so deleting a session can find the orphans (spec 4.3 rule 3).
+      CREATE TABLE blobs (
+        sha256     TEXT PRIMARY KEY,
+        size       INTEGER NOT NULL,
+        created_at TEXT NOT NULL
+      ) WITHOUT ROWID;
+      CREATE TABLE run_blobs (
+        run_id TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        PRIMARY KEY (run_id, sha256)
+      ) WITHOUT ROWID;
+      CREATE INDEX run_blobs_by_hash ON run_blobs(sha256);
+    `,
+  },
+];
+
+/** The newest schema this build understands (bundle import refuses newer databases, spec 4.3 rule 7). */
+export const SUPPORTED_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -1,0 +1,365 @@
+// LangGraph checkpointer on the SQLite memory store, laid out like LangGraph's Postgres saver:
+// a checkpoint row without channel values, channel values in checkpoint_blobs written only when
+// their version changes, pending writes in checkpoint_writes. Every thread is owned by one
+// agent (spec 2.4); this saver only reads and writes threads of its own agent (spec 5.3).
+import type Database from 'better-sqlite3';
+import type { RunnableConfig } from '@langchain/core/runnables';
+import {
+  BaseCheckpointSaver,
+  WRITES_IDX_MAP,
+  copyCheckpoint,
+  type ChannelVersions,
+  type Checkpoint,
+  type CheckpointListOptions,
+  type CheckpointMetadata,
+  type CheckpointPendingWrite,
+  type CheckpointTuple,
+  type PendingWrite,
+  type SerializerProtocol,
+} from '@langchain/langgraph-checkpoint';
+import { ThreadOwnershipError, type DeletedCounts } from './types.ts';
+
+type Statement = Database.Statement<unknown[], unknown>;
+
+interface CheckpointRow {
+  thread_id: string;
+  checkpoint_ns: string;
+  checkpoint_id: string;
+  parent_checkpoint_id: string | null;
+  type: string;
+  checkpoint: Buffer;
+  channel_versions: string;
+  metadata: string;
+}
+interface BlobRow {
+  type: string;
+  blob: Buffer | null;
+}
+interface WriteRow {
+  task_id: string;
+  channel: string;
+  type: string;
+  blob: Buffer | null;
+}
+/** Everything getTuple needs, read in one transaction, still serialised. */
+interface RawTuple {
+  row: CheckpointRow;
+  blobs: Array<{ channel: string } & BlobRow>;
+  writes: WriteRow[];
+}
+
+const CHECKPOINT_COLUMNS = 'c.thread_id, c.checkpoint_ns, c.checkpoint_id, c.parent_checkpoint_id, c.type, c.checkpoint, c.channel_versions, c.metadata';
+
+/**
+ * The latest checkpoint of a (thread, namespace). It walks the primary-key index
+ * (thread_id, checkpoint_ns, checkpoint_id) backwards and stops at the first entry, so its cost
+ * does not grow with the number of checkpoints in the thread. Exported so a test can assert the
+ * query plan.
+ */
+export const LATEST_CHECKPOINT_SQL = `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints c
+  WHERE c.thread_id = ? AND c.checkpoint_ns = ? ORDER BY c.checkpoint_id DESC LIMIT 1`;
+
+function prepare(db: Database.Database) {
+  return {
+    owner: db.prepare('SELECT agent_id FROM threads WHERE thread_id = ?').pluck(),
+    claim: db.prepare('INSERT INTO threads (thread_id, agent_id, created_at) VALUES (?, ?, ?) ON CONFLICT (thread_id) DO NOTHING'),
+    latest: db.prepare(LATEST_CHECKPOINT_SQL),
+    byId: db.prepare(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints c WHERE c.thread_id = ? AND c.checkpoint_ns = ? AND c.checkpoint_id = ?`),
+    blob: db.prepare('SELECT type, blob FROM checkpoint_blobs WHERE thread_id = ? AND checkpoint_ns = ? AND channel = ? AND version = ?'),
+    writes: db.prepare(
+      'SELECT task_id, channel, type, blob FROM checkpoint_writes WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ? ORDER BY task_id, idx',
+    ),
+    // A (channel, version) pair names one value, so a second write of it is a no-op.
+    putBlob: db.prepare(
+      `INSERT INTO checkpoint_blobs (thread_id, checkpoint_ns, channel, version, type, blob) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO NOTHING`,
+    ),
+    putCheckpoint: db.prepare(
+      `INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, channel_versions, metadata, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id) DO UPDATE SET
+         parent_checkpoint_id = excluded.parent_checkpoint_id, type = excluded.type, checkpoint = excluded.checkpoint,
+         channel_versions = excluded.channel_versions, metadata = excluded.metadata`,
+    ),
+    // Same rule as MemorySaver: a regular write (idx >= 0) of a task is stored once and a retry
+    // does not overwrite it; the special writes (error, interrupt, resume: idx < 0) are replaced.
+    putWrite: db.prepare(
+      `INSERT INTO checkpoint_writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx) DO UPDATE SET
+         channel = excluded.channel, type = excluded.type, blob = excluded.blob
+       WHERE excluded.idx < 0`,
+    ),
+    delCheckpoints: db.prepare('DELETE FROM checkpoints WHERE thread_id = ?'),
+    delBlobs: db.prepare('DELETE FROM checkpoint_blobs WHERE thread_id = ?'),
+    delWrites: db.prepare('DELETE FROM checkpoint_writes WHERE thread_id = ?'),
+    delMemory: db.prepare('DELETE FROM persistent_memory WHERE thread_id = ?'),
+    delThread: db.prepare('DELETE FROM threads WHERE thread_id = ?'),
+    /** list() statements, one per query shape, prepared on first use. */
+    listCache: new Map<string, Statement>(),
+  };
+}
+type Statements = ReturnType<typeof prepare>;
+
+// Statements are prepared once per connection and shared by every saver on it.
+const statementsByDb = new WeakMap<Database.Database, Statements>();
+function statements(db: Database.Database): Statements {
+  let s = statementsByDb.get(db);
+  if (!s) {
+    s = prepare(db);
+    statementsByDb.set(db, s);
+  }
+  return s;
+}
+
+/**
+ * Claims `threadId` for `agentId` when no agent owns it yet; throws ThreadOwnershipError when
+ * another agent does (spec 2.4: a thread belongs to exactly one agent). Call inside a write
+ * transaction so the check and the write that follows it are atomic.
+ */
+export function claimThread(db: Database.Database, threadId: string, agentId: string): void {
+  const s = statements(db);
+  s.claim.run(threadId, agentId, new Date().toISOString());
+  const owner = s.owner.get(threadId) as string;
+  if (owner !== agentId) throw new ThreadOwnershipError(threadId, owner, agentId);
+}
+
+/** Deletes every row of a thread, ownership included. Call inside a write transaction. */
+export function deleteThreadRows(db: Database.Database, threadId: string): DeletedCounts {
+  const s = statements(db);
+  const counts: DeletedCounts = {
+    checkpoints: s.delCheckpoints.run(threadId).changes,
+    checkpoint_blobs: s.delBlobs.run(threadId).changes,
+    checkpoint_writes: s.delWrites.run(threadId).changes,
+    persistent_memory: s.delMemory.run(threadId).changes,
+  };
+  s.delThread.run(threadId);
+  return counts;
+}
+
+/** A Buffer view of serialised bytes (better-sqlite3 binds Buffers as BLOBs), without copying. */
+function toBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+function threadIdOf(config: RunnableConfig): string | undefined {
+  const id = config.configurable?.thread_id;
+  return id === undefined || id === null || id === '' ? undefined : String(id);
+}
+
+function requireThreadId(config: RunnableConfig, op: string): string {
+  const id = threadIdOf(config);
+  if (id === undefined) {
+    throw new Error(`${op}: the RunnableConfig has no configurable.thread_id; pass one so the checkpointer knows which thread to persist`);
+  }
+  return id;
+}
+
+export class SqliteCheckpointSaver extends BaseCheckpointSaver {
+  private readonly s: Statements;
+  private readonly decoder = new TextDecoder();
+
+  constructor(
+    private readonly db: Database.Database,
+    /** The agent owning the threads this saver writes (AGENT_ID; may be ''). */
+    readonly agentId: string,
+    serde?: SerializerProtocol,
+  ) {
+    super(serde);
+    this.s = statements(db);
+  }
+
+  /**
+   * Channel versions must be unique per (thread, namespace, channel), not only increasing:
+   * blobs are keyed by version, and a fork (updateState / resuming from an older checkpoint)
+   * would otherwise hand out the same integer version as the abandoned branch and silently
+   * read that branch's value. The integer part keeps LangGraph's ordering (> current); the
+   * random fraction makes a version collision across branches practically impossible.
+   * Versions stay numbers, so the saver remains a BaseCheckpointSaver<number>.
+   */
+  override getNextVersion(current: number | undefined): number {
+    const base = typeof current === 'number' ? Math.floor(current) : 0;
+    return base + 1 + Math.random();
+  }
+
+  /** True when the thread is owned by this saver's agent. A thread owned by another agent is
+   * invisible (spec 5.3), exactly as if it did not exist. */
+  private ownsThread(threadId: string): boolean {
+    return this.s.owner.get(threadId) === this.agentId;
+  }
+
+  /** Reads one checkpoint with its blobs and pending writes. Runs inside one read transaction
+   * so that a concurrent writer (another handle or process) cannot tear the result. */
+  private readRaw(threadId: string, ns: string, checkpointId: string | undefined): RawTuple | undefined {
+    return this.db.transaction((): RawTuple | undefined => {
+      if (!this.ownsThread(threadId)) return undefined;
+      const row = (checkpointId ? this.s.byId.get(threadId, ns, checkpointId) : this.s.latest.get(threadId, ns)) as CheckpointRow | undefined;
+      if (!row) return undefined;
+      const versions = JSON.parse(row.channel_versions) as ChannelVersions;
+      const blobs: RawTuple['blobs'] = [];
+      for (const [channel, version] of Object.entries(versions)) {
+        const b = this.s.blob.get(threadId, ns, channel, String(version)) as BlobRow | undefined;
+        if (b && b.type !== 'empty') blobs.push({ channel, ...b });
+      }
+      const writes = this.s.writes.all(threadId, ns, row.checkpoint_id) as WriteRow[];
+      return { row, blobs, writes };
+    })();
+  }
+
+  /** Deserialises outside the transaction (serde is async, better-sqlite3 transactions are not). */
+  private async assemble({ row, blobs, writes }: RawTuple): Promise<CheckpointTuple> {
+    const checkpoint = (await this.serde.loadsTyped(row.type, row.checkpoint)) as Checkpoint;
+    const values: Record<string, unknown> = {};
+    for (const b of blobs) values[b.channel] = await this.serde.loadsTyped(b.type, b.blob ?? new Uint8Array());
+    checkpoint.channel_values = values;
+    const pendingWrites: CheckpointPendingWrite[] = [];
+    for (const w of writes) pendingWrites.push([w.task_id, w.channel, await this.serde.loadsTyped(w.type, w.blob ?? new Uint8Array())]);
+    const tuple: CheckpointTuple = {
+      config: { configurable: { thread_id: row.thread_id, checkpoint_ns: row.checkpoint_ns, checkpoint_id: row.checkpoint_id } },
+      checkpoint,
+      metadata: (await this.serde.loadsTyped('json', row.metadata)) as CheckpointMetadata,
+      pendingWrites,
+    };
+    if (row.parent_checkpoint_id) {
+      tuple.parentConfig = { configurable: { thread_id: row.thread_id, checkpoint_ns: row.checkpoint_ns, checkpoint_id: row.parent_checkpoint_id } };
+    }
+    return tuple;
+  }
+
+  async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    const threadId = threadIdOf(config);
+    if (threadId === undefined) return undefined;
+    const ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
+    const checkpointId = (config.configurable?.checkpoint_id as string | undefined) || (config.configurable?.thread_ts as string | undefined) || undefined;
+    const raw = this.readRaw(threadId, ns, checkpointId);
+    return raw ? this.assemble(raw) : undefined;
+  }
+
+  /** Newest first. Without a thread_id it lists every thread of this agent; without a
+   * checkpoint_ns every namespace. `filter` matches top-level metadata keys by JSON equality. */
+  async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
+    const { before, limit, filter } = options ?? {};
+    if (limit !== undefined && limit <= 0) return;
+    const where: string[] = [];
+    const params: unknown[] = [this.agentId];
+    const threadId = threadIdOf(config);
+    if (threadId !== undefined) {
+      where.push('c.thread_id = ?');
+      params.push(threadId);
+    }
+    const ns = config.configurable?.checkpoint_ns as string | undefined;
+    if (ns !== undefined) {
+      where.push('c.checkpoint_ns = ?');
+      params.push(ns);
+    }
+    const checkpointId = config.configurable?.checkpoint_id as string | undefined;
+    if (checkpointId) {
+      where.push('c.checkpoint_id = ?');
+      params.push(checkpointId);
+    }
+    const beforeId = before?.configurable?.checkpoint_id as string | undefined;
+    if (beforeId) {
+      where.push('c.checkpoint_id < ?');
+      params.push(beforeId);
+    }
+    for (const [key, value] of Object.entries(filter ?? {})) {
+      if (value === undefined) continue;
+      // `->` returns the key's value as minified JSON text; json(?) minifies the expected value
+      // the same way. The label is JSON-quoted, which SQLite's path syntax accepts for any key.
+      where.push('(c.metadata -> ?) = json(?)');
+      params.push(`$.${JSON.stringify(key)}`, JSON.stringify(value));
+    }
+    let sql = `SELECT c.thread_id, c.checkpoint_ns, c.checkpoint_id FROM checkpoints c
+      JOIN threads t ON t.thread_id = c.thread_id AND t.agent_id = ?
+      ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY c.checkpoint_id DESC, c.thread_id, c.checkpoint_ns`;
+    if (limit !== undefined) {
+      sql += ' LIMIT ?';
+      params.push(limit);
+    }
+    let stmt = this.s.listCache.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.s.listCache.set(sql, stmt);
+    }
+    // Only the keys are collected here; each tuple is read when the consumer asks for it, so
+    // no statement stays open across a yield (the consumer may write on this connection).
+    const keys = stmt.all(...params) as Array<Pick<CheckpointRow, 'thread_id' | 'checkpoint_ns' | 'checkpoint_id'>>;
+    for (const k of keys) {
+      const raw = this.readRaw(k.thread_id, k.checkpoint_ns, k.checkpoint_id);
+      if (raw) yield await this.assemble(raw); // a checkpoint deleted meanwhile is skipped
+    }
+  }
+
+  async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions): Promise<RunnableConfig> {
+    const threadId = requireThreadId(config, 'put');
+    const ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
+    const parentId = (config.configurable?.checkpoint_id as string | undefined) || null;
+    const { channel_values: values, ...rest } = copyCheckpoint(checkpoint);
+
+    // Only channels whose version changed get a blob; the others already have one at the
+    // version this checkpoint's channel_versions names.
+    const blobs = await Promise.all(
+      Object.entries(newVersions).map(async ([channel, version]) => {
+        if (!Object.prototype.hasOwnProperty.call(values, channel)) return { channel, version: String(version), type: 'empty', blob: null };
+        const [type, bytes] = await this.serde.dumpsTyped(values[channel]);
+        return { channel, version: String(version), type, blob: toBuffer(bytes) };
+      }),
+    );
+    const [type, bytes] = await this.serde.dumpsTyped(rest);
+    const [metaType, metaBytes] = await this.serde.dumpsTyped(metadata);
+    // Metadata is kept as JSON text so list() can filter on it in SQL.
+    if (metaType !== 'json') throw new Error(`SqliteCheckpointSaver needs metadata serialised as json, got '${metaType}'`);
+    const metadataJson = this.decoder.decode(metaBytes);
+
+    this.db
+      .transaction(() => {
+        claimThread(this.db, threadId, this.agentId);
+        for (const b of blobs) this.s.putBlob.run(threadId, ns, b.channel, b.version, b.type, b.blob);
+        this.s.putCheckpoint.run(
+          threadId,
+          ns,
+          checkpoint.id,
+          parentId,
+          type,
+          toBuffer(bytes),
+          JSON.stringify(rest.channel_versions),
+          metadataJson,
+          new Date().toISOString(),
+        );
+      })
+      .immediate();
+    return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
+  }
+
+  async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {
+    const threadId = requireThreadId(config, 'putWrites');
+    const ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
+    const checkpointId = config.configurable?.checkpoint_id as string | undefined;
+    if (!checkpointId) throw new Error('putWrites: the RunnableConfig has no configurable.checkpoint_id');
+    const rows = await Promise.all(
+      writes.map(async ([channel, value], i) => {
+        const [type, bytes] = await this.serde.dumpsTyped(value);
+        return { idx: WRITES_IDX_MAP[channel] ?? i, channel, type, blob: toBuffer(bytes) };
+      }),
+    );
+    this.db
+      .transaction(() => {
+        claimThread(this.db, threadId, this.agentId);
+        for (const r of rows) this.s.putWrite.run(threadId, ns, checkpointId, taskId, r.idx, r.channel, r.type, r.blob);
+      })
+      .immediate();
+  }
+
+  /** Deletes the whole thread (checkpoints, blobs, writes, persistent memory, ownership).
+   * Another agent's thread is refused, an unknown one is a no-op. */
+  async deleteThread(threadId: string): Promise<void> {
+    this.db
+      .transaction(() => {
+        const owner = this.s.owner.get(threadId) as string | undefined;
+        if (owner === undefined) return;
+        if (owner !== this.agentId) throw new ThreadOwnershipError(threadId, owner, this.agentId);
+        deleteThreadRows(this.db, threadId);
+      })
+      .immediate();
+  }
+}

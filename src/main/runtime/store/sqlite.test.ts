@@ -1,0 +1,328 @@
+// The SQLite memory store on real files: schema migrations, thread ownership and isolation
+// between agents (spec 2.4, 5.3), the delete / migrate operations behind the management API
+// (spec 4.2), persistent memory, the durable A2A task store, and several handles — in one
+// process and in two processes — sharing one file.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Task } from '@a2a-js/sdk';
+import { AIMessage, HumanMessage, type BaseMessage } from '@langchain/core/messages';
+import { END, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
+import { emptyCheckpoint, type BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
+import { MIGRATIONS, openSqliteStore } from './sqlite.ts';
+import { ThreadOwnershipError, type DeletedCounts, type MemoryStore } from './types.ts';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const REPO = path.resolve(HERE, '../../../..');
+
+let dir: string;
+let file: string;
+const opened: MemoryStore[] = [];
+
+function open(f = file): MemoryStore {
+  const store = openSqliteStore(f);
+  opened.push(store);
+  return store;
+}
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'memstore-'));
+  file = path.join(dir, 'memory.sqlite');
+});
+afterEach(async () => {
+  for (const s of opened.splice(0)) await s.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function chatGraph(checkpointer: BaseCheckpointSaver) {
+  return new StateGraph(MessagesAnnotation)
+    .addNode('reply', (state) => ({ messages: [new AIMessage(`reply ${state.messages.length}`)] }))
+    .addEdge(START, 'reply')
+    .addEdge('reply', END)
+    .compile({ checkpointer });
+}
+const cfg = (thread_id: string) => ({ configurable: { thread_id } });
+const say = (graph: ReturnType<typeof chatGraph>, thread: string, text: string) => graph.invoke({ messages: [new HumanMessage(text)] }, cfg(thread));
+
+/** Row counts of a set of threads, read directly from the file. */
+function countRows(threads: string[]): DeletedCounts {
+  const db = new Database(file, { readonly: true });
+  try {
+    const marks = threads.map(() => '?').join(',');
+    const count = (table: string) => db.prepare(`SELECT count(*) FROM ${table} WHERE thread_id IN (${marks})`).pluck().get(...threads) as number;
+    return {
+      checkpoints: count('checkpoints'),
+      checkpoint_blobs: count('checkpoint_blobs'),
+      checkpoint_writes: count('checkpoint_writes'),
+      persistent_memory: count('persistent_memory'),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+describe('openSqliteStore', () => {
+  it('creates parent directories, uses WAL and records numbered migrations once', async () => {
+    const nested = path.join(dir, 'a', 'b', 'memory.sqlite');
+    const store = open(nested);
+    await store.ping();
+    expect(store.backend).toBe('sqlite');
+    await store.close();
+    open(nested); // a second open must not re-apply migration 1 (it would fail: tables exist)
+    const db = new Database(nested, { readonly: true });
+    try {
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+      const versions = db.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all();
+      expect(versions).toEqual(MIGRATIONS.map((_, i) => i + 1));
+      const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
+      expect(tables).toEqual(
+        expect.arrayContaining(['a2a_tasks', 'checkpoint_blobs', 'checkpoint_writes', 'checkpoints', 'persistent_memory', 'schema_version', 'threads']),
+      );
+    } finally {
+      db.close();
+    }
+  });
+
+  it('refuses a file whose schema is newer than this code', async () => {
+    await open().close();
+    const db = new Database(file);
+    db.prepare('INSERT INTO schema_version (version, applied_at) VALUES (?, ?)').run(MIGRATIONS.length + 1, 'later');
+    db.close();
+    expect(() => openSqliteStore(file)).toThrow(/newer than this runtime supports/);
+  });
+
+  it('ping rejects once the store is closed', async () => {
+    const store = open();
+    await store.ping();
+    await store.close();
+    await expect(store.ping()).rejects.toThrow();
+    await store.close(); // idempotent
+  });
+});
+
+describe('thread ownership', () => {
+  it('isolates agents: put/putWrites refused, getTuple/list see nothing, listThreads per agent', async () => {
+    const store = open();
+    const a = store.checkpointer('a');
+    const b = store.checkpointer('b');
+    await say(chatGraph(a), 'shared', 'hello from a');
+    expect(await store.threadOwner('shared')).toBe('a');
+    expect(await store.threadOwner('nobody')).toBeNull();
+
+    const ownTuple = await a.getTuple(cfg('shared'));
+    expect(ownTuple).toBeDefined();
+    const c = emptyCheckpoint();
+    const err = await b.put(cfg('shared'), c, { source: 'input', step: -1, parents: {} }, {}).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ThreadOwnershipError);
+    expect(err).toMatchObject({ threadId: 'shared', ownerAgentId: 'a', callerAgentId: 'b' });
+    await expect(b.putWrites(ownTuple!.config, [['messages', []]], 'task')).rejects.toBeInstanceOf(ThreadOwnershipError);
+    // A graph of agent b on a's thread: reading sees an empty thread, writing is refused.
+    await expect(say(chatGraph(b), 'shared', 'hello from b')).rejects.toBeInstanceOf(ThreadOwnershipError);
+
+    expect(await b.getTuple(cfg('shared'))).toBeUndefined();
+    expect(await b.getTuple(ownTuple!.config)).toBeUndefined();
+    const listed: unknown[] = [];
+    for await (const t of b.list(cfg('shared'))) listed.push(t);
+    for await (const t of b.list({ configurable: {} })) listed.push(t);
+    expect(listed).toEqual([]);
+    // a's thread is untouched by b's attempts.
+    const state = await chatGraph(a).getState(cfg('shared'));
+    expect((state.values.messages as BaseMessage[]).map((m) => m.content)).toEqual(['hello from a', 'reply 1']);
+
+    await say(chatGraph(b), 'b-1', 'mine');
+    await say(chatGraph(a), 'a-2', 'second');
+    expect(await store.listThreads('a')).toEqual(['shared', 'a-2']);
+    expect(await store.listThreads('b')).toEqual(['b-1']);
+    expect(await store.listThreads('c')).toEqual([]);
+  });
+
+  it('persistent memory: upsert per (agent, thread, key), claims unknown threads, refuses foreign ones', async () => {
+    const store = open();
+    expect(await store.getMemory('a', 't', 'summary')).toBeUndefined();
+    await store.putMemory('a', 't', 'summary', { text: 'v1', n: 1 });
+    await store.putMemory('a', 't', 'summary', { text: 'v2', n: [1, 2] });
+    await store.putMemory('a', 't', 'other', 'plain string');
+    expect(await store.getMemory('a', 't', 'summary')).toEqual({ text: 'v2', n: [1, 2] });
+    expect(await store.getMemory('a', 't', 'other')).toBe('plain string');
+    expect(await store.threadOwner('t')).toBe('a');
+    expect(await store.getMemory('b', 't', 'summary')).toBeUndefined();
+    await expect(store.putMemory('b', 't', 'summary', {})).rejects.toBeInstanceOf(ThreadOwnershipError);
+    await expect(store.putMemory('a', 't', 'bad', undefined)).rejects.toThrow(TypeError);
+  });
+
+  it('deleteThread deletes every row family of one thread and returns the counts', async () => {
+    const store = open();
+    const graph = chatGraph(store.checkpointer('a'));
+    await say(graph, 't1', 'one');
+    await say(graph, 't1', 'two');
+    await say(graph, 't2', 'keep');
+    await store.putMemory('a', 't1', 'summary', { text: 's' });
+    const expected = countRows(['t1']);
+    expect(expected.checkpoints).toBeGreaterThan(0);
+    expect(expected.checkpoint_blobs).toBeGreaterThan(0);
+    expect(expected.checkpoint_writes).toBeGreaterThan(0);
+    expect(expected.persistent_memory).toBe(1);
+
+    expect(await store.deleteThread('t1')).toEqual(expected);
+    expect(countRows(['t1'])).toEqual({ checkpoints: 0, checkpoint_blobs: 0, checkpoint_writes: 0, persistent_memory: 0 });
+    expect(await store.threadOwner('t1')).toBeNull();
+    expect(await store.listThreads('a')).toEqual(['t2']);
+    expect(await store.deleteThread('t1')).toEqual({ checkpoints: 0, checkpoint_blobs: 0, checkpoint_writes: 0, persistent_memory: 0 });
+    // The id is free again: any agent may start a new thread with it.
+    await say(chatGraph(store.checkpointer('b')), 't1', 'fresh');
+    expect(await store.threadOwner('t1')).toBe('b');
+  });
+
+  it('deleteAllThreads deletes only the agent\'s threads and returns the counts', async () => {
+    const store = open();
+    const ga = chatGraph(store.checkpointer('a'));
+    const gb = chatGraph(store.checkpointer('b'));
+    await say(ga, 'a1', 'x');
+    await say(ga, 'a1', 'y');
+    await say(ga, 'a2', 'z');
+    await store.putMemory('a', 'a1', 'summary', { text: 'a1' });
+    await store.putMemory('a', 'a2', 'summary', { text: 'a2' });
+    await say(gb, 'b1', 'keep me');
+    await store.putMemory('b', 'b1', 'summary', { text: 'b1' });
+    const expected = countRows(['a1', 'a2']);
+    const bBefore = countRows(['b1']);
+    expect(Object.values(expected).every((n) => n > 0)).toBe(true);
+    expect(expected.persistent_memory).toBe(2);
+
+    expect(await store.deleteAllThreads('a')).toEqual(expected);
+    expect(await store.listThreads('a')).toEqual([]);
+    expect(await store.threadOwner('a1')).toBeNull();
+    expect(countRows(['b1'])).toEqual(bBefore);
+    expect(await store.listThreads('b')).toEqual(['b1']);
+    expect(await store.getMemory('b', 'b1', 'summary')).toEqual({ text: 'b1' });
+    const b1 = await gb.getState(cfg('b1'));
+    expect((b1.values.messages as BaseMessage[]).map((m) => m.content)).toEqual(['keep me', 'reply 1']);
+    expect(await store.deleteAllThreads('a')).toEqual({ checkpoints: 0, checkpoint_blobs: 0, checkpoint_writes: 0, persistent_memory: 0 });
+  });
+
+  it('migrateAgentId moves every thread and its memory to the new id in one go', async () => {
+    const store = open();
+    const old = chatGraph(store.checkpointer('old'));
+    await say(old, 't1', 'one');
+    await say(old, 't2', 'two');
+    await store.putMemory('old', 't1', 'summary', { text: 's1' });
+    await say(chatGraph(store.checkpointer('other')), 'o1', 'untouched');
+
+    expect(await store.migrateAgentId('old', 'new')).toBe(2);
+    expect(await store.listThreads('old')).toEqual([]);
+    expect(await store.listThreads('new')).toEqual(['t1', 't2']);
+    expect(await store.listThreads('other')).toEqual(['o1']);
+    expect(await store.getMemory('new', 't1', 'summary')).toEqual({ text: 's1' });
+    expect(await store.getMemory('old', 't1', 'summary')).toBeUndefined();
+    // The new id continues the conversation; the old id no longer sees or writes it.
+    const continued = await say(chatGraph(store.checkpointer('new')), 't1', 'again');
+    expect(continued.messages.map((m: BaseMessage) => m.content)).toEqual(['one', 'reply 1', 'again', 'reply 3']);
+    expect(await store.checkpointer('old').getTuple(cfg('t1'))).toBeUndefined();
+    await expect(say(old, 't1', 'stale')).rejects.toBeInstanceOf(ThreadOwnershipError);
+    expect(await store.migrateAgentId('old', 'new')).toBe(0);
+  });
+});
+
+describe('several handles on one file', () => {
+  it('two openSqliteStore() handles see each other\'s writes', async () => {
+    const one = open();
+    const two = open();
+    const g1 = chatGraph(one.checkpointer('agent'));
+    const g2 = chatGraph(two.checkpointer('agent'));
+    await say(g1, 't', 'from one');
+    const seen = await g2.getState(cfg('t'));
+    expect((seen.values.messages as BaseMessage[]).map((m) => m.content)).toEqual(['from one', 'reply 1']);
+    await say(g2, 't', 'from two');
+    const back = await g1.getState(cfg('t'));
+    expect((back.values.messages as BaseMessage[]).map((m) => m.content)).toEqual(['from one', 'reply 1', 'from two', 'reply 3']);
+    await two.putMemory('agent', 't', 'summary', { by: 'two' });
+    expect(await one.getMemory('agent', 't', 'summary')).toEqual({ by: 'two' });
+    expect(await one.listThreads('agent')).toEqual(['t']);
+    await one.deleteThread('t');
+    expect(await two.threadOwner('t')).toBeNull();
+    expect(await g2.getState(cfg('t'))).toMatchObject({ values: {} });
+  });
+
+  it('two processes write the same file at the same time without SQLITE_BUSY', async () => {
+    const storeUrl = pathToFileURL(path.join(HERE, 'sqlite.ts')).href;
+    const script = path.join(dir, 'child.mts');
+    // The child writes memory and checkpoints in many short transactions while this process
+    // does the same; the busy timeout must turn every lock conflict into a wait.
+    fs.writeFileSync(
+      script,
+      `import { openSqliteStore } from ${JSON.stringify(storeUrl)};
+const [file, n] = process.argv.slice(2);
+const store = openSqliteStore(file);
+const saver = store.checkpointer('child');
+console.log('ready');
+for (let i = 0; i < Number(n); i++) {
+  await store.putMemory('child', 'c-' + i, 'k', { i });
+  const id = 'ck-' + String(i).padStart(6, '0');
+  await saver.put({ configurable: { thread_id: 'child-thread' } },
+    { v: 4, id, ts: new Date().toISOString(), channel_values: { n: i }, channel_versions: { n: i + 1 }, versions_seen: {} },
+    { source: 'loop', step: i, parents: {} }, { n: i + 1 });
+}
+await store.close();
+console.log('child done');
+`,
+    );
+    const parent = open();
+    const N = 300;
+    const child = spawn(process.execPath, ['--import', 'tsx', script, file, String(N)], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    // Start writing only once the child is about to write, so the two really overlap.
+    await new Promise<void>((resolve) => {
+      const check = () => (out.includes('ready') ? resolve() : setTimeout(check, 5));
+      check();
+    });
+    let running = true;
+    void exited.then(() => (running = false));
+    let written = 0;
+    for (; written < N || running; written++) {
+      await parent.putMemory('parent', `p-${written}`, 'k', { i: written });
+      if (written % 20 === 0) await new Promise((r) => setImmediate(r)); // let the exit event in
+    }
+    const code = await exited;
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(out).toContain('child done');
+    expect(await parent.listThreads('parent')).toHaveLength(written);
+    expect(await parent.listThreads('child')).toHaveLength(N + 1);
+    expect(await parent.getMemory('child', `c-${N - 1}`, 'k')).toEqual({ i: N - 1 });
+    const latest = await parent.checkpointer('child').getTuple(cfg('child-thread'));
+    expect(latest!.checkpoint.channel_values).toEqual({ n: N - 1 });
+  });
+});
+
+describe('durable A2A task store', () => {
+  const task: Task = {
+    kind: 'task',
+    id: 'task-1',
+    contextId: 'ctx-1',
+    status: { state: 'completed', timestamp: '2025-01-01T00:00:00.000Z', message: { kind: 'message', messageId: 'm2', role: 'agent', parts: [{ kind: 'text', text: 'done' }] } },
+    history: [{ kind: 'message', messageId: 'm1', role: 'user', parts: [{ kind: 'text', text: 'hi' }], contextId: 'ctx-1' }],
+    artifacts: [{ artifactId: 'a1', parts: [{ kind: 'data', data: { n: 1, nested: { ok: true } } }] }],
+    metadata: { source: 'test' },
+  };
+
+  it('round-trips a task, overwrites on save and survives a reopen', async () => {
+    const store = open();
+    const tasks = store.taskStore();
+    expect(await tasks.load('task-1')).toBeUndefined();
+    await tasks.save({ ...task, status: { state: 'working' } });
+    await tasks.save(task);
+    expect(await tasks.load('task-1')).toEqual(task);
+    await store.close();
+    const reopened = open();
+    expect(await reopened.taskStore().load('task-1')).toEqual(task);
+    expect(await open().taskStore().load('task-1')).toEqual(task); // and from a second handle
+  });
+});

@@ -1,0 +1,250 @@
+// SQLite backend of the runtime's memory store (spec 2.4, 4.2, 5.3). One database file holds
+// thread ownership, LangGraph checkpoints, persistent memory and durable A2A tasks, so that a
+// restart (or a second runtime process on the same file) sees the same conversations.
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { TaskStore } from '@a2a-js/sdk/server';
+import { SqliteCheckpointSaver, claimThread, deleteThreadRows } from './checkpointer.ts';
+import { SqliteTaskStore } from './taskStore.ts';
+import type { DeletedCounts, MemoryStore } from './types.ts';
+
+/** How long a connection waits for another connection's (or process's) write lock before
+ * failing with SQLITE_BUSY. Two runtime processes may share one file; their write
+ * transactions are short, so a few seconds of waiting is ample. */
+export const BUSY_TIMEOUT_MS = 5_000;
+
+/**
+ * Numbered schema migrations: entry i is schema version i + 1. Applied versions are recorded in
+ * `schema_version`; never edit an applied entry, append a new one instead.
+ */
+export const MIGRATIONS: readonly string[] = [
+  // 1: initial schema.
+  `
+  -- Ownership (spec 2.4: a thread belongs to exactly one agent). Every other table's rows of a
+  -- thread belong to the agent named here; the management API authorises by this row (5.3).
+  CREATE TABLE threads (
+    thread_id  TEXT PRIMARY KEY NOT NULL,
+    agent_id   TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX threads_agent_idx ON threads (agent_id, created_at);
+
+  -- One row per checkpoint, without its channel values (those live in checkpoint_blobs).
+  -- The primary key doubles as the index that finds the latest checkpoint of a
+  -- (thread, namespace): checkpoint ids are uuid6, so they sort by creation time.
+  -- channel_versions is a JSON copy of the checkpoint's versions, readable synchronously
+  -- inside the read transaction that collects the blobs.
+  CREATE TABLE checkpoints (
+    thread_id            TEXT NOT NULL,
+    checkpoint_ns        TEXT NOT NULL DEFAULT '',
+    checkpoint_id        TEXT NOT NULL,
+    parent_checkpoint_id TEXT,
+    type                 TEXT NOT NULL,
+    checkpoint           BLOB NOT NULL,
+    channel_versions     TEXT NOT NULL,
+    metadata             TEXT NOT NULL,
+    created_at           TEXT NOT NULL,
+    PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id)
+  );
+
+  -- Channel values, written once per (channel, version): an unchanged channel is not copied
+  -- into every checkpoint. type 'empty' marks a channel that has a version but no value.
+  CREATE TABLE checkpoint_blobs (
+    thread_id     TEXT NOT NULL,
+    checkpoint_ns TEXT NOT NULL DEFAULT '',
+    channel       TEXT NOT NULL,
+    version       TEXT NOT NULL,
+    type          TEXT NOT NULL,
+    blob          BLOB,
+    PRIMARY KEY (thread_id, checkpoint_ns, channel, version)
+  );
+
+  -- Pending writes of the tasks of a checkpoint (what interrupt()/resume and crash recovery
+  -- re-load). idx < 0 marks the special channels of WRITES_IDX_MAP (error, interrupt, ...).
+  CREATE TABLE checkpoint_writes (
+    thread_id     TEXT NOT NULL,
+    checkpoint_ns TEXT NOT NULL DEFAULT '',
+    checkpoint_id TEXT NOT NULL,
+    task_id       TEXT NOT NULL,
+    idx           INTEGER NOT NULL,
+    channel       TEXT NOT NULL,
+    type          TEXT NOT NULL,
+    blob          BLOB,
+    PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)
+  );
+
+  -- Long-term memory of a thread (e.g. the running summary), a JSON value per key.
+  CREATE TABLE persistent_memory (
+    agent_id   TEXT NOT NULL,
+    thread_id  TEXT NOT NULL,
+    key        TEXT NOT NULL,
+    value      TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (agent_id, thread_id, key)
+  );
+  CREATE INDEX persistent_memory_thread_idx ON persistent_memory (thread_id);
+
+  -- Durable A2A tasks, so tasks/get answers after a restart.
+  CREATE TABLE a2a_tasks (
+    task_id    TEXT PRIMARY KEY NOT NULL,
+    context_id TEXT,
+    task       TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  `,
+];
+
+/** Brings the schema to the latest version. Runs in one IMMEDIATE transaction so that two
+ * processes opening a fresh file at once cannot both apply migration 1. */
+function migrate(db: Database.Database): void {
+  db.transaction(() => {
+    db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL)');
+    const row = db.prepare('SELECT max(version) AS v FROM schema_version').get() as { v: number | null };
+    const current = row.v ?? 0;
+    if (current > MIGRATIONS.length) {
+      throw new Error(`memory store schema version ${current} is newer than this runtime supports (${MIGRATIONS.length}); upgrade the runtime`);
+    }
+    const record = db.prepare('INSERT INTO schema_version (version, applied_at) VALUES (?, ?)');
+    for (let v = current + 1; v <= MIGRATIONS.length; v++) {
+      db.exec(MIGRATIONS[v - 1]);
+      record.run(v, new Date().toISOString());
+    }
+  }).immediate();
+}
+
+class SqliteMemoryStore implements MemoryStore {
+  readonly backend = 'sqlite' as const;
+  private readonly savers = new Map<string, SqliteCheckpointSaver>();
+  private tasks: SqliteTaskStore | undefined;
+  private readonly stmt;
+
+  constructor(private readonly db: Database.Database) {
+    // Prepared once per connection; every method below only binds and runs.
+    const owned = 'SELECT thread_id FROM threads WHERE agent_id = ?';
+    this.stmt = {
+      ping: db.prepare('SELECT 1'),
+      listThreads: db.prepare('SELECT thread_id FROM threads WHERE agent_id = ? ORDER BY created_at, rowid').pluck(),
+      threadOwner: db.prepare('SELECT agent_id FROM threads WHERE thread_id = ?').pluck(),
+      delAllCheckpoints: db.prepare(`DELETE FROM checkpoints WHERE thread_id IN (${owned})`),
+      delAllBlobs: db.prepare(`DELETE FROM checkpoint_blobs WHERE thread_id IN (${owned})`),
+      delAllWrites: db.prepare(`DELETE FROM checkpoint_writes WHERE thread_id IN (${owned})`),
+      delAllMemory: db.prepare(`DELETE FROM persistent_memory WHERE thread_id IN (${owned})`),
+      delAllThreads: db.prepare('DELETE FROM threads WHERE agent_id = ?'),
+      migrateThreads: db.prepare('UPDATE threads SET agent_id = ? WHERE agent_id = ?'),
+      // OR REPLACE: a stale row of newId for the same (thread, key) must not abort the migration.
+      migrateMemory: db.prepare('UPDATE OR REPLACE persistent_memory SET agent_id = ? WHERE agent_id = ?'),
+      getMemory: db.prepare('SELECT value FROM persistent_memory WHERE agent_id = ? AND thread_id = ? AND key = ?').pluck(),
+      putMemory: db.prepare(
+        `INSERT INTO persistent_memory (agent_id, thread_id, key, value, updated_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (agent_id, thread_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+      ),
+    };
+  }
+
+  checkpointer(agentId: string): SqliteCheckpointSaver {
+    let saver = this.savers.get(agentId);
+    if (!saver) {
+      saver = new SqliteCheckpointSaver(this.db, agentId);
+      this.savers.set(agentId, saver);
+    }
+    return saver;
+  }
+
+  taskStore(): TaskStore {
+    this.tasks ??= new SqliteTaskStore(this.db);
+    return this.tasks;
+  }
+
+  async ping(): Promise<void> {
+    this.stmt.ping.get();
+  }
+
+  async listThreads(agentId: string): Promise<string[]> {
+    return this.stmt.listThreads.all(agentId) as string[];
+  }
+
+  async threadOwner(threadId: string): Promise<string | null> {
+    return (this.stmt.threadOwner.get(threadId) as string | undefined) ?? null;
+  }
+
+  async deleteThread(threadId: string): Promise<DeletedCounts> {
+    return this.db.transaction(() => deleteThreadRows(this.db, threadId)).immediate();
+  }
+
+  async deleteAllThreads(agentId: string): Promise<DeletedCounts> {
+    // Set-based deletes restricted to the agent's threads (spec 4.2: "deletes only this
+    // agent's threads"); the ownership rows go last since the other deletes select through them.
+    return this.db
+      .transaction((): DeletedCounts => {
+        const counts: DeletedCounts = {
+          checkpoints: this.stmt.delAllCheckpoints.run(agentId).changes,
+          checkpoint_blobs: this.stmt.delAllBlobs.run(agentId).changes,
+          checkpoint_writes: this.stmt.delAllWrites.run(agentId).changes,
+          persistent_memory: this.stmt.delAllMemory.run(agentId).changes,
+        };
+        this.stmt.delAllThreads.run(agentId);
+        return counts;
+      })
+      .immediate();
+  }
+
+  async migrateAgentId(oldId: string, newId: string): Promise<number> {
+    if (oldId === newId) return (await this.listThreads(oldId)).length;
+    // One transaction: a crash or a concurrent reader never sees a thread half-migrated
+    // (ownership moved but memory rows still under the old id).
+    return this.db
+      .transaction(() => {
+        const threads = this.stmt.migrateThreads.run(newId, oldId).changes;
+        this.stmt.migrateMemory.run(newId, oldId);
+        return threads;
+      })
+      .immediate();
+  }
+
+  async getMemory(agentId: string, threadId: string, key: string): Promise<unknown | undefined> {
+    const raw = this.stmt.getMemory.get(agentId, threadId, key) as string | undefined;
+    return raw === undefined ? undefined : JSON.parse(raw);
+  }
+
+  async putMemory(agentId: string, threadId: string, key: string, value: unknown): Promise<void> {
+    const json = JSON.stringify(value);
+    if (json === undefined) throw new TypeError(`persistent memory value for '${key}' is not JSON-serialisable`);
+    // Memory is thread data (spec 2.4): writing it claims an unknown thread for the agent and is
+    // refused on another agent's thread, exactly like a checkpoint write.
+    this.db
+      .transaction(() => {
+        claimThread(this.db, threadId, agentId);
+        this.stmt.putMemory.run(agentId, threadId, key, json, new Date().toISOString());
+      })
+      .immediate();
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}
+
+/**
+ * Opens (creating if needed) the SQLite memory store at `file`. Several handles — in this
+ * process or in other processes — may share one file: WAL lets readers run beside the single
+ * writer, busy_timeout makes a writer wait for the lock instead of failing, and every write runs
+ * in a BEGIN IMMEDIATE transaction so it takes the write lock up front (a deferred transaction
+ * that upgrades from read to write would fail with SQLITE_BUSY without waiting).
+ */
+export function openSqliteStore(file: string): MemoryStore {
+  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+  try {
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.pragma('journal_mode = WAL');
+    // NORMAL is crash-safe in WAL mode (a process crash loses nothing committed; only a power
+    // loss may drop the last transactions) and avoids an fsync per commit.
+    db.pragma('synchronous = NORMAL');
+    migrate(db);
+    return new SqliteMemoryStore(db);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}

@@ -1,0 +1,142 @@
+// The studio's layout: top bar, sessions sidebar, and the main area (a run's timeline with
+// the composer, the graph, or the compare placeholder).
+import { useEffect, useMemo } from 'react';
+import { useCreateSession, useRuns, useSessions } from './api/queries.ts';
+import type { GraphNode } from './api/types.ts';
+import { useAgentGraph } from './api/queries.ts';
+import { Announcer } from './components/Announcer.tsx';
+import { Composer, SEND_SHORTCUT } from './components/composer/Composer.tsx';
+import { EmptyState } from './components/EmptyState.tsx';
+import { GraphView } from './components/graph/GraphView.tsx';
+import { ComparePlaceholder, SourcePlaceholder } from './components/Placeholders.tsx';
+import { RunView } from './components/run/RunView.tsx';
+import { Sidebar } from './components/Sidebar.tsx';
+import { TopBar } from './components/TopBar.tsx';
+import { useUi, type MainView } from './state/ui.ts';
+
+function SessionMain({ sessionId }: { sessionId: string }) {
+  const runId = useUi((s) => s.runId);
+  const selectRun = useUi((s) => s.selectRun);
+  const runs = useRuns(sessionId);
+
+  // Opening a session shows its latest run.
+  const latest = runs.data?.length ? [...runs.data].sort((a, b) => a.created_at.localeCompare(b.created_at)).at(-1) : undefined;
+  useEffect(() => {
+    if (!runId && latest) selectRun(sessionId, latest.run_id);
+  }, [runId, latest, sessionId, selectRun]);
+
+  return (
+    <div className="session-main">
+      <div className="session-main__scroll">
+        {runId ? (
+          <RunView key={runId} runId={runId} />
+        ) : runs.isSuccess && runs.data.length === 0 ? (
+          <EmptyState icon="✉" title="Send the first message" testId="session-empty">
+            <p>Write to the agent below. You can add structured data (JSON, checked against the project’s input contracts), files, and metadata.</p>
+            <p className="muted">
+              <kbd>{SEND_SHORTCUT}</kbd> sends. Each message becomes a run you can watch live, cancel, rerun or resume.
+            </p>
+          </EmptyState>
+        ) : null}
+      </div>
+      <Composer sessionId={sessionId} />
+    </div>
+  );
+}
+
+function GraphPanel() {
+  const selectedNodeId = useUi((s) => s.selectedNodeId);
+  const selectNode = useUi((s) => s.selectNode);
+  const graph = useAgentGraph();
+  const node = graph.data?.nodes.find((n) => n.id === selectedNodeId) ?? null;
+  // The source view of a later release subscribes here: a node click names what to open.
+  const onNodeSelect = (n: GraphNode) => selectNode(n.id);
+  return (
+    <div className="graph-panel">
+      <div className="graph-panel__canvas">
+        <GraphView selectedNodeId={selectedNodeId} onNodeSelect={onNodeSelect} />
+      </div>
+      <aside className="graph-panel__side" aria-label="Selected node">
+        <SourcePlaceholder node={node} />
+      </aside>
+    </div>
+  );
+}
+
+function NoSession() {
+  const create = useCreateSession();
+  const selectSession = useUi((s) => s.selectSession);
+  return (
+    <EmptyState
+      icon="◆"
+      title="Start a session"
+      testId="no-session"
+      action={
+        <button
+          type="button"
+          className="btn btn--primary"
+          disabled={create.isPending}
+          onClick={async () => selectSession((await create.mutateAsync(undefined)).session_id)}
+          data-testid="empty-new-session"
+        >
+          + New session
+        </button>
+      }
+    >
+      <p>A session is one conversation with your agent: every message you send becomes a run you can watch live, resume, rerun and compare.</p>
+      <p className="muted">Create a session, or pick one in the sidebar.</p>
+    </EmptyState>
+  );
+}
+
+const VIEW_KEYS: Record<string, MainView> = { '1': 'run', '2': 'graph', '3': 'compare' };
+
+export function App() {
+  const sessions = useSessions();
+  const sessionId = useUi((s) => s.sessionId);
+  const view = useUi((s) => s.view);
+  const setView = useUi((s) => s.setView);
+  const selectSession = useUi((s) => s.selectSession);
+
+  // The explicit ready marker for tests and tools (conventions.md).
+  useEffect(() => {
+    if (sessions.isSuccess) document.getElementById('root')?.setAttribute('data-app-state', 'ready');
+  }, [sessions.isSuccess]);
+
+  // A session from the URL that no longer exists is dropped.
+  const known = useMemo(() => new Set(sessions.data?.map((s) => s.session_id)), [sessions.data]);
+  useEffect(() => {
+    if (sessions.isSuccess && sessionId && !known.has(sessionId)) selectSession(null);
+  }, [sessions.isSuccess, sessionId, known, selectSession]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.altKey && !e.ctrlKey && !e.metaKey && VIEW_KEYS[e.key]) {
+        e.preventDefault();
+        setView(VIEW_KEYS[e.key]);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [setView]);
+
+  const validSession = sessionId && known.has(sessionId) ? sessionId : null;
+
+  return (
+    <div className="app" data-testid="app">
+      <a className="skip-link" href="#main">
+        Skip to main content
+      </a>
+      <TopBar />
+      <div className="app__body">
+        <Sidebar />
+        <main id="main" className="main" tabIndex={-1} data-testid="main" data-view={view}>
+          {view === 'graph' ? <GraphPanel /> : null}
+          {view === 'compare' ? <ComparePlaceholder /> : null}
+          {view === 'run' || view === 'source' ? validSession ? <SessionMain key={validSession} sessionId={validSession} /> : sessions.isSuccess ? <NoSession /> : null : null}
+        </main>
+      </div>
+      <Announcer />
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+// Clearly labelled places for what a later release adds: run comparison, the source view
+// and bundle export/import. Each says what it will do and what to use meanwhile.
+import type { GraphNode } from '../api/types.ts';
+
+export function ComparePlaceholder() {
+  return (
+    <section className="placeholder" data-testid="compare-placeholder" aria-labelledby="compare-title">
+      <span className="placeholder__tag">Coming in a later release</span>
+      <h2 id="compare-title">Compare two runs</h2>
+      <p>
+        Pick two runs to see their status and duration side by side, a diff of their text, per-path changes of their data, file hashes and each
+        evaluator’s score delta.
+      </p>
+      <p className="muted">
+        Meanwhile the API is there: <code>GET /api/playground/v1/compare?left=…&amp;right=…</code>.
+      </p>
+    </section>
+  );
+}
+
+export function SourcePlaceholder({ node }: { node: GraphNode | null }) {
+  return (
+    <section className="placeholder placeholder--compact" data-testid="source-placeholder" aria-labelledby="source-title">
+      <span className="placeholder__tag">Coming in a later release</span>
+      <h2 id="source-title">Source view</h2>
+      {node ? (
+        <p>
+          Selected node <code data-testid="selected-node">{node.id}</code>. The source view will open the code that defines it, found by syntax-tree
+          analysis, and jump to its evaluation declarations.
+        </p>
+      ) : (
+        <p>Select a node in the graph: the source view will open the code that defines it.</p>
+      )}
+    </section>
+  );
+}
+
+export function BundleActionsPlaceholder() {
+  return (
+    <div className="bundle-actions" data-testid="bundle-actions" role="group" aria-label="Bundles (coming in a later release)">
+      <button type="button" className="btn btn--small btn--ghost" disabled title="Export sessions and runs as a bundle: coming in a later release">
+        Export bundle
+      </button>
+      <button type="button" className="btn btn--small btn--ghost" disabled title="Import a teammate’s bundle: coming in a later release">
+        Import bundle
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,168 @@
+// Sessions sidebar: create, select, delete (with confirmation); the selected session lists
+// its runs with a state badge and reason.
+import { useState } from 'react';
+import type { RunSummary, Session } from '../../../shared/playground.ts';
+import { useCreateSession, useDeleteSession, useRuns, useSessions } from '../api/queries.ts';
+import { errorMessage } from '../api/client.ts';
+import { useUi } from '../state/ui.ts';
+import { formatDateTime, formatTime, shortId } from '../lib/format.ts';
+import { ConfirmDialog } from './ConfirmDialog.tsx';
+import { StatusBadge } from './StatusBadge.tsx';
+
+function sessionTitle(s: Session): string {
+  return s.title?.trim() || `Session ${shortId(s.session_id)}`;
+}
+
+const ORIGIN_LABEL: Record<RunSummary['origin'], string> = { send: 'Message', resume: 'Reply', rerun: 'Rerun' };
+
+function RunList({ sessionId }: { sessionId: string }) {
+  const runs = useRuns(sessionId);
+  const runId = useUi((s) => s.runId);
+  const selectRun = useUi((s) => s.selectRun);
+
+  if (runs.isPending) return <p className="sidebar__hint">Loading runs…</p>;
+  if (runs.isError) return <p className="sidebar__hint sidebar__hint--error">Could not load runs: {errorMessage(runs.error)}</p>;
+  const items = [...runs.data].sort((a, b) => a.created_at.localeCompare(b.created_at));
+  if (items.length === 0) return <p className="sidebar__hint" data-testid="runs-empty">No runs yet. Write a message below and press Send.</p>;
+
+  return (
+    <>
+      <ol className="runlist" aria-label="Runs of this session" data-testid="run-list">
+        {items.map((r, i) => (
+          <li key={r.run_id}>
+            <button
+              type="button"
+              className={`runlist__item${r.run_id === runId ? ' is-selected' : ''}`}
+              aria-current={r.run_id === runId ? 'true' : undefined}
+              onClick={() => selectRun(sessionId, r.run_id)}
+              data-testid="run-item"
+              data-run-id={r.run_id}
+              data-status={r.status}
+              title={`${r.run_id} · ${formatDateTime(r.created_at)}`}
+            >
+              <span className="runlist__top">
+                <span className="runlist__index">#{i + 1}</span>
+                <span className="runlist__origin">{ORIGIN_LABEL[r.origin] ?? r.origin}</span>
+                <span className="runlist__time">{formatTime(r.created_at)}</span>
+              </span>
+              <StatusBadge status={r.status} reason={r.reason} compact />
+            </button>
+          </li>
+        ))}
+      </ol>
+      {runs.hasNextPage ? (
+        <button type="button" className="btn btn--ghost btn--small" onClick={() => runs.fetchNextPage()} disabled={runs.isFetchingNextPage}>
+          {runs.isFetchingNextPage ? 'Loading…' : 'Load older runs'}
+        </button>
+      ) : null}
+    </>
+  );
+}
+
+export function Sidebar() {
+  const sessions = useSessions();
+  const create = useCreateSession();
+  const del = useDeleteSession();
+  const sessionId = useUi((s) => s.sessionId);
+  const selectSession = useUi((s) => s.selectSession);
+  const [pendingDelete, setPendingDelete] = useState<Session | null>(null);
+
+  const onCreate = async () => {
+    const s = await create.mutateAsync(undefined);
+    selectSession(s.session_id);
+  };
+
+  const list = sessions.data ? [...sessions.data].sort((a, b) => b.created_at.localeCompare(a.created_at)) : [];
+
+  return (
+    <nav className="sidebar" aria-label="Sessions" data-testid="sidebar">
+      <div className="sidebar__header">
+        <h2 className="sidebar__title">Sessions</h2>
+        <button type="button" className="btn btn--primary btn--small" onClick={onCreate} disabled={create.isPending} data-testid="new-session">
+          + New session
+        </button>
+      </div>
+      {create.isError ? (
+        <p className="sidebar__hint sidebar__hint--error" role="alert">
+          Could not create a session: {errorMessage(create.error)}
+        </p>
+      ) : null}
+
+      <div className="sidebar__scroll">
+        {sessions.isPending ? <p className="sidebar__hint">Loading sessions…</p> : null}
+        {sessions.isError ? (
+          <div className="sidebar__hint sidebar__hint--error" role="alert">
+            Could not reach the studio: {errorMessage(sessions.error)}{' '}
+            <button type="button" className="btn btn--small" onClick={() => sessions.refetch()}>
+              Retry
+            </button>
+          </div>
+        ) : null}
+        {sessions.isSuccess && list.length === 0 ? (
+          <div className="sidebar__empty" data-testid="sessions-empty">
+            <p>No sessions yet.</p>
+            <p>A session is one conversation with your agent. Create one to send the first message.</p>
+          </div>
+        ) : null}
+
+        <ul className="sessionlist" data-testid="session-list">
+          {list.map((s) => {
+            const selected = s.session_id === sessionId;
+            return (
+              <li key={s.session_id} className={`session${selected ? ' is-selected' : ''}`} data-testid="session-item" data-session-id={s.session_id}>
+                <div className="session__row">
+                  <button
+                    type="button"
+                    className="session__select"
+                    aria-current={selected ? 'true' : undefined}
+                    aria-expanded={selected}
+                    onClick={() => selectSession(s.session_id)}
+                    data-testid="session-select"
+                  >
+                    <span className="session__title">{sessionTitle(s)}</span>
+                    <span className="session__meta">
+                      {s.run_count} {s.run_count === 1 ? 'run' : 'runs'} · {formatDateTime(s.updated_at || s.created_at)}
+                    </span>
+                  </button>
+                  {s.last_run_status && !selected ? <StatusBadge status={s.last_run_status} compact /> : null}
+                  <button
+                    type="button"
+                    className="iconbtn iconbtn--danger"
+                    aria-label={`Delete ${sessionTitle(s)}`}
+                    title="Delete session"
+                    onClick={() => setPendingDelete(s)}
+                    data-testid="session-delete"
+                  >
+                    <span aria-hidden="true">🗑</span>
+                  </button>
+                </div>
+                {selected ? <RunList sessionId={s.session_id} /> : null}
+              </li>
+            );
+          })}
+        </ul>
+      </div>
+
+      <ConfirmDialog
+        open={pendingDelete !== null}
+        title="Delete this session?"
+        body={
+          pendingDelete
+            ? `“${sessionTitle(pendingDelete)}” and its ${pendingDelete.run_count} run(s), their events and any files no other session uses will be deleted. This cannot be undone.`
+            : ''
+        }
+        confirmLabel="Delete session"
+        danger
+        busy={del.isPending}
+        onCancel={() => setPendingDelete(null)}
+        onConfirm={async () => {
+          if (!pendingDelete) return;
+          const id = pendingDelete.session_id;
+          await del.mutateAsync(id).catch(() => undefined);
+          if (useUi.getState().sessionId === id) selectSession(null);
+          setPendingDelete(null);
+        }}
+      />
+    </nav>
+  );
+}

@@ -1,0 +1,75 @@
+// The app bar: the view switcher, the project (desktop app: open another), bundle actions.
+import { useState } from 'react';
+import { errorMessage } from '../api/client.ts';
+import { useAgentGraph } from '../api/queries.ts';
+import { desktopBridge } from '../lib/bridge.ts';
+import { useUi, type MainView } from '../state/ui.ts';
+import { BundleActionsPlaceholder } from './Placeholders.tsx';
+
+const VIEWS: { id: MainView; label: string; shortcut: string }[] = [
+  { id: 'run', label: 'Runs', shortcut: '1' },
+  { id: 'graph', label: 'Graph', shortcut: '2' },
+  { id: 'compare', label: 'Compare', shortcut: '3' },
+];
+
+export function TopBar() {
+  const view = useUi((s) => s.view);
+  const setView = useUi((s) => s.setView);
+  const graph = useAgentGraph();
+  const bridge = desktopBridge();
+  const [openError, setOpenError] = useState<string | null>(null);
+
+  return (
+    <header className="topbar" data-testid="topbar">
+      <div className="topbar__brand">
+        <span className="topbar__logo" aria-hidden="true">
+          ◆
+        </span>
+        <span className="topbar__name">Agent Studio</span>
+        {graph.data?.agent ? (
+          <span className="topbar__project" data-testid="project-name" title="The agent project this studio runs">
+            {graph.data.agent}
+          </span>
+        ) : null}
+        {bridge ? (
+          <button
+            type="button"
+            className="btn btn--small btn--ghost"
+            onClick={async () => {
+              setOpenError(null);
+              try {
+                const opened = await bridge.openProjectFolder();
+                if (opened) window.location.assign(opened.url);
+              } catch (err) {
+                setOpenError(errorMessage(err));
+              }
+            }}
+          >
+            Open project…
+          </button>
+        ) : null}
+        {openError ? (
+          <span className="field-error" role="alert">
+            {openError}
+          </span>
+        ) : null}
+      </div>
+      <nav className="viewtabs" aria-label="Views">
+        {VIEWS.map((v) => (
+          <button
+            key={v.id}
+            type="button"
+            className={`viewtab${view === v.id ? ' is-active' : ''}`}
+            aria-current={view === v.id ? 'page' : undefined}
+            onClick={() => setView(v.id)}
+            title={`${v.label} (Alt+${v.shortcut})`}
+            data-testid={`view-${v.id}`}
+          >
+            {v.label}
+          </button>
+        ))}
+      </nav>
+      <BundleActionsPlaceholder />
+    </header>
+  );
+}

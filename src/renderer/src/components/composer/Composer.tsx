@@ -1,0 +1,237 @@
+// The composer: text, data parts (Monaco JSON), files and metadata; Send creates a run in
+// the selected session, or, in resume mode, the child run of an input_required run.
+// One active run per project (spec 8): while one is active Send is disabled and says why.
+import { useEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
+import { isActive } from '../../../../shared/playground.ts';
+import { ApiError, errorMessage } from '../../api/client.ts';
+import { useBlockingRun, useCreateRun, useInputContracts, useResumeRun, useRuns } from '../../api/queries.ts';
+import { compose } from '../../lib/compose.ts';
+import { shortId } from '../../lib/format.ts';
+import { useDraft } from '../../state/draft.ts';
+import { useUi } from '../../state/ui.ts';
+import { statusLabel } from '../StatusBadge.tsx';
+import { DataParts } from './DataParts.tsx';
+import { FileAttachments, filesToDrafts } from './FileAttachments.tsx';
+import { MetadataEditor } from './MetadataEditor.tsx';
+
+const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+export const SEND_SHORTCUT = isMac ? '⌘ Enter' : 'Ctrl Enter';
+
+type Panel = 'data' | 'files' | 'metadata' | null;
+
+export function Composer({ sessionId }: { sessionId: string }) {
+  const draft = useDraft();
+  const mode = useUi((s) => s.composerMode);
+  const cancelResume = useUi((s) => s.cancelResume);
+  const selectRun = useUi((s) => s.selectRun);
+  const blockingRunId = useUi((s) => s.blockingRunId);
+  const setBlockingRun = useUi((s) => s.setBlockingRun);
+  const conflict = useUi((s) => s.conflict);
+  const setConflict = useUi((s) => s.setConflict);
+
+  const contracts = useInputContracts();
+  const runs = useRuns(sessionId);
+  const blocking = useBlockingRun(blockingRunId);
+  const createRun = useCreateRun();
+  const resumeRun = useResumeRun();
+
+  const [panel, setPanel] = useState<Panel>(null);
+  const [problems, setProblems] = useState<string[]>([]);
+  const [invalidDataId, setInvalidDataId] = useState<string | undefined>();
+  const [sendError, setSendError] = useState<string | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const textRef = useRef<HTMLTextAreaElement>(null);
+
+  // Which run holds the project's single active slot, as far as this window knows.
+  const activeHere = runs.data?.find((r) => isActive(r.status));
+  const blocker = useMemo(() => {
+    if (activeHere) return { runId: activeHere.run_id, status: activeHere.status };
+    if (blockingRunId && (!blocking.data || isActive(blocking.data.status))) return { runId: blockingRunId, status: blocking.data?.status ?? 'queued' };
+    return null;
+  }, [activeHere, blockingRunId, blocking.data]);
+
+  // A blocking run that ended frees the composer (and retires its 409 banner).
+  const blockingEnded = Boolean(blockingRunId && blocking.data && !isActive(blocking.data.status));
+  useEffect(() => {
+    if (!blockingEnded || !blockingRunId) return;
+    setBlockingRun(null);
+    if (useUi.getState().conflict?.activeRunId === blockingRunId) setConflict(null);
+  }, [blockingEnded, blockingRunId, setBlockingRun, setConflict]);
+
+  const pending = createRun.isPending || resumeRun.isPending;
+  const disabled = blocker !== null || pending;
+
+  const send = async () => {
+    if (disabled) return;
+    setSendError(null);
+    const result = compose(draft);
+    if (!result.ok) {
+      setProblems(result.problems);
+      setInvalidDataId(result.dataPartId);
+      if (result.dataPartId) setPanel('data');
+      return;
+    }
+    setProblems([]);
+    setInvalidDataId(undefined);
+    try {
+      const accepted =
+        mode.kind === 'resume'
+          ? await resumeRun.mutateAsync({ runId: mode.runId, parts: result.parts, metadata: result.metadata })
+          : await createRun.mutateAsync({ sessionId, body: { parts: result.parts, metadata: result.metadata } });
+      draft.clearParts();
+      setConflict(null);
+      setBlockingRun(accepted.run_id);
+      if (mode.kind === 'resume') cancelResume();
+      selectRun(accepted.session_id ?? sessionId, accepted.run_id);
+    } catch (err) {
+      if (err instanceof ApiError && err.activeRunId) {
+        // spec 4.3 rule 2 / 7.3: another run is active in this project.
+        setConflict({ activeRunId: err.activeRunId, message: err.message });
+        setBlockingRun(err.activeRunId);
+      } else {
+        setSendError(errorMessage(err));
+      }
+    }
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') {
+      e.preventDefault();
+      void send();
+    }
+  };
+
+  const onDrop = async (e: DragEvent) => {
+    if (!e.dataTransfer.files.length) return;
+    e.preventDefault();
+    setDragging(false);
+    draft.addFiles(await filesToDrafts(e.dataTransfer.files));
+    setPanel('files');
+  };
+
+  const extraCount = draft.extra.filter((x) => x.key.trim()).length + (draft.userId ? 1 : 0) + Object.values(draft.labels).filter(Boolean).length;
+  const toggle = (p: Exclude<Panel, null>) => setPanel((cur) => (cur === p ? null : p));
+
+  return (
+    <section
+      className={`composer${dragging ? ' is-dragging' : ''}${mode.kind === 'resume' ? ' composer--resume' : ''}`}
+      aria-label={mode.kind === 'resume' ? 'Reply to the run that needs input' : 'New message'}
+      data-testid="composer"
+      data-mode={mode.kind}
+      onKeyDown={onKeyDown}
+      onDragOver={(e) => {
+        if (e.dataTransfer.types.includes('Files')) {
+          e.preventDefault();
+          setDragging(true);
+        }
+      }}
+      onDragLeave={(e) => {
+        if (e.currentTarget === e.target) setDragging(false);
+      }}
+      onDrop={onDrop}
+    >
+      {mode.kind === 'resume' ? (
+        <div className="composer__mode" data-testid="composer-resume-banner">
+          <span>
+            Replying to <code>{shortId(mode.runId)}</code>, which needs input. Your answer continues the same task as a child run.
+          </span>
+          <button type="button" className="btn btn--small btn--ghost" onClick={cancelResume} data-testid="composer-resume-cancel">
+            Write a new message instead
+          </button>
+        </div>
+      ) : null}
+
+      {conflict ? (
+        <div className="banner banner--warning" role="alert" data-testid="conflict-banner" data-active-run-id={conflict.activeRunId}>
+          <div>
+            <strong>Another run is active (409).</strong> Only one run can be active in a project at a time: run <code>{conflict.activeRunId}</code> is still going.
+            Send works again when it ends.
+          </div>
+          <button type="button" className="btn btn--small btn--ghost" onClick={() => setConflict(null)} aria-label="Dismiss">
+            Dismiss
+          </button>
+        </div>
+      ) : null}
+
+      <label htmlFor="composer-text" className="visually-hidden">
+        Message
+      </label>
+      <textarea
+        id="composer-text"
+        ref={textRef}
+        className="composer__text"
+        placeholder={mode.kind === 'resume' ? 'Answer the agent’s question…' : 'Write a message to the agent…'}
+        value={draft.text}
+        onChange={(e) => draft.setText(e.target.value)}
+        rows={3}
+        data-testid="composer-text"
+        autoFocus={mode.kind === 'resume'}
+      />
+
+      {panel === 'data' ? (
+        <DataParts
+          contracts={contracts.data ?? []}
+          contractsNote={contracts.isError ? 'The studio did not list input contracts; you can still add JSON data.' : undefined}
+          onSubmit={() => void send()}
+          invalidId={invalidDataId}
+        />
+      ) : null}
+      {panel === 'files' ? <FileAttachments /> : null}
+      {panel === 'metadata' ? <MetadataEditor /> : null}
+
+      {problems.length ? (
+        <ul className="field-error composer__problems" role="alert" data-testid="composer-problems">
+          {problems.map((p) => (
+            <li key={p}>{p}</li>
+          ))}
+        </ul>
+      ) : null}
+      {sendError ? (
+        <p className="field-error" role="alert" data-testid="send-error">
+          Could not send: {sendError}
+        </p>
+      ) : null}
+
+      <div className="composer__bar">
+        <div className="composer__toggles" role="group" aria-label="Message parts">
+          <button type="button" className={`toggle${panel === 'data' ? ' is-on' : ''}`} aria-expanded={panel === 'data'} onClick={() => toggle('data')} data-testid="toggle-data">
+            Data{draft.dataParts.length ? ` (${draft.dataParts.length})` : ''}
+          </button>
+          <button type="button" className={`toggle${panel === 'files' ? ' is-on' : ''}`} aria-expanded={panel === 'files'} onClick={() => toggle('files')} data-testid="toggle-files">
+            Files{draft.files.length ? ` (${draft.files.length})` : ''}
+          </button>
+          <button
+            type="button"
+            className={`toggle${panel === 'metadata' ? ' is-on' : ''}`}
+            aria-expanded={panel === 'metadata'}
+            onClick={() => toggle('metadata')}
+            data-testid="toggle-metadata"
+          >
+            Metadata{extraCount ? ` (${extraCount})` : ''}
+          </button>
+        </div>
+        <div className="composer__send">
+          {blocker ? (
+            <span className="composer__why" id="send-why" data-testid="send-blocked-reason" data-run-id={blocker.runId}>
+              Run <code>{shortId(blocker.runId)}</code> is {statusLabel(blocker.status).toLowerCase()}: one run at a time per project.
+            </span>
+          ) : (
+            <span className="composer__why muted">
+              <kbd>{SEND_SHORTCUT}</kbd> sends
+            </span>
+          )}
+          <button
+            type="button"
+            className="btn btn--primary"
+            onClick={() => void send()}
+            disabled={disabled}
+            aria-describedby={blocker ? 'send-why' : undefined}
+            data-testid="send"
+          >
+            {pending ? 'Sending…' : mode.kind === 'resume' ? 'Send reply' : 'Send'}
+          </button>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,110 @@
+// The agent graph (the runtime's /graph through the studio) laid out with elkjs and drawn
+// as SVG. Nodes are buttons: `onNodeSelect` is the hook the source view uses.
+import { useEffect, useState, type KeyboardEvent } from 'react';
+import { errorMessage } from '../../api/client.ts';
+import { useAgentGraph } from '../../api/queries.ts';
+import type { GraphNode } from '../../api/types.ts';
+import { edgePath, layoutGraph, type GraphLayout } from '../../lib/graphLayout.ts';
+import { EmptyState } from '../EmptyState.tsx';
+
+export function GraphView({ selectedNodeId, onNodeSelect }: { selectedNodeId: string | null; onNodeSelect: (node: GraphNode) => void }) {
+  const graph = useAgentGraph();
+  const [layout, setLayout] = useState<GraphLayout | null>(null);
+  const [layoutError, setLayoutError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!graph.data) return;
+    let stale = false;
+    layoutGraph(graph.data)
+      .then((l) => !stale && setLayout(l))
+      .catch((err) => !stale && setLayoutError(errorMessage(err)));
+    return () => {
+      stale = true;
+    };
+  }, [graph.data]);
+
+  if (graph.isPending) return <div className="graphview__loading">Loading the agent graph…</div>;
+  if (graph.isError) {
+    return (
+      <EmptyState icon="⛓" title="The graph is not available" testId="graph-error">
+        <p>The studio could not fetch the runtime’s graph: {errorMessage(graph.error)}</p>
+        <p>Is the runtime running? Send a message to start it, then reload this view.</p>
+        <button type="button" className="btn" onClick={() => graph.refetch()}>
+          Try again
+        </button>
+      </EmptyState>
+    );
+  }
+  if (layoutError) return <p className="field-error">Could not lay out the graph: {layoutError}</p>;
+  if (!layout) return <div className="graphview__loading">Laying out…</div>;
+
+  const select = (n: GraphNode) => onNodeSelect(n);
+  const onKey = (e: KeyboardEvent, n: GraphNode) => {
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      select(n);
+    }
+  };
+
+  return (
+    <div className="graphview" data-testid="graph-view">
+      <svg
+        className="graph"
+        viewBox={`0 0 ${layout.width} ${layout.height}`}
+        width={layout.width}
+        height={layout.height}
+        role="group"
+        aria-label={`Graph of ${graph.data.agent ?? 'the agent'}: ${layout.nodes.length} nodes, ${layout.edges.length} edges`}
+      >
+        <defs>
+          <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+            <path d="M 0 0 L 10 5 L 0 10 z" className="graph__arrow" />
+          </marker>
+        </defs>
+        {layout.edges.map((e) => (
+          <g key={e.id} className={`graph__edge${e.conditional ? ' graph__edge--conditional' : ''}`} data-testid="graph-edge" data-source={e.source} data-target={e.target}>
+            <path d={edgePath(e.points)} markerEnd="url(#arrow)" />
+            {e.labelBox ? (
+              <text x={e.labelBox.x + e.labelBox.width / 2} y={e.labelBox.y + e.labelBox.height / 2} className="graph__edgelabel">
+                {e.label}
+              </text>
+            ) : null}
+          </g>
+        ))}
+        {layout.nodes.map((n) => {
+          const selected = n.id === selectedNodeId;
+          const clickable = n.kind === 'node';
+          return (
+            <g
+              key={n.id}
+              className={`graph__node graph__node--${n.kind}${n.exit ? ' graph__node--exit' : ''}${selected ? ' is-selected' : ''}`}
+              transform={`translate(${n.x},${n.y})`}
+              role={clickable ? 'button' : 'img'}
+              tabIndex={clickable ? 0 : undefined}
+              aria-pressed={clickable ? selected : undefined}
+              aria-label={`${n.kind === 'node' ? 'Node' : ''} ${n.label}${n.exit ? ' (exit node: its output streams)' : ''}`.trim()}
+              onClick={clickable ? () => select(n) : undefined}
+              onKeyDown={clickable ? (e) => onKey(e, n) : undefined}
+              data-testid="graph-node"
+              data-node-id={n.id}
+            >
+              <rect width={n.width} height={n.height} rx={n.kind === 'node' ? 8 : n.height / 2} />
+              <text x={n.width / 2} y={n.height / 2} className="graph__label">
+                {n.label}
+              </text>
+              {n.exit ? (
+                <text x={n.width - 8} y={11} className="graph__badge" aria-hidden="true">
+                  exit
+                </text>
+              ) : null}
+            </g>
+          );
+        })}
+      </svg>
+      <p className="graph__legend muted">
+        <span className="legend legend--solid" /> edge <span className="legend legend--dashed" /> conditional edge · <strong>exit</strong> marks the node whose output
+        streams
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+// Tagged parts (spec 2.6) for people: text as text, data as a tree, files with name, size,
+// hash and a download, status and error parts as notes.
+import type { TaggedPart } from '../../../../shared/playground.ts';
+import { apiUrl } from '../../api/client.ts';
+import { formatBytes, shortHash } from '../../lib/format.ts';
+import { CopyButton } from '../CopyButton.tsx';
+import { DataTree } from './DataTree.tsx';
+import { reasonLabel, statusLabel } from '../StatusBadge.tsx';
+
+function FilePartView({ part }: { part: Extract<TaggedPart, { kind: 'file' }> }) {
+  if (part.source === 'uri') {
+    return (
+      <div className="part part--file" data-testid="part-file" data-source="uri">
+        <span className="part__icon" aria-hidden="true">
+          🔗
+        </span>
+        <div className="part__filebody">
+          <div className="part__filename">{part.name ?? part.uri}</div>
+          <div className="part__filemeta">
+            <a href={part.uri} target="_blank" rel="noreferrer noopener">
+              {part.uri}
+            </a>{' '}
+            · external, never downloaded by the studio{part.mime_type ? ` · ${part.mime_type}` : ''}
+          </div>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="part part--file" data-testid="part-file" data-source="inline" data-sha256={part.sha256}>
+      <span className="part__icon" aria-hidden="true">
+        📄
+      </span>
+      <div className="part__filebody">
+        <div className="part__filename">{part.name ?? 'unnamed file'}</div>
+        <div className="part__filemeta">
+          {formatBytes(part.size)}
+          {part.mime_type ? ` · ${part.mime_type}` : ''} · sha256 <code title={part.sha256}>{shortHash(part.sha256)}</code>
+        </div>
+      </div>
+      <CopyButton value={part.sha256} label="Copy hash" />
+      <a className="btn btn--small" href={apiUrl(`/blobs/${encodeURIComponent(part.sha256)}`)} download={part.name ?? part.sha256} data-testid="part-file-download">
+        Download
+      </a>
+    </div>
+  );
+}
+
+export function PartView({ part }: { part: TaggedPart }) {
+  switch (part.kind) {
+    case 'text':
+      return (
+        <div className="part part--text" data-testid="part-text">
+          {part.text}
+        </div>
+      );
+    case 'data': {
+      const schema = typeof part.data.schema === 'string' ? part.data.schema : null;
+      return (
+        <div className="part part--data" data-testid="part-data">
+          <div className="part__head">
+            <span className="part__kind">Data</span>
+            {schema ? <code className="chip chip--schema">{schema}</code> : null}
+          </div>
+          <DataTree value={part.data} />
+        </div>
+      );
+    }
+    case 'file':
+      return <FilePartView part={part} />;
+    case 'status':
+      return (
+        <div className="part part--note" data-testid="part-status">
+          Status {statusLabel(part.status)}
+          {part.reason ? ` · ${reasonLabel(part.reason)}` : ''}
+        </div>
+      );
+    case 'error':
+      return (
+        <div className="part part--error" role="note" data-testid="part-error">
+          <strong>Error{part.code ? ` ${part.code}` : ''}:</strong> {part.message}
+        </div>
+      );
+    default:
+      return (
+        <div className="part part--data">
+          <DataTree value={part as unknown as Record<string, unknown>} />
+        </div>
+      );
+  }
+}
+
+export function PartsView({ parts, testId, empty }: { parts: TaggedPart[]; testId?: string; empty?: string }) {
+  if (parts.length === 0) return <p className="muted">{empty ?? 'Nothing.'}</p>;
+  return (
+    <div className="parts" data-testid={testId}>
+      {parts.map((p, i) => (
+        <PartView key={i} part={p} />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,219 @@
+// One run's timeline: status banner, phases, output (live deltas while in progress, the
+// stored final parts after), scores, trace, diagnostics, input; actions cancel, rerun and
+// resume.
+import type { ReactNode } from 'react';
+import type { RunDetail, TaggedPart } from '../../../../shared/playground.ts';
+import { isActive } from '../../../../shared/playground.ts';
+import { ApiError, errorMessage } from '../../api/client.ts';
+import { useCancelRun, useRerun, useRun } from '../../api/queries.ts';
+import { useRunStream, type RunStreamState } from '../../hooks/useRunStream.ts';
+import { formatDateTime, formatDuration, shortId } from '../../lib/format.ts';
+import { useUi } from '../../state/ui.ts';
+import { CopyButton } from '../CopyButton.tsx';
+import { DataTree } from './DataTree.tsx';
+import { Diagnostics } from './Diagnostics.tsx';
+import { PartsView } from './Parts.tsx';
+import { PhaseStepper } from './PhaseStepper.tsx';
+import { ScoresTable } from './ScoresTable.tsx';
+import { StatusBanner } from './StatusBanner.tsx';
+import { TraceList } from './TraceList.tsx';
+
+function Section({ title, count, children, testId, defaultOpen = true }: { title: string; count?: number; children: ReactNode; testId?: string; defaultOpen?: boolean }) {
+  return (
+    <details className="section" open={defaultOpen} data-testid={testId}>
+      <summary className="section__title">
+        {title}
+        {count !== undefined ? <span className="section__count">{count}</span> : null}
+      </summary>
+      <div className="section__body">{children}</div>
+    </details>
+  );
+}
+
+function LiveOutput({ stream }: { stream: RunStreamState }) {
+  return (
+    <div className="live" data-testid="live-output-panel">
+      {/* Not a live region: deltas are never announced (spec 6.2); phases are. */}
+      <div className="live__text" data-testid="live-output" data-delta-count={stream.deltaCount} data-last-seq={stream.lastSeq} aria-busy="true">
+        {stream.deltaText}
+        <span className="live__caret" aria-hidden="true" />
+      </div>
+      <p className="live__meta muted">
+        {stream.deltaText ? `Streaming… ${stream.deltaCount} chunks so far` : 'Waiting for the first words…'}
+        {stream.connection === 'reconnecting' ? ' · connection dropped, reconnecting without losing anything…' : ''}
+      </p>
+    </div>
+  );
+}
+
+function questionOf(parts: TaggedPart[]): string | null {
+  const t = parts.find((p) => p.kind === 'text');
+  return t && t.kind === 'text' ? t.text : null;
+}
+
+function Actions({ run, active }: { run: RunDetail; active: boolean }) {
+  const cancel = useCancelRun();
+  const rerun = useRerun();
+  const selectRun = useUi((s) => s.selectRun);
+  const startResume = useUi((s) => s.startResume);
+  const setConflict = useUi((s) => s.setConflict);
+  const setBlockingRun = useUi((s) => s.setBlockingRun);
+  const error = cancel.error ?? rerun.error;
+
+  return (
+    <div className="actions" role="group" aria-label="Run actions">
+      {active ? (
+        <button type="button" className="btn btn--danger-outline" onClick={() => cancel.mutate(run.run_id)} disabled={cancel.isPending} data-testid="cancel-run">
+          {cancel.isPending ? 'Cancelling…' : 'Cancel run'}
+        </button>
+      ) : null}
+      {run.status === 'input_required' ? (
+        <button type="button" className="btn btn--primary" onClick={() => startResume(run.run_id)} data-testid="resume-action">
+          Reply to resume
+        </button>
+      ) : null}
+      {!active ? (
+        <button
+          type="button"
+          className="btn"
+          disabled={rerun.isPending}
+          data-testid="rerun-run"
+          title="Run the same input again in a new conversation context"
+          onClick={async () => {
+            try {
+              const r = await rerun.mutateAsync(run.run_id);
+              setBlockingRun(r.run_id);
+              selectRun(r.session_id ?? run.session_id, r.run_id);
+            } catch (err) {
+              if (err instanceof ApiError && err.activeRunId) {
+                setConflict({ activeRunId: err.activeRunId, message: err.message });
+                setBlockingRun(err.activeRunId);
+              }
+            }
+          }}
+        >
+          {rerun.isPending ? 'Starting…' : 'Rerun'}
+        </button>
+      ) : null}
+      {error && !(error instanceof ApiError && error.activeRunId) ? (
+        <span className="field-error" role="alert">
+          {errorMessage(error)}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+function Lineage({ run }: { run: RunDetail }) {
+  const selectRun = useUi((s) => s.selectRun);
+  if (!run.parent_run_id) return null;
+  return (
+    <span className="lineage">
+      {run.origin === 'resume' ? 'Reply to ' : run.origin === 'rerun' ? 'Rerun of ' : 'From '}
+      <button type="button" className="linkbtn" onClick={() => selectRun(run.session_id, run.parent_run_id!)} data-testid="parent-run-link">
+        {shortId(run.parent_run_id)}
+      </button>
+    </span>
+  );
+}
+
+export function RunView({ runId }: { runId: string }) {
+  const detail = useRun(runId);
+  const stream = useRunStream(runId);
+  const startResume = useUi((s) => s.startResume);
+
+  if (detail.isPending) return <div className="runview runview--loading">Loading run…</div>;
+  if (detail.isError) {
+    return (
+      <div className="runview">
+        <div className="banner banner--danger" role="alert">
+          Could not load run {runId}: {errorMessage(detail.error)}
+        </div>
+      </div>
+    );
+  }
+  const run = detail.data;
+  const status = stream.status ?? run.status;
+  const reason = stream.status ? stream.reason : run.reason;
+  const active = isActive(status);
+  // Final parts: the stored detail once it has caught up with the stream, else run.output.
+  const detailCaughtUp = !isActive(run.status);
+  const finalParts = detailCaughtUp ? run.output_parts : (stream.outputParts ?? []);
+  const showFinal = !active && (detailCaughtUp || stream.outputParts !== null);
+
+  return (
+    <article className="runview" data-testid="run-view" data-run-id={run.run_id} data-status={status} aria-labelledby="run-title">
+      <header className="runview__header">
+        <div>
+          <h1 id="run-title" className="runview__title">
+            Run <code>{run.run_id}</code>
+            <CopyButton value={run.run_id} label="Copy id" />
+          </h1>
+          <p className="runview__meta">
+            <Lineage run={run} />
+            <span>Started {formatDateTime(run.created_at)}</span>
+            {run.duration_ms !== null ? <span>Took {formatDuration(run.duration_ms)}</span> : null}
+            {run.context_id ? (
+              <span title="A2A contextId: the conversation thread">
+                context <code>{shortId(run.context_id)}</code>
+              </span>
+            ) : null}
+          </p>
+        </div>
+        <Actions run={{ ...run, status }} active={active} />
+      </header>
+
+      <StatusBanner
+        status={status}
+        reason={reason}
+        durationMs={run.duration_ms}
+        recommendedCommand={stream.recommendedCommand}
+        question={status === 'input_required' && detailCaughtUp ? questionOf(run.output_parts) : null}
+        onReply={() => startResume(run.run_id)}
+      />
+
+      <PhaseStepper phases={stream.phases} status={status} />
+
+      <Section title="Output" testId="output-section">
+        {active || !showFinal ? (
+          <LiveOutput stream={stream} />
+        ) : (
+          <>
+            <PartsView parts={finalParts} testId="final-output" empty="The run produced no output." />
+            {stream.deltaCount > 0 ? (
+              <p className="muted small" data-testid="stream-summary" data-delta-count={stream.deltaCount} data-delta-chars={stream.deltaText.length}>
+                Streamed live as {stream.deltaCount} chunks; the stored final answer replaces them.
+              </p>
+            ) : null}
+          </>
+        )}
+      </Section>
+
+      {stream.diagnostics.length ? (
+        <Section title="Diagnostics" count={stream.diagnostics.length} testId="diagnostics-section">
+          <Diagnostics items={stream.diagnostics} />
+        </Section>
+      ) : null}
+
+      {run.scores.length ? (
+        <Section title="Scores" count={run.scores.length} testId="scores-section">
+          <ScoresTable scores={run.scores} />
+        </Section>
+      ) : null}
+
+      <Section title="Trace" count={stream.traces.length} testId="trace-section" defaultOpen={false}>
+        <TraceList events={stream.traces} />
+      </Section>
+
+      <Section title="Input" count={run.input_parts.length} testId="input-section" defaultOpen={false}>
+        <PartsView parts={run.input_parts} testId="input-parts" empty="No input parts." />
+        {Object.keys(run.metadata ?? {}).length ? (
+          <div className="input-meta">
+            <h3 className="subhead">Metadata</h3>
+            <DataTree value={run.metadata} openDepth={1} />
+          </div>
+        ) : null}
+      </Section>
+    </article>
+  );
+}
