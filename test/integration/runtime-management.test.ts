@@ -179,10 +179,12 @@ describe('memory settings really change what the model sees', () => {
       const answerCall = fake.requests[1].messages;
       expect(answerCall[0].content).toContain('Summary of the earlier conversation');
       expect(answerCall.map((m) => m.content)).not.toContain('my name is Ada');
+      // the thread's message list still shows the whole conversation (the transcript)
       const thread = await call(rt.url, 'GET', `/api/v1/memory/threads/${ctx}/messages`);
-      expect(thread.body.data.messages.length).toBeLessThanOrEqual(4);
+      expect(thread.body.data.messages.map((m: any) => m.content).filter((c: string) => c.startsWith('my name') || c.startsWith('what did'))).toEqual(['my name is Ada', 'what did I say?']);
+      expect(thread.body.data.messages).toHaveLength(6);
       const del = await call(rt.url, 'DELETE', `/api/v1/memory/threads/${ctx}`);
-      expect(del.body.data.deleted.persistent_memory).toBe(1);
+      expect(del.body.data.deleted.persistent_memory).toBe(1 + 6); // the summary and 6 transcript entries
     } finally {
       await call(rt.url, 'PATCH', '/api/v1/memory/config', { summarize: false, summarize_threshold: 40, window_size: 20 });
     }
@@ -205,6 +207,17 @@ describe('threads', () => {
     expect(msgs.body.data.thread_id).toBe(ctx);
     expect(msgs.body.data.messages.map((m: any) => m.role)).toEqual(['human', 'human', 'ai']);
     expect(msgs.body.data.messages[0].content).toBe('I want a refund');
+  });
+
+  it('keeps the checkpointed working memory bounded while the transcript keeps every message', async () => {
+    const texts = Array.from({ length: 26 }, (_, i) => `message ${i}`);
+    const ctx = await converse(rt, texts);
+    const tuple = await rt.runtime.context.registry.checkpointer.getTuple({ configurable: { thread_id: ctx, checkpoint_ns: '' } });
+    const working = (tuple!.checkpoint.channel_values.messages as unknown[]).length;
+    expect(working).toBeLessThanOrEqual(42);
+    const listed = await call(rt.url, 'GET', `/api/v1/memory/threads/${ctx}/messages`);
+    expect(listed.body.data.messages).toHaveLength(52);
+    expect(listed.body.data.messages[0]).toEqual({ role: 'human', content: 'message 0' });
   });
 
   it('deletes one thread with all its data; an unknown thread is THREAD_NOT_FOUND', async () => {
@@ -301,7 +314,7 @@ describe('two runtime processes with different AGENT_IDs sharing one data dir', 
     const delB = await call(b.url, 'DELETE', '/api/v1/memory/threads?all=true');
     expect(delB.body.data.agent_id).toBe('agent-b');
     expect(delB.body.data.deleted.checkpoints).toBeGreaterThan(0);
-    expect(delB.body.data.deleted.persistent_memory).toBe(0);
+    expect(delB.body.data.deleted.persistent_memory).toBe(2); // b1's transcript: one question, one answer
     expect((await call(a.url, 'GET', '/api/v1/memory/threads')).body.data.threads.length).toBe(2);
     expect((await call(a.url, 'GET', `/api/v1/memory/threads/${a1}/messages`)).body.data.messages[0].content).toBe('hello from a');
 

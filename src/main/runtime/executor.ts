@@ -14,12 +14,18 @@ import type { Generation, Registry } from './registry.ts';
 import { toAgentError } from './errors.ts';
 import { CaptureBuffer, InvocationTracer, type TraceSink } from './trace.ts';
 import type { RequestMetaStore } from './request-meta.ts';
-import type { MemoryStore } from './store/types.ts';
+import type { MemoryStore, TranscriptMessage } from './store/types.ts';
 import type { MemoryConfig } from './registry.ts';
 import { planFold, SUMMARY_KEY, type Summarizer } from './memory-fold.ts';
 import { OBSERVATION_LABEL_KEYS } from './request-meta.ts';
 
 export const DEFAULT_ARTIFACT_NAME = 'agent-response';
+/** Messages kept in the checkpointed working state (at least; 2 x window_size if larger). */
+export const WORKING_MEMORY_MAX = 40;
+
+function toTranscript(m: BaseMessage): TranscriptMessage {
+  return { role: m._getType() === 'ai' ? 'ai' : 'human', content: messageText(m) };
+}
 const ARTIFACT_ID = 'response';
 
 export interface ExecutorDeps {
@@ -168,6 +174,7 @@ export class GraphAgentExecutor implements AgentExecutor {
     let cacheStats: Record<string, number> | undefined;
     let streamed = '';
     let chunkCount = 0;
+    const transcript: TranscriptMessage[] = [];
     const now = () => new Date().toISOString();
 
     const publishStatus = (state: TaskState, message?: Message) => {
@@ -201,12 +208,14 @@ export class GraphAgentExecutor implements AgentExecutor {
       const summary = this.deps.memory.enabled ? ((await this.deps.store.getMemory(settings.agentId, contextId, SUMMARY_KEY)) as { text?: string } | undefined) : undefined;
       if (summary?.text) request.memory = { summary: summary.text };
 
+      const bounded = folded.length || cold ? [] : this.boundWorkingMemory(state.values.messages ?? []);
+      const seed = cold && !pending ? historySeed(meta.history, settings.historyMaxMessages) : [];
+      transcript.push(...seed.map(toTranscript), { role: 'human', content: human.content as string });
       if (pending) {
-        input = new Command({ resume: request, update: { messages: [...folded, human] } });
+        input = new Command({ resume: request, update: { messages: [...folded, ...bounded, human] } });
       } else {
-        const seed = cold ? historySeed(meta.history, settings.historyMaxMessages) : [];
         const trimmed = settings.maxHistoryTokens !== null ? this.capHistory(cold ? seed : (state.values.messages ?? []), settings.maxHistoryTokens, tracer, cold) : null;
-        const messages = trimmed ? [...folded, ...trimmed.messages, human] : [...folded, ...seed, human];
+        const messages = trimmed ? [...folded, ...bounded, ...trimmed.messages, human] : [...folded, ...bounded, ...seed, human];
         input = { messages, request, response: null };
       }
 
@@ -279,6 +288,7 @@ export class GraphAgentExecutor implements AgentExecutor {
         throw new AgentError({ code: 'INTERNAL_ERROR', reason: 'empty_response', message: 'The agent finished without an answer.' });
       }
       const finalResponse: AgentResponse = { ...response, text: response?.text ?? streamed };
+      if (finalResponse.text) transcript.push({ role: 'ai', content: finalResponse.text });
       await this.evaluate(gen, request, finalResponse, { request, response: finalResponse }, tracer, run.controller.signal);
       const parts = applyDefaultSchema(responseParts(finalResponse), gen.project.manifest.output.schema);
       stats.completed += 1;
@@ -333,6 +343,9 @@ export class GraphAgentExecutor implements AgentExecutor {
       });
       publishStatus('failed', agentMessage([{ kind: 'text', text: failure.message }, { kind: 'data', data: body }], taskId, contextId));
     } finally {
+      if (this.deps.memory.enabled && transcript.length) {
+        await this.deps.store.appendTranscript(settings.agentId, contextId, transcript).catch((err) => log.warn({ err: (err as Error).message }, 'transcript not saved'));
+      }
       this.running.delete(taskId);
       this.contextOf.delete(taskId);
       if (!run.canceled) bus.finished();
@@ -354,6 +367,19 @@ export class GraphAgentExecutor implements AgentExecutor {
         });
       }
     }
+  }
+
+  /** Keeps the checkpointed working memory bounded so a turn's cost does not grow with the
+   * thread: beyond WORKING_MEMORY_MAX (or twice window_size) the oldest messages leave the
+   * state. They stay in the transcript; with summarize on, fold() handles it instead. */
+  private boundWorkingMemory(messages: BaseMessage[]): RemoveMessage[] {
+    if (this.deps.memory.summarize) return [];
+    const cap = Math.max(WORKING_MEMORY_MAX, 2 * this.deps.memory.window_size);
+    if (messages.length <= cap) return [];
+    return messages
+      .slice(0, messages.length - cap)
+      .filter((m) => m.id)
+      .map((m) => new RemoveMessage({ id: m.id! }));
   }
 
   /** Folds older messages into the thread's long-term summary (spec 2.3 summarize). */

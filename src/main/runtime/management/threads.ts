@@ -1,6 +1,5 @@
 // Thread endpoints (spec 2.4, 4.2 rules 1, 5.3): every operation is authorised by ownership
 // through AGENT_ID; another agent's thread is FORBIDDEN, an unknown one THREAD_NOT_FOUND.
-import type { BaseMessage } from '@langchain/core/messages';
 import type { RuntimeContext } from '../server.ts';
 import { ManagementError } from './envelope.ts';
 import { requireMemory } from './memory.ts';
@@ -32,11 +31,8 @@ export class ThreadService {
 
   async messages(threadId: string) {
     await this.owned(threadId);
-    const state = await this.ctx.registry.current.graph.getState({ configurable: { thread_id: threadId } });
-    const messages = ((state.values?.messages ?? []) as BaseMessage[])
-      .filter((m) => m._getType() === 'human' || m._getType() === 'ai')
-      .map((m) => ({ role: m._getType(), content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content) }));
-    return { thread_id: threadId, messages };
+    // The transcript holds every message; the checkpointed working state is bounded.
+    return { thread_id: threadId, messages: await this.ctx.store.readTranscript(threadId) };
   }
 
   async delete(threadId: string) {

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import type { TaskStore } from '@a2a-js/sdk/server';
 import { SqliteCheckpointSaver, claimThread, deleteThreadRows } from './checkpointer.ts';
 import { SqliteTaskStore } from './taskStore.ts';
-import type { DeletedCounts, MemoryStore } from './types.ts';
+import type { DeletedCounts, MemoryStore, TranscriptMessage } from './types.ts';
 
 /** How long a connection waits for another connection's (or process's) write lock before
  * failing with SQLITE_BUSY. Two runtime processes may share one file; their write
@@ -134,6 +134,12 @@ class SqliteMemoryStore implements MemoryStore {
       migrateThreads: db.prepare('UPDATE threads SET agent_id = ? WHERE agent_id = ?'),
       // OR REPLACE: a stale row of newId for the same (thread, key) must not abort the migration.
       migrateMemory: db.prepare('UPDATE OR REPLACE persistent_memory SET agent_id = ? WHERE agent_id = ?'),
+      lastTranscriptKey: db
+        .prepare("SELECT max(key) FROM persistent_memory WHERE agent_id = ? AND thread_id = ? AND key >= 'transcript:' AND key < 'transcript;'")
+        .pluck(),
+      readTranscript: db
+        .prepare("SELECT value FROM persistent_memory WHERE thread_id = ? AND key >= 'transcript:' AND key < 'transcript;' ORDER BY key")
+        .pluck(),
       getMemory: db.prepare('SELECT value FROM persistent_memory WHERE agent_id = ? AND thread_id = ? AND key = ?').pluck(),
       putMemory: db.prepare(
         `INSERT INTO persistent_memory (agent_id, thread_id, key, value, updated_at) VALUES (?, ?, ?, ?, ?)
@@ -218,6 +224,28 @@ class SqliteMemoryStore implements MemoryStore {
         this.stmt.putMemory.run(agentId, threadId, key, json, new Date().toISOString());
       })
       .immediate();
+  }
+
+  async appendTranscript(agentId: string, threadId: string, messages: TranscriptMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    // Transcript entries are persistent-memory rows keyed transcript:<seq>, so deletes,
+    // counts and agent-id migration treat them like the rest of the thread's memory.
+    this.db
+      .transaction(() => {
+        claimThread(this.db, threadId, agentId);
+        const last = this.stmt.lastTranscriptKey.get(agentId, threadId) as string | null;
+        let seq = last ? Number(last.slice('transcript:'.length)) : 0;
+        const now = new Date().toISOString();
+        for (const m of messages) {
+          seq += 1;
+          this.stmt.putMemory.run(agentId, threadId, `transcript:${String(seq).padStart(12, '0')}`, JSON.stringify(m), now);
+        }
+      })
+      .immediate();
+  }
+
+  async readTranscript(threadId: string): Promise<TranscriptMessage[]> {
+    return (this.stmt.readTranscript.all(threadId) as string[]).map((v) => JSON.parse(v) as TranscriptMessage);
   }
 
   async close(): Promise<void> {

@@ -43,5 +43,14 @@ export interface MemoryStore {
   /** Persistent (long-term) memory of a thread, e.g. a running summary. */
   getMemory(agentId: string, threadId: string, key: string): Promise<unknown | undefined>;
   putMemory(agentId: string, threadId: string, key: string, value: unknown): Promise<void>;
+  /** The thread's transcript: every human and ai message, appended in order. The working
+   * state in checkpoints is bounded; this record is what the thread's message list shows. */
+  appendTranscript(agentId: string, threadId: string, messages: TranscriptMessage[]): Promise<void>;
+  readTranscript(threadId: string): Promise<TranscriptMessage[]>;
   close(): Promise<void>;
+}
+
+export interface TranscriptMessage {
+  role: 'human' | 'ai';
+  content: string;
 }

@@ -1,0 +1,223 @@
+// The Playground services (spec 4.3): sessions and runs. They know nothing of HTTP: the
+// routes validate requests with zod and call these; failures are PlaygroundErrors.
+//
+// One active run per project (spec 8, 4.3 rule 2): better-sqlite3 is synchronous, so the
+// check for an active run, the blob writes and the insert of the new run run in one
+// synchronous stretch with no await in between; two concurrent creates are serialised by
+// the event loop and exactly one of them wins.
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import type { Logger } from 'pino';
+import type {
+  CreateRunBody,
+  CreateSessionBody,
+  InputPart,
+  Page,
+  RunAccepted,
+  RunDetail,
+  RunSummary,
+  Session,
+  TaggedPart,
+} from '../../shared/playground.ts';
+import { isActive } from '../../shared/playground.ts';
+import { PlaygroundError, notFound } from './errors.ts';
+import type { EventLog } from './events/log.ts';
+import { RESERVED_METADATA_KEY, type RunExecutor } from './executor/executor.ts';
+import { newRunId, newSessionId } from './ids.ts';
+import { blobsOf, inputToTagged, type StoredBlob } from './parts.ts';
+import { normaliseChangedFile } from './paths.ts';
+import type { BlobStore } from './store/blobs.ts';
+import { toDetail, type NewRun, type PageQuery, type PlaygroundStore } from './store/store.ts';
+
+export interface ResumeBody {
+  parts: InputPart[];
+  metadata?: Record<string, unknown>;
+}
+
+export interface ServiceOptions {
+  store: PlaygroundStore;
+  blobs: BlobStore;
+  log: EventLog;
+  executor: RunExecutor;
+  logger?: Logger;
+}
+
+export const DEFAULT_SESSION_TITLE = 'Untitled session';
+
+/** User metadata as stored: the reserved capture key never is (issue 3 section 7). */
+export function storableMetadata(metadata: Record<string, unknown> | undefined): Record<string, unknown> {
+  const copy = { ...(metadata ?? {}) };
+  delete copy[RESERVED_METADATA_KEY];
+  return copy;
+}
+
+export class PlaygroundService {
+  constructor(private readonly o: ServiceOptions) {}
+
+  // Sessions -------------------------------------------------------------------------
+
+  createSession(body: CreateSessionBody): Session {
+    const title = body.title?.trim() || DEFAULT_SESSION_TITLE;
+    return this.o.store.insertSession(newSessionId(), title, new Date().toISOString());
+  }
+
+  listSessions(q: PageQuery): Page<Session> {
+    return this.o.store.listSessions(q);
+  }
+
+  getSession(id: string): Session {
+    const s = this.o.store.getSession(id);
+    if (!s) throw notFound('session', id);
+    return s;
+  }
+
+  /** spec 4.3 rule 3: removes the session, its runs and events, and every blob no other
+   * session references. An active run of the session is cancelled first. */
+  deleteSession(id: string): void {
+    this.getSession(id);
+    const runIds = this.o.store.sessionRunIds(id);
+    for (const runId of runIds) this.o.executor.cancel(runId);
+    this.o.log.forget(runIds);
+    const { orphanBlobs } = this.o.store.deleteSession(id);
+    for (const sha of orphanBlobs) {
+      try {
+        this.o.blobs.delete(sha);
+      } catch (err) {
+        this.o.logger?.warn({ err, sha256: sha }, 'could not remove an orphaned blob');
+      }
+    }
+  }
+
+  // Runs -----------------------------------------------------------------------------
+
+  listRuns(sessionId: string, q: PageQuery): Page<RunSummary> {
+    this.getSession(sessionId);
+    return this.o.store.listRuns(sessionId, q);
+  }
+
+  getRun(id: string): RunDetail {
+    const row = this.o.store.getRun(id);
+    if (!row) throw notFound('run', id);
+    const detail = toDetail(row);
+    // Events of an active run may still sit in the pending batch.
+    detail.last_seq = Math.max(detail.last_seq, this.o.log.lastSeq(id));
+    return detail;
+  }
+
+  /** POST /sessions/{id}/runs (spec 4.3): 202 at once; the executor does the work. */
+  createRun(sessionId: string, body: CreateRunBody): RunAccepted {
+    this.getSession(sessionId);
+    this.assertNoActiveRun();
+    const input = inputToTagged(body.parts, this.o.blobs);
+    return this.admit(
+      {
+        session_id: sessionId,
+        parent_run_id: null,
+        origin: 'send',
+        // A new message continues the session's conversation: the context of its latest run.
+        context_id: this.o.store.latestContextId(sessionId),
+        task_id: null,
+        input_parts: input.parts,
+        metadata: storableMetadata(body.metadata),
+        changed_files: (body.changed_files ?? []).map(normaliseChangedFile),
+        revision: body.revision ?? null,
+      },
+      input.blobs,
+    );
+  }
+
+  /** POST /runs/{id}/resume (spec 3): only for an input_required run; the child keeps the
+   * parent's context_id and task_id. */
+  resumeRun(runId: string, body: ResumeBody): RunAccepted {
+    const parent = this.o.store.getRun(runId);
+    if (!parent) throw notFound('run', runId);
+    if (parent.status !== 'input_required') {
+      throw new PlaygroundError(
+        'run_not_resumable',
+        `run ${runId} is ${parent.status}; only a run in input_required can be resumed`,
+        { run_id: runId, status: parent.status },
+      );
+    }
+    this.assertNoActiveRun();
+    const input = inputToTagged(body.parts, this.o.blobs);
+    return this.admit(
+      {
+        session_id: parent.session_id,
+        parent_run_id: parent.run_id,
+        origin: 'resume',
+        context_id: parent.context_id,
+        task_id: parent.task_id,
+        input_parts: input.parts,
+        // The conversation keeps its user metadata unless the resume gives new metadata.
+        metadata: body.metadata !== undefined ? storableMetadata(body.metadata) : JSON.parse(parent.metadata),
+        changed_files: [],
+        revision: parent.revision,
+      },
+      input.blobs,
+    );
+  }
+
+  /** POST /runs/{id}/rerun (spec 3): any run; input parts copied; a new context_id. */
+  rerunRun(runId: string): RunAccepted {
+    const source = this.o.store.getRun(runId);
+    if (!source) throw notFound('run', runId);
+    this.assertNoActiveRun();
+    const parts = JSON.parse(source.input_parts) as TaggedPart[];
+    return this.admit(
+      {
+        session_id: source.session_id,
+        parent_run_id: source.run_id,
+        origin: 'rerun',
+        context_id: randomUUID(),
+        task_id: null,
+        input_parts: parts,
+        metadata: JSON.parse(source.metadata),
+        changed_files: [],
+        revision: source.revision,
+      },
+      blobsOf(parts),
+    );
+  }
+
+  /** DELETE /runs/{id} (spec 3): an active run ends `cancelled`, reason `user_cancelled`.
+   * A run that already ended is left as it is (the call is idempotent). */
+  cancelRun(runId: string): RunDetail {
+    const row = this.o.store.getRun(runId);
+    if (!row) throw notFound('run', runId);
+    if (isActive(row.status)) this.o.executor.cancel(runId);
+    return this.getRun(runId);
+  }
+
+  // ---------------------------------------------------------------------------------
+
+  private assertNoActiveRun(): void {
+    const active = this.o.store.activeRunId();
+    if (active) {
+      throw new PlaygroundError('active_run_conflict', `the project already has an active run (${active}); wait for it to end or cancel it`, {
+        active_run_id: active,
+      });
+    }
+  }
+
+  /** Inserts the run as `queued` with its first events and hands it to the executor.
+   * Runs synchronously from the active-run check to the insert (see the header). */
+  private admit(run: Omit<NewRun, 'run_id' | 'status' | 'created_at'>, blobs: StoredBlob[]): RunAccepted {
+    const row: NewRun = { ...run, run_id: newRunId(), status: 'queued', created_at: new Date().toISOString() };
+    this.o.store.transaction(() => {
+      this.assertNoActiveRun();
+      this.o.store.insertRun(row);
+      for (const b of blobs) this.o.store.linkBlob(row.run_id, b.sha256, b.size, row.created_at);
+      this.o.store.touchSession(row.session_id, row.created_at);
+      this.o.log.append(row.run_id, 'run.status', { status: 'queued' });
+      this.o.log.append(row.run_id, 'run.phase', { phase: 'queue', state: 'started', origin: row.origin });
+    });
+    this.o.executor.start(row.run_id);
+    return { run_id: row.run_id, status: row.status, session_id: row.session_id, parent_run_id: row.parent_run_id };
+  }
+}
+
+/** Blob files of a data dir that no run references (for maintenance and tests). */
+export function unreferencedBlobFiles(store: PlaygroundStore, blobs: BlobStore): string[] {
+  const used = new Set((store.db.prepare('SELECT sha256 FROM run_blobs').all() as { sha256: string }[]).map((r) => r.sha256));
+  return fs.readdirSync(blobs.dir).filter((f) => /^[0-9a-f]{64}$/.test(f) && !used.has(f));
+}
