@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, session } from 'electron';
 import { startStudio } from './studio/studio.ts';
 import { openProjectFileInEditor, revealProjectFile } from './electron/files.ts';
-import { registerIpcHandlers } from './electron/ipc.ts';
+import { OperationError, registerIpcHandlers } from './electron/ipc.ts';
 import { installSecurity, secureWebPreferences, setAppOrigin } from './electron/security.ts';
 import { dataDirFor, initialProjectDir, writeSettings } from './electron/settings.ts';
 import type { OpenedProject } from '../preload/api.ts';
@@ -78,7 +78,7 @@ registerIpcHandlers({
     if (picked.canceled || picked.filePaths.length === 0) return null;
     const dir = resolve(picked.filePaths[0]);
     if (!existsSync(join(dir, 'agent.json'))) {
-      throw Object.assign(new Error(`${dir} has no agent.json: pick the folder of an agent project.`), { code: 'NOT_A_PROJECT' });
+      throw new OperationError('NOT_A_PROJECT', `${dir} has no agent.json: pick the folder of an agent project.`);
     }
     return switchProject(dir);
   },

@@ -49,9 +49,9 @@ export class EventLog {
     if (this.closed.has(runId)) return null;
     const seq = this.lastSeq(runId) + 1;
     this.seqs.set(runId, seq);
-    const event = { seq, run_id: runId, ts: new Date().toISOString(), kind, ...payload } as RunEvent;
+    const event = { seq, run_id: runId, ts: new Date().toISOString(), kind, ...payload } as unknown as RunEvent;
     const body = JSON.stringify(event);
-    const terminal = kind === 'run.status' && TERMINAL_STATES.includes((payload as { status: RunStatus }).status);
+    const terminal = kind === 'run.status' && TERMINAL_STATES.includes((payload as unknown as { status: RunStatus }).status);
     this.pending.push({ run_id: runId, seq, kind, body });
     this.stats.appended += 1;
     if (terminal) {

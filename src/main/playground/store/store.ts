@@ -3,6 +3,7 @@
 // interleave with another request). Statements are prepared once; every value is bound.
 import type { Page, RunDetail, RunStatus, RunSummary, ScoreEntry, Session, TaggedPart } from '../../../shared/playground.ts';
 import { ACTIVE_STATES } from '../../../shared/playground.ts';
+import type { Statement } from 'better-sqlite3';
 import { openDatabase, schemaVersion, type Db } from './db.ts';
 
 export interface RunRow {
@@ -108,7 +109,7 @@ export function toDetail(row: RunRow): RunDetail {
 
 export class PlaygroundStore {
   private readonly stmts;
-  private readonly updateCache = new Map<string, ReturnType<Db['prepare']>>();
+  private readonly updateCache = new Map<string, Statement<unknown[]>>();
 
   constructor(readonly db: Db) {
     const p = <T = unknown>(sql: string) => db.prepare<unknown[], T>(sql);
@@ -254,7 +255,7 @@ export class PlaygroundStore {
     const sql = `UPDATE runs SET ${cols.join(', ')} WHERE run_id = ?`;
     let stmt = this.updateCache.get(sql);
     if (!stmt) {
-      stmt = this.db.prepare(sql);
+      stmt = this.db.prepare<unknown[]>(sql);
       this.updateCache.set(sql, stmt);
     }
     stmt.run(...values, id);

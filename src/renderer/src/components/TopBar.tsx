@@ -38,8 +38,8 @@ export function TopBar() {
             onClick={async () => {
               setOpenError(null);
               try {
-                const opened = await bridge.openProjectFolder();
-                if (opened) window.location.assign(opened.url);
+                // The main process loads the new project's studio into this window itself.
+                await bridge.openProjectFolder();
               } catch (err) {
                 setOpenError(errorMessage(err));
               }
