@@ -400,7 +400,52 @@ describe('registry metadata and hot reload', () => {
   });
 });
 
+async function startHttpMcpServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
+  const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+  const { z } = await import('zod');
+  const express = (await import('express')).default;
+  const app = express();
+  app.use(express.json());
+  app.post('/mcp', async (req, res) => {
+    // stateless: a fresh server and transport per request
+    const server = new McpServer({ name: 'http-orders', version: '1.0.0' });
+    server.registerTool('track_parcel', { description: 'Tracks a parcel', inputSchema: { orderId: z.string() } }, async ({ orderId }) => ({
+      content: [{ type: 'text', text: 'ok' }],
+      structuredContent: { orderId, carrier: 'DHL over HTTP' },
+    }));
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    res.on('close', () => void transport.close());
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  });
+  const http = app.listen(0, '127.0.0.1');
+  await new Promise((r) => http.once('listening', r));
+  const port = (http.address() as { port: number }).port;
+  return { url: `http://127.0.0.1:${port}/mcp`, close: () => new Promise((r) => http.close(() => r())) };
+}
+
 describe('MCP servers', () => {
+  it('connects a streamable HTTP MCP server and calls its tool', async () => {
+    const mcpServer = await startHttpMcpServer();
+    const dir = path.join(REPO, 'test/.tmp', `mcp-http-${Date.now()}`);
+    fs.cpSync(path.join(REPO, 'test/fixtures/mcp-agent'), dir, { recursive: true });
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'agent.json'), 'utf8'));
+    manifest.mcpServers = [{ name: 'remote', transport: 'http', url: mcpServer.url }];
+    fs.writeFileSync(path.join(dir, 'agent.json'), JSON.stringify(manifest, null, 2));
+    const rt = await startTestRuntime({ projectDir: dir });
+    try {
+      const status = await call(rt.url, 'GET', '/api/v1/status');
+      expect(status.body.data.mcp.servers).toEqual([expect.objectContaining({ name: 'remote', transport: 'http', state: 'connected', tools: 1 })]);
+      const res = (await rt.client.sendMessage(sendParams('ORD-34567'))) as any;
+      const data = res.result.artifacts[0].parts.find((p: any) => p.kind === 'data').data;
+      expect(data.result).toEqual({ orderId: 'ORD-34567', carrier: 'DHL over HTTP' });
+    } finally {
+      await rt.close();
+      await mcpServer.close();
+    }
+  });
+
   it('connects a real stdio MCP server, reports state and tool counts, and the graph calls its tool', async () => {
     const rt = await startTestRuntime({ projectDir: path.join(REPO, 'test/fixtures/mcp-agent') });
     try {
