@@ -1,10 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
-// Browser end-to-end specs: playwright-core drives Debian's Chromium against `agent-studio serve`.
+// Browser end-to-end specs: playwright-core drives Debian's Chromium against the real
+// headless studio. One browser for the whole suite (global setup); a fresh studio, data
+// dir and browser context per test (e2e/fixtures.ts).
 export default defineConfig({
   test: {
+    // Project modules must load through Node's own loader (src/main/runtime/project/loader.ts).
+    server: { deps: { external: [/native-import\.mjs$/] } },
     include: ['e2e/**/*.spec.ts'],
     environment: 'node',
+    globalSetup: ['e2e/global-setup.ts'],
     testTimeout: 90_000,
     hookTimeout: 90_000,
     fileParallelism: false,

@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 // Integration suites start real servers (runtime, studio) on free loopback ports.
 export default defineConfig({
   test: {
+    // Project modules must load through Node's own loader (src/main/runtime/project/loader.ts).
+    server: { deps: { external: [/native-import\.mjs$/] } },
     include: ['test/integration/**/*.test.ts'],
     environment: 'node',
     testTimeout: 60_000,

@@ -3,5 +3,6 @@
 import { register } from 'tsx/esm/api';
 
 register();
+globalThis[Symbol.for('agent-studio.tsx')] = true;
 const { main } = await import('../src/main/cli.ts');
 await main(process.argv.slice(2));

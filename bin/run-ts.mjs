@@ -5,6 +5,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 register();
+globalThis[Symbol.for('agent-studio.tsx')] = true;
 const [file, ...rest] = process.argv.slice(2);
 if (!file) {
   process.stderr.write('usage: node bin/run-ts.mjs FILE.ts [args]\n');

@@ -5,7 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { pathToFileURL } from 'node:url';
-import { tsImport } from 'tsx/esm/api';
+import { register as registerTsx } from 'tsx/esm/api';
+import { register as registerHooks } from 'node:module';
+import { nativeImport } from './native-import.mjs';
 import { parseTree, findNodeAtLocation, printParseErrorCode, parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { ManifestSchema, MANIFEST_FILE, type Manifest, type InputContract, type EvaluatorDecl } from './manifest.ts';
@@ -160,22 +162,50 @@ function importDiagnostic(dir: string, file: string, err: unknown): Diagnostic {
 }
 
 let generationCounter = 0;
+const HOOKS_KEY = Symbol.for('agent-studio.loader-hooks');
 
-/** Imports a project module afresh (a new tsx namespace each load, so a reload sees
- * edited files) and records every project file it pulled in. */
-async function importFresh(dir: string, rel: string, seen: Set<string>): Promise<Record<string, unknown>> {
+/** TypeScript through tsx (once per process; the `agent-studio` bin registers it first),
+ * plus the generation hook that gives each load fresh copies of project files only. */
+function ensureHooks(): void {
+  const g = globalThis as unknown as Record<symbol, boolean | undefined>;
+  if (g[HOOKS_KEY]) return;
+  if (!g[Symbol.for('agent-studio.tsx')]) {
+    registerTsx();
+    g[Symbol.for('agent-studio.tsx')] = true;
+  }
+  registerHooks(new URL('./generation-hooks.mjs', import.meta.url));
+  g[HOOKS_KEY] = true;
+}
+
+
+/** Imports a project module for one generation: the project's own files load afresh (so a
+ * reload sees edits), packages are shared. */
+async function importFresh(dir: string, rel: string, generation: number): Promise<Record<string, unknown>> {
   const abs = path.resolve(dir, rel);
   if (!fs.existsSync(abs)) throw new Error(`file not found: ${rel}`);
-  generationCounter += 1;
-  const url = pathToFileURL(abs).href;
-  return tsImport(`${url}?generation=${generationCounter}`, {
-    parentURL: pathToFileURL(path.join(dir, 'index.ts')).href,
-    onImport(imported: string) {
-      if (!imported.startsWith('file:')) return;
-      const p = new URL(imported).pathname;
-      if (p.startsWith(dir + path.sep) && !p.includes(`${path.sep}node_modules${path.sep}`)) seen.add(p);
-    },
-  });
+  ensureHooks();
+  const url = new URL(pathToFileURL(abs).href);
+  url.searchParams.set('agent-gen', String(generation));
+  url.searchParams.set('agent-root', pathToFileURL(dir).pathname);
+  return nativeImport(url.href);
+}
+
+const SOURCE_EXT = /\.(?:ts|mts|cts|tsx|js|mjs|cjs)$/;
+const SKIP_DIRS = new Set(['node_modules', 'dist', 'out', 'coverage']);
+
+/** Every source file of the project, for the registry (a change to any of them rebuilds). */
+function projectSources(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
+      if (entry.name.startsWith('.') || SKIP_DIRS.has(entry.name)) continue;
+      const p = path.join(d, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else if (SOURCE_EXT.test(entry.name) && !/\.test\.[cm]?[jt]s$/.test(entry.name)) out.push(p);
+    }
+  };
+  walk(dir);
+  return out.sort();
 }
 
 export async function loadProject(projectDir: string): Promise<LoadedProject> {
@@ -241,11 +271,12 @@ export async function loadProject(projectDir: string): Promise<LoadedProject> {
   if (diagnostics.length) throw new ProjectLoadError(diagnostics);
 
   // The graph module.
-  const graphFiles = new Set<string>();
+  generationCounter += 1;
+  const generation = generationCounter;
   let graphExport: unknown;
   let adapterArtifactName: string | undefined;
   try {
-    const mod = await importFresh(dir, manifest.graph.entry, graphFiles);
+    const mod = await importFresh(dir, manifest.graph.entry, generation);
     graphExport = mod[manifest.graph.export];
     if (typeof mod.ARTIFACT_NAME === 'string' && mod.ARTIFACT_NAME) adapterArtifactName = mod.ARTIFACT_NAME;
     if (graphExport === undefined) {
@@ -263,10 +294,9 @@ export async function loadProject(projectDir: string): Promise<LoadedProject> {
 
   // Evaluators, in manifest order (spec 4.1 rule 5).
   const evaluators: LoadedEvaluator[] = [];
-  const evaluatorFiles = new Set<string>();
   for (const [i, decl] of manifest.evaluators.entries()) {
     try {
-      const mod = await importFresh(dir, decl.module, evaluatorFiles);
+      const mod = await importFresh(dir, decl.module, generation);
       const fn = mod[decl.export];
       if (typeof fn !== 'function') {
         diagnostics.push({ file: decl.module, field: `evaluators.${i}.export`, message: `no function exported as '${decl.export}'` });
@@ -282,7 +312,7 @@ export async function loadProject(projectDir: string): Promise<LoadedProject> {
   if (diagnostics.length) throw new ProjectLoadError(diagnostics);
 
   const entryAbs = path.resolve(dir, manifest.graph.entry);
-  for (const abs of [...graphFiles].sort()) {
+  for (const abs of projectSources(dir)) {
     const rel = path.relative(dir, abs);
     components.push({ kind: abs === entryAbs ? 'graph' : 'module', name: rel, file: rel, hash: sha256(fs.readFileSync(abs)) });
   }

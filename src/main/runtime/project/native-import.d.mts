@@ -1,0 +1,1 @@
+export function nativeImport(url: string): Promise<Record<string, unknown>>;
