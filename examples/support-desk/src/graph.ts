@@ -3,7 +3,7 @@
 // to answer with a real OpenAI-compatible model.
 import { Annotation, END, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph';
 import { AIMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
-import { AgentState, createChatModel, emitTrace, fanOut, type AgentContext, type AgentRequest } from 'agent-studio/sdk';
+import { AgentError, AgentState, createChatModel, emitTrace, fanOut, type AgentContext, type AgentRequest } from 'agent-studio/sdk';
 import { helpCentreSkill, orderStatusSkill, refundSkill, type Intent, type SkillResult } from './skills.ts';
 
 const State = Annotation.Root({
@@ -68,7 +68,6 @@ export function createGraph(ctx: AgentContext) {
     const hit = BLOCKED.find((re) => re.test(text));
     emitTrace(config, 'guardrail', { policy: 'support-desk/basic', verdict: hit ? 'blocked' : 'pass' });
     if (hit) {
-      const { AgentError } = await import('agent-studio/sdk');
       throw new AgentError({ code: 'GUARDRAIL_BLOCKED', reason: 'unsafe_request', message: 'I cannot help with that request.' });
     }
     return {};

@@ -6,7 +6,6 @@
 // synchronous stretch with no await in between; two concurrent creates are serialised by
 // the event loop and exactly one of them wins.
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import type { Logger } from 'pino';
 import type {
   CreateRunBody,
@@ -214,10 +213,4 @@ export class PlaygroundService {
     this.o.executor.start(row.run_id);
     return { run_id: row.run_id, status: row.status, session_id: row.session_id, parent_run_id: row.parent_run_id };
   }
-}
-
-/** Blob files of a data dir that no run references (for maintenance and tests). */
-export function unreferencedBlobFiles(store: PlaygroundStore, blobs: BlobStore): string[] {
-  const used = new Set((store.db.prepare('SELECT sha256 FROM run_blobs').all() as { sha256: string }[]).map((r) => r.sha256));
-  return fs.readdirSync(blobs.dir).filter((f) => /^[0-9a-f]{64}$/.test(f) && !used.has(f));
 }

@@ -29,6 +29,8 @@ export class EventLog {
   /** Runs that ended since the last flush: their seq counters can go once written. */
   private endedSinceFlush: string[] = [];
   private timer: NodeJS.Timeout | null = null;
+  /** After close(): the store is about to close, nothing more is accepted. */
+  private shutDown = false;
   private readonly flushMs: number;
   private readonly maxBatch: number;
   /** Counters for docs/performance.md and the benchmark. */
@@ -46,7 +48,7 @@ export class EventLog {
   /** Appends one event; answers null when the run already ended (its terminal status is
    * the last event of its stream, so late arrivals such as a trace after a cancel are dropped). */
   append<K extends EventKind>(runId: string, kind: K, payload: Payload<K>): RunEvent | null {
-    if (this.closed.has(runId)) return null;
+    if (this.shutDown || this.closed.has(runId)) return null;
     const seq = this.lastSeq(runId) + 1;
     this.seqs.set(runId, seq);
     const event = { seq, run_id: runId, ts: new Date().toISOString(), kind, ...payload } as unknown as RunEvent;
@@ -128,6 +130,7 @@ export class EventLog {
 
   close(): void {
     this.flush();
+    this.shutDown = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
   }

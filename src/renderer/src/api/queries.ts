@@ -109,7 +109,11 @@ export function useCreateSession() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (title?: string) => api<Session>('/sessions', { method: 'POST', body: title ? { title } : {} }),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: keys.sessions }),
+    onSuccess: (session) => {
+      // Known at once, so selecting it does not wait for the list to refetch.
+      qc.setQueryData<Session[]>(keys.sessions, (old) => [session, ...(old ?? []).filter((s) => s.session_id !== session.session_id)]);
+      void qc.invalidateQueries({ queryKey: keys.sessions });
+    },
   });
 }
 
