@@ -44,6 +44,8 @@ export function rendererDevServer(studioUrl = process.env.AGENT_STUDIO_URL ?? 'h
 
 /** Build settings shared with electron.vite.config.ts. */
 export const rendererBuild: UserConfig['build'] = {
+  // electron-vite leaves minification off by default; the renderer is minified either way.
+  minify: 'esbuild',
   // Monaco alone is a few MB; it is split into its own lazily loaded chunk.
   chunkSizeWarningLimit: 4096,
   sourcemap: true,

@@ -34,6 +34,8 @@ async function createRun(sessionId: string, body: Record<string, unknown>): Prom
 }
 
 const text = (s: string) => ({ kind: 'text', text: s });
+const runtimeClient = (url: string) =>
+  new A2AClient({ name: 'rt', description: '', url, version: '0', protocolVersion: '0.3.0', capabilities: { streaming: true }, defaultInputModes: [], defaultOutputModes: [], skills: [] });
 const LONG_QUESTION = 'I want a refund for order ORD-12345. Where is my order ORD-23456? How do I reset my password and change my delivery address or shipping?';
 
 describe('sessions', () => {
@@ -103,10 +105,10 @@ describe('runs', () => {
     const statuses = stream.messages.filter((m) => m.data.kind === 'run.status').map((m) => (m.data as { status: string }).status);
     expect(statuses).toEqual(['queued', 'preparing', 'running', 'completed']);
     expect(isTerminal(stream.messages.at(-1)!)).toBe(true);
+    const run = (await t.call<RunDetail>('GET', `/runs/${accepted.run_id}`)).body;
     const traceNames = stream.messages.flatMap((m) => (m.data.kind === 'trace' ? [m.data.name] : []));
     expect(traceNames).toEqual(expect.arrayContaining(['invoke.start', 'routing', 'guardrail', 'invoke.end', 'evaluation.result']));
 
-    const run = (await t.call<RunDetail>('GET', `/runs/${accepted.run_id}`)).body;
     expect(run).toMatchObject({ status: 'completed', reason: null, origin: 'send', revision: 'rev-1', metadata: { userId: 'u-1' } });
     expect(run.context_id).toEqual(expect.any(String));
     expect(run.task_id).toEqual(expect.any(String));
@@ -115,6 +117,13 @@ describe('runs', () => {
     // The reserved key is never stored or shown (issue 3 section 7).
     expect(JSON.stringify(run)).not.toContain('svc.playground');
     expect(JSON.stringify(stream.messages)).not.toContain('svc.playground');
+    // ... nor kept by the runtime in the task or the thread.
+    const runtimeUrl = t.studio.runtime.status()!.url!;
+    const task = await runtimeClient(runtimeUrl).getTask({ id: run.task_id! });
+    expect(JSON.stringify(task)).toContain('ORD-12345');
+    expect(JSON.stringify(task)).not.toContain('svc.playground');
+    const thread = await (await fetch(`${runtimeUrl}api/v1/memory/threads/${run.context_id}/messages`)).text();
+    expect(thread).not.toContain('svc.playground');
     expect(run.output_parts[0]).toMatchObject({ kind: 'text', text: expect.stringContaining('ORD-12345') });
     expect(run.output_parts[1]).toMatchObject({ kind: 'data', data: { schema: 'support.answer/1', verdict: 'approved' } });
     // The deltas add up to the final text.
@@ -168,6 +177,9 @@ describe('runs', () => {
     const again = await t.call('POST', `/runs/${child.run_id}/resume`, { parts: [text('more')] });
     expect(again.status).toBe(409);
     expect(again.body.detail).toMatchObject({ error: 'run_not_resumable', status: 'completed', run_id: child.run_id });
+    const twice = await t.call('POST', `/runs/${parent.run_id}/resume`, { parts: [text('order id ORD-99999')] });
+    expect(twice.status).toBe(409);
+    expect(twice.body.detail).toMatchObject({ error: 'run_not_resumable', status: 'input_required', resumed_by: child.run_id });
     expect((await t.call('POST', `/runs/${parent.run_id}/resume`, { parts: [] })).status).toBe(400);
     expect((await t.call('POST', '/runs/run_01ARZ3NDEKTSV4RRFFQ69G5FAV/resume', { parts: [text('x')] })).status).toBe(404);
   });
@@ -188,7 +200,11 @@ describe('runs', () => {
   });
 
   it('allows one active run per project, also under concurrent requests, and for resume and rerun', async () => {
+    // An input_required run in another session (a new message in its own session would
+    // continue that conversation and answer the question).
+    const waiting = await createRun((await newSession()).session_id, { parts: [text('I want a refund')] });
     const s = await newSession();
+    expect((await waitForRun(t, waiting.run_id)).status).toBe('input_required');
     const slow = { parts: [text('How do I reset my password?')], metadata: { scriptedDelayMs: 100, scriptedChunks: 20 } };
     const [a, b] = await Promise.all([t.call('POST', `/sessions/${s.session_id}/runs`, slow), t.call('POST', `/sessions/${s.session_id}/runs`, slow)]);
     expect([a.status, b.status].sort()).toEqual([202, 409]);
@@ -202,6 +218,9 @@ describe('runs', () => {
     const rerun = await t.call('POST', `/runs/${winner.body.run_id}/rerun`);
     expect(rerun.status).toBe(409);
     expect(rerun.body.detail).toMatchObject({ error: 'active_run_conflict', active_run_id: winner.body.run_id });
+    const resume = await t.call('POST', `/runs/${waiting.run_id}/resume`, { parts: [text('order id ORD-12345')] });
+    expect(resume.status, JSON.stringify(resume.body)).toBe(409);
+    expect(resume.body.detail).toMatchObject({ error: 'active_run_conflict', active_run_id: winner.body.run_id });
 
     const cancelled = await t.call<RunDetail>('DELETE', `/runs/${winner.body.run_id}`);
     expect(cancelled.body.status).toBe('cancelled');
@@ -225,8 +244,7 @@ describe('runs', () => {
     expect(deltasAfter).toHaveLength(0);
 
     // The A2A task is cancelled too.
-    const runtimeUrl = t.studio.runtime.status()!.url!;
-    const client = new A2AClient({ name: 'rt', description: '', url: runtimeUrl, version: '0', protocolVersion: '0.3.0', capabilities: { streaming: true }, defaultInputModes: [], defaultOutputModes: [], skills: [] });
+    const client = runtimeClient(t.studio.runtime.status()!.url!);
     const taskId = (await waitForRun(t, run_id, (r) => r.task_id !== null)).task_id!;
     await expect
       .poll(async () => ((await client.getTask({ id: taskId })) as { result?: { status: { state: string } } }).result?.status.state, { timeout: 10_000 })

@@ -224,6 +224,23 @@ describe('studio shutdown and restart', () => {
   });
 });
 
+describe('one studio per data dir', () => {
+  it('refuses a second studio on the same data dir, which would end the first one\'s runs', async () => {
+    const dataDir = tempDir('pg-lock');
+    const first = await startStudio({ projectDir: EXAMPLE, port: 0, dataDir, runtimeCommand: false, logger: quietLogger() });
+    try {
+      await expect(startStudio({ projectDir: EXAMPLE, port: 0, dataDir, runtimeCommand: false, logger: quietLogger() })).rejects.toMatchObject({
+        code: 'DATA_DIR_IN_USE',
+        message: expect.stringContaining('already uses the data dir'),
+      });
+    } finally {
+      await first.close();
+    }
+    const second = await startStudio({ projectDir: EXAMPLE, port: 0, dataDir, runtimeCommand: false, logger: quietLogger() });
+    await second.close();
+  });
+});
+
 describe('loopback only', () => {
   it('refuses --host 0.0.0.0 with a clear message', async () => {
     const child = spawn(process.execPath, [BIN, 'serve', '--project', EXAMPLE, '--host', '0.0.0.0', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -233,5 +250,29 @@ describe('loopback only', () => {
     expect(code).toBe(2);
     expect(err).toMatch(/--host 0\.0\.0\.0 is refused: .*loopback only \(127\.0\.0\.1\)/);
     await expect(startStudio({ projectDir: EXAMPLE, host: '192.168.1.10', runtimeCommand: false })).rejects.toThrow(/loopback only/);
+  });
+});
+
+describe('renderer', () => {
+  it('serves the built renderer at / with SPA fallback, and JSON 404s for API paths', async () => {
+    const rendererDir = tempDir('pg-renderer');
+    fs.writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>Agent Studio</title>');
+    fs.mkdirSync(path.join(rendererDir, 'assets'));
+    fs.writeFileSync(path.join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
+    const studio = await startStudio({ projectDir: EXAMPLE, port: 0, dataDir: tempDir('pg-renderer-data'), rendererDir, runtimeCommand: false, logger: quietLogger() });
+    try {
+      const root = await fetch(studio.url);
+      expect(root.headers.get('content-type')).toMatch(/text\/html/);
+      expect(await root.text()).toContain('<title>Agent Studio</title>');
+      expect(await (await fetch(`${studio.url}assets/app.js`)).text()).toBe('console.log(1)');
+      const deep = await fetch(`${studio.url}sessions/ses_x/runs/run_y`);
+      expect(await deep.text()).toContain('<title>Agent Studio</title>');
+      const api = await fetch(`${studio.url}api/playground/v1/nope`);
+      expect(api.status).toBe(404);
+      expect(((await api.json()) as { detail: { error: string } }).detail.error).toBe('not_found');
+      expect((await fetch(`${studio.url}api/other`)).status).toBe(404);
+    } finally {
+      await studio.close();
+    }
   });
 });

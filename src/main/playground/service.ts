@@ -137,6 +137,16 @@ export class PlaygroundService {
         { run_id: runId, status: parent.status },
       );
     }
+    // A question is answered once: after a resume the agent reached (completed, or asked
+    // again), the conversation has moved on; a resume that failed or was cancelled can be retried.
+    const answered = this.o.store.answeredResume(runId);
+    if (answered) {
+      throw new PlaygroundError('run_not_resumable', `run ${runId} was already resumed by ${answered.run_id} (${answered.status}); resume that run instead`, {
+        run_id: runId,
+        status: parent.status,
+        resumed_by: answered.run_id,
+      });
+    }
     this.assertNoActiveRun();
     const input = inputToTagged(body.parts, this.o.blobs);
     return this.admit(

@@ -31,7 +31,7 @@ function SessionMain({ sessionId }: { sessionId: string }) {
         {runId ? (
           <RunView key={runId} runId={runId} />
         ) : runs.isSuccess && runs.data.length === 0 ? (
-          <EmptyState icon="✉" title="Send the first message" testId="session-empty">
+          <EmptyState icon="mail" title="Send the first message" testId="session-empty">
             <p>Write to the agent below. You can add structured data (JSON, checked against the project’s input contracts), files, and metadata.</p>
             <p className="muted">
               <kbd>{SEND_SHORTCUT}</kbd> sends. Each message becomes a run you can watch live, cancel, rerun or resume.
@@ -68,7 +68,7 @@ function NoSession() {
   const selectSession = useUi((s) => s.selectSession);
   return (
     <EmptyState
-      icon="◆"
+      icon="spark"
       title="Start a session"
       testId="no-session"
       action={
@@ -133,7 +133,8 @@ export function App() {
         <main id="main" className="main" tabIndex={-1} data-testid="main" data-view={view}>
           {view === 'graph' ? <GraphPanel /> : null}
           {view === 'compare' ? <ComparePlaceholder /> : null}
-          {view === 'run' || view === 'source' ? validSession ? <SessionMain key={validSession} sessionId={validSession} /> : sessions.isSuccess ? <NoSession /> : null : null}
+          {view === 'source' ? <SourcePlaceholder node={null} /> : null}
+          {view === 'run' ? validSession ? <SessionMain key={validSession} sessionId={validSession} /> : sessions.isSuccess ? <NoSession /> : null : null}
         </main>
       </div>
       <Announcer />

@@ -49,7 +49,7 @@ export class EventLog {
    * the last event of its stream, so late arrivals such as a trace after a cancel are dropped). */
   append<K extends EventKind>(runId: string, kind: K, payload: Payload<K>): RunEvent | null {
     if (this.shutDown || this.closed.has(runId)) return null;
-    const seq = this.lastSeq(runId) + 1;
+    const seq = (this.seqs.get(runId) ?? this.store.maxStoredSeq(runId)) + 1;
     this.seqs.set(runId, seq);
     const event = { seq, run_id: runId, ts: new Date().toISOString(), kind, ...payload } as unknown as RunEvent;
     const body = JSON.stringify(event);
@@ -68,11 +68,9 @@ export class EventLog {
 
   /** The highest seq appended for the run (written or pending). */
   lastSeq(runId: string): number {
-    const known = this.seqs.get(runId);
-    if (known !== undefined) return known;
-    const stored = this.store.maxStoredSeq(runId);
-    this.seqs.set(runId, stored);
-    return stored;
+    // Runs appended to by this process are in memory; others (ended, or from an earlier
+    // process) are read without caching, so readers of old runs cost no memory.
+    return this.seqs.get(runId) ?? this.store.maxStoredSeq(runId);
   }
 
   isClosed(runId: string): boolean {

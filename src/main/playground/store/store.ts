@@ -138,6 +138,9 @@ export class PlaygroundStore {
       latestContext: p<{ context_id: string }>(
         'SELECT context_id FROM runs WHERE session_id = ? AND context_id IS NOT NULL ORDER BY run_id DESC LIMIT 1',
       ),
+      answeredBy: p<{ run_id: string; status: RunStatus }>(
+        "SELECT run_id, status FROM runs WHERE parent_run_id = ? AND origin = 'resume' AND status IN ('completed', 'input_required') ORDER BY run_id LIMIT 1",
+      ),
       insertEvent: p('INSERT INTO run_events (run_id, seq, kind, body) VALUES (?, ?, ?, ?)'),
       setLastSeq: p('UPDATE runs SET last_seq = ? WHERE run_id = ? AND last_seq < ?'),
       readEvents: p<{ seq: number; kind: string; body: string }>(
@@ -240,6 +243,11 @@ export class PlaygroundStore {
   /** The conversation a new message in this session continues: the context of its latest run. */
   latestContextId(sessionId: string): string | null {
     return (this.stmts.latestContext.get(sessionId) as { context_id: string } | undefined)?.context_id ?? null;
+  }
+
+  /** A resume child of this run that the agent answered (the question is settled). */
+  answeredResume(runId: string): { run_id: string; status: RunStatus } | undefined {
+    return this.stmts.answeredBy.get(runId) as { run_id: string; status: RunStatus } | undefined;
   }
 
   updateRun(id: string, patch: RunPatch): void {

@@ -95,7 +95,10 @@ export function useAgentGraph() {
   return useQuery({
     queryKey: keys.graph,
     queryFn: async ({ signal }): Promise<AgentGraph> => normaliseGraph(await api<unknown>('/graph', { signal })),
-    retry: 1,
+    // The runtime may still be starting when the studio opens: try for a few seconds.
+    retry: (count, err) => !(err instanceof ApiError && err.status === 404) && count < 4,
+    retryDelay: 1000,
+    staleTime: 60_000,
   });
 }
 

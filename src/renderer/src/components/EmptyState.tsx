@@ -1,5 +1,6 @@
 // Empty states say what the screen is for and what to do next.
 import type { ReactNode } from 'react';
+import { Icon, type IconName } from './Icon.tsx';
 
 export function EmptyState({
   icon,
@@ -8,7 +9,7 @@ export function EmptyState({
   action,
   testId,
 }: {
-  icon?: string;
+  icon?: IconName;
   title: string;
   children?: ReactNode;
   action?: ReactNode;
@@ -17,8 +18,8 @@ export function EmptyState({
   return (
     <div className="empty" data-testid={testId ?? 'empty-state'}>
       {icon ? (
-        <div className="empty__icon" aria-hidden="true">
-          {icon}
+        <div className="empty__icon">
+          <Icon name={icon} size={32} />
         </div>
       ) : null}
       <h2 className="empty__title">{title}</h2>

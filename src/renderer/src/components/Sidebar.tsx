@@ -7,6 +7,7 @@ import { errorMessage } from '../api/client.ts';
 import { useUi } from '../state/ui.ts';
 import { formatDateTime, formatTime, shortId } from '../lib/format.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
+import { Icon } from './Icon.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 
 function sessionTitle(s: Session): string {
@@ -82,6 +83,11 @@ export function Sidebar() {
           + New session
         </button>
       </div>
+      {del.isError ? (
+        <p className="sidebar__hint sidebar__hint--error" role="alert">
+          Could not delete the session: {errorMessage(del.error)}
+        </p>
+      ) : null}
       {create.isError ? (
         <p className="sidebar__hint sidebar__hint--error" role="alert">
           Could not create a session: {errorMessage(create.error)}
@@ -123,8 +129,8 @@ export function Sidebar() {
                     <span className="session__meta">
                       {s.run_count} {s.run_count === 1 ? 'run' : 'runs'} · {formatDateTime(s.updated_at || s.created_at)}
                     </span>
+                    {s.last_run_status && !selected ? <StatusBadge status={s.last_run_status} compact /> : null}
                   </button>
-                  {s.last_run_status && !selected ? <StatusBadge status={s.last_run_status} compact /> : null}
                   <button
                     type="button"
                     className="iconbtn iconbtn--danger"
@@ -133,7 +139,7 @@ export function Sidebar() {
                     onClick={() => setPendingDelete(s)}
                     data-testid="session-delete"
                   >
-                    <span aria-hidden="true">🗑</span>
+                    <Icon name="trash" />
                   </button>
                 </div>
                 {selected ? <RunList sessionId={s.session_id} /> : null}

@@ -117,7 +117,10 @@ function reducer(state: RunStreamState, action: Action): RunStreamState {
 const PHASE_LABEL: Record<PhaseName, string> = { queue: 'Queue', prepare: 'Prepare', invoke: 'Invoke', complete: 'Complete' };
 
 function phaseAnnouncement(e: Extract<RunEvent, { kind: 'run.phase' }>): string {
-  return `${PHASE_LABEL[e.phase] ?? e.phase} ${e.state}${typeof e.reason === 'string' ? `: ${e.reason.replace(/_/g, ' ')}` : ''}`;
+  const reason = typeof e.reason === 'string' ? `: ${e.reason.replace(/_/g, ' ')}` : '';
+  // The complete phase carries the run's final state: say that rather than "complete completed".
+  if (e.phase === 'complete' && typeof e.status === 'string') return `Run ${e.status.replace(/_/g, ' ')}${reason}`;
+  return `${PHASE_LABEL[e.phase] ?? e.phase} ${e.state}${reason}`;
 }
 
 const FLUSH_MS = 50;

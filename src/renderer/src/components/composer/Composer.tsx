@@ -61,8 +61,18 @@ export function Composer({ sessionId }: { sessionId: string }) {
   const pending = createRun.isPending || resumeRun.isPending;
   const disabled = blocker !== null || pending;
 
+  const sending = useRef(false);
   const send = async () => {
-    if (disabled) return;
+    if (disabled || sending.current) return;
+    sending.current = true;
+    try {
+      await submit();
+    } finally {
+      sending.current = false;
+    }
+  };
+
+  const submit = async () => {
     setSendError(null);
     const result = compose(draft);
     if (!result.ok) {
@@ -79,6 +89,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
           ? await resumeRun.mutateAsync({ runId: mode.runId, parts: result.parts, metadata: result.metadata })
           : await createRun.mutateAsync({ sessionId, body: { parts: result.parts, metadata: result.metadata } });
       draft.clearParts();
+      setPanel(null);
       setConflict(null);
       setBlockingRun(accepted.run_id);
       if (mode.kind === 'resume') cancelResume();
@@ -95,7 +106,8 @@ export function Composer({ sessionId }: { sessionId: string }) {
   };
 
   const onKeyDown = (e: KeyboardEvent) => {
-    if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') {
+    // Monaco handles its own Ctrl/Cmd+Enter (and marks the event handled).
+    if ((e.ctrlKey || e.metaKey) && e.key === 'Enter' && !e.defaultPrevented) {
       e.preventDefault();
       void send();
     }
@@ -147,9 +159,21 @@ export function Composer({ sessionId }: { sessionId: string }) {
             <strong>Another run is active (409).</strong> Only one run can be active in a project at a time: run <code>{conflict.activeRunId}</code> is still going.
             Send works again when it ends.
           </div>
-          <button type="button" className="btn btn--small btn--ghost" onClick={() => setConflict(null)} aria-label="Dismiss">
-            Dismiss
-          </button>
+          <div className="banner__actions">
+            {blocking.data?.session_id ? (
+              <button
+                type="button"
+                className="btn btn--small"
+                onClick={() => selectRun(blocking.data!.session_id, conflict.activeRunId)}
+                data-testid="conflict-open-run"
+              >
+                Open that run
+              </button>
+            ) : null}
+            <button type="button" className="btn btn--small btn--ghost" onClick={() => setConflict(null)} data-testid="conflict-dismiss">
+              Dismiss
+            </button>
+          </div>
         </div>
       ) : null}
 

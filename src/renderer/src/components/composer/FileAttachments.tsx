@@ -1,6 +1,7 @@
 // Files: pick or drop to send the bytes, or give a URI (never downloaded by the studio).
 import { useRef, useState } from 'react';
 import { fileToBase64 } from '../../lib/base64.ts';
+import { Icon } from '../Icon.tsx';
 import { formatBytes } from '../../lib/format.ts';
 import { draftId, useDraft, type FileDraft } from '../../state/draft.ts';
 
@@ -87,7 +88,7 @@ export function FileAttachments() {
         <ul className="chips" aria-label="Attached files">
           {files.map((f) => (
             <li key={f.id} className="chip" data-testid="attached-file">
-              <span aria-hidden="true">{f.source === 'uri' ? '🔗' : '📄'}</span>
+              <Icon name={f.source === 'uri' ? 'link' : 'file'} />
               {f.source === 'uri' ? (
                 <span className="chip__text" title={f.uri}>
                   {f.uri}

@@ -1,6 +1,9 @@
 // Request metadata (spec 2.5): userId, the observation labels, and any extra keys (values
 // typed as JSON become numbers or booleans: scriptedDelayMs = 200).
-import { LABEL_KEYS, useDraft } from '../../state/draft.ts';
+import { useDraft, type LabelKey } from '../../state/draft.ts';
+
+/** Ids on one row, their display names under them. */
+const LABEL_ORDER: LabelKey[] = ['agentId', 'workflowId', 'chatbotId', 'agentName', 'workflowName', 'chatbotName'];
 
 export function MetadataEditor() {
   const userId = useDraft((s) => s.userId);
@@ -19,8 +22,8 @@ export function MetadataEditor() {
           <span className="field__label">userId</span>
           <input className="input input--small" value={userId} onChange={(e) => setUserId(e.target.value)} placeholder="user-42" data-testid="meta-userId" />
         </label>
-        {LABEL_KEYS.map((k) => (
-          <label key={k} className="field">
+        {LABEL_ORDER.map((k, i) => (
+          <label key={k} className={`field${i === 0 ? ' field--row-start' : ''}`}>
             <span className="field__label">{k}</span>
             <input className="input input--small" value={labels[k]} onChange={(e) => setLabel(k, e.target.value)} data-testid={`meta-${k}`} />
           </label>

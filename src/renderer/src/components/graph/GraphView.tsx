@@ -26,7 +26,7 @@ export function GraphView({ selectedNodeId, onNodeSelect }: { selectedNodeId: st
   if (graph.isPending) return <div className="graphview__loading">Loading the agent graph…</div>;
   if (graph.isError) {
     return (
-      <EmptyState icon="⛓" title="The graph is not available" testId="graph-error">
+      <EmptyState icon="graph" title="The graph is not available" testId="graph-error">
         <p>The studio could not fetch the runtime’s graph: {errorMessage(graph.error)}</p>
         <p>Is the runtime running? Send a message to start it, then reload this view.</p>
         <button type="button" className="btn" onClick={() => graph.refetch()}>

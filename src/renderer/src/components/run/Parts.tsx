@@ -4,6 +4,7 @@ import type { TaggedPart } from '../../../../shared/playground.ts';
 import { apiUrl } from '../../api/client.ts';
 import { formatBytes, shortHash } from '../../lib/format.ts';
 import { CopyButton } from '../CopyButton.tsx';
+import { Icon } from '../Icon.tsx';
 import { DataTree } from './DataTree.tsx';
 import { reasonLabel, statusLabel } from '../StatusBadge.tsx';
 
@@ -11,9 +12,7 @@ function FilePartView({ part }: { part: Extract<TaggedPart, { kind: 'file' }> })
   if (part.source === 'uri') {
     return (
       <div className="part part--file" data-testid="part-file" data-source="uri">
-        <span className="part__icon" aria-hidden="true">
-          🔗
-        </span>
+        <Icon name="link" size={20} className="part__icon" />
         <div className="part__filebody">
           <div className="part__filename">{part.name ?? part.uri}</div>
           <div className="part__filemeta">
@@ -28,9 +27,7 @@ function FilePartView({ part }: { part: Extract<TaggedPart, { kind: 'file' }> })
   }
   return (
     <div className="part part--file" data-testid="part-file" data-source="inline" data-sha256={part.sha256}>
-      <span className="part__icon" aria-hidden="true">
-        📄
-      </span>
+      <Icon name="file" size={20} className="part__icon" />
       <div className="part__filebody">
         <div className="part__filename">{part.name ?? 'unnamed file'}</div>
         <div className="part__filemeta">

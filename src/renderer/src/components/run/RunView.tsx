@@ -55,7 +55,6 @@ function Actions({ run, active }: { run: RunDetail; active: boolean }) {
   const cancel = useCancelRun();
   const rerun = useRerun();
   const selectRun = useUi((s) => s.selectRun);
-  const startResume = useUi((s) => s.startResume);
   const setConflict = useUi((s) => s.setConflict);
   const setBlockingRun = useUi((s) => s.setBlockingRun);
   const error = cancel.error ?? rerun.error;
@@ -65,11 +64,6 @@ function Actions({ run, active }: { run: RunDetail; active: boolean }) {
       {active ? (
         <button type="button" className="btn btn--danger-outline" onClick={() => cancel.mutate(run.run_id)} disabled={cancel.isPending} data-testid="cancel-run">
           {cancel.isPending ? 'Cancelling…' : 'Cancel run'}
-        </button>
-      ) : null}
-      {run.status === 'input_required' ? (
-        <button type="button" className="btn btn--primary" onClick={() => startResume(run.run_id)} data-testid="resume-action">
-          Reply to resume
         </button>
       ) : null}
       {!active ? (
@@ -179,7 +173,8 @@ export function RunView({ runId }: { runId: string }) {
           <LiveOutput stream={stream} />
         ) : (
           <>
-            <PartsView parts={finalParts} testId="final-output" empty="The run produced no output." />
+            {/* The banner already states the run's status: its status part would repeat it. */}
+            <PartsView parts={finalParts.filter((p) => p.kind !== 'status')} testId="final-output" empty="The run produced no output." />
             {stream.deltaCount > 0 ? (
               <p className="muted small" data-testid="stream-summary" data-delta-count={stream.deltaCount} data-delta-chars={stream.deltaText.length}>
                 Streamed live as {stream.deltaCount} chunks; the stored final answer replaces them.

@@ -67,13 +67,15 @@ function LatencyTable({ latency }: { latency: Record<string, unknown> }) {
 
 export function TraceList({ events }: { events: TraceRunEvent[] }) {
   if (events.length === 0) return <p className="muted">No trace events yet. They arrive as the agent works: routing, guardrail, invocation end and evaluations.</p>;
-  const t0 = Date.parse(events[0].ts);
+  // The runtime's own timestamp (data.ts) says when it happened; e.ts is when the studio stored it.
+  const when = (e: TraceRunEvent) => Date.parse(typeof e.data?.ts === 'string' ? e.data.ts : e.ts);
+  const t0 = when(events[0]);
   return (
     <ol className="trace" data-testid="trace-list">
       {events.map((e) => {
         const f = fieldsOf(e);
         const { latency, ...rest } = f;
-        const offset = Date.parse(e.ts) - t0;
+        const offset = when(e) - t0;
         return (
           <li key={e.seq} className="trace__item" data-testid="trace-event" data-name={e.name}>
             <details>

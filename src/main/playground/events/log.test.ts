@@ -1,0 +1,93 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { newRunId, newSessionId } from '../ids.ts';
+import { PlaygroundStore } from '../store/store.ts';
+import { EventBus, type BusEntry } from './bus.ts';
+import { EventLog } from './log.ts';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+function setup(opts: { flushMs?: number; maxBatch?: number } = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pg-log-'));
+  dirs.push(dir);
+  const store = PlaygroundStore.open(path.join(dir, 'p.sqlite'));
+  const session = store.insertSession(newSessionId(), 't', new Date().toISOString());
+  const runId = newRunId();
+  store.insertRun({
+    run_id: runId,
+    session_id: session.session_id,
+    parent_run_id: null,
+    origin: 'send',
+    status: 'running',
+    context_id: null,
+    task_id: null,
+    created_at: new Date().toISOString(),
+    input_parts: [],
+    metadata: {},
+    changed_files: [],
+    revision: null,
+  });
+  const bus = new EventBus();
+  const log = new EventLog(store, bus, opts);
+  return { store, bus, log, runId };
+}
+
+describe('EventLog', () => {
+  it('numbers events per run and publishes each at once', () => {
+    const { log, bus, runId, store } = setup();
+    const seen: BusEntry[] = [];
+    bus.subscribe(runId, (e) => seen.push(e));
+    log.append(runId, 'output.delta', { text: 'a' });
+    log.append(runId, 'output.delta', { text: 'b' });
+    expect(seen.map((e) => e.seq)).toEqual([1, 2]);
+    expect(JSON.parse(seen[1].body)).toMatchObject({ seq: 2, run_id: runId, kind: 'output.delta', text: 'b' });
+    // Not yet written, but readable.
+    expect(store.readEvents(runId, 0, 10, 10)).toHaveLength(0);
+    expect(log.read(runId, 0, 10, 10).map((r) => r.seq)).toEqual([1, 2]);
+    log.close();
+    expect(store.readEvents(runId, 0, 10, 10).map((r) => r.seq)).toEqual([1, 2]);
+    expect(store.getRun(runId)!.last_seq).toBe(2);
+  });
+
+  it('writes thousands of deltas in a handful of transactions, never one per event', async () => {
+    const { log, runId, store } = setup({ flushMs: 5, maxBatch: 1000 });
+    for (let i = 0; i < 5000; i++) log.append(runId, 'output.delta', { text: `t${i}` });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(store.maxStoredSeq(runId)).toBe(5000);
+    expect(log.stats.batches).toBeLessThanOrEqual(6);
+  });
+
+  it('reads a range across the written part and the pending batch without gap or duplicate', () => {
+    const { log, runId } = setup({ flushMs: 10_000, maxBatch: 3 });
+    for (let i = 0; i < 7; i++) log.append(runId, 'output.delta', { text: String(i) }); // 6 written, 1 pending
+    expect(log.read(runId, 2, 7, 100).map((r) => r.seq)).toEqual([3, 4, 5, 6, 7]);
+    expect(log.read(runId, 2, 5, 100).map((r) => r.seq)).toEqual([3, 4, 5]);
+    expect(log.read(runId, 0, 7, 4).map((r) => r.seq)).toEqual([1, 2, 3, 4]);
+    log.close();
+  });
+
+  it('writes the terminal status at once and drops anything appended after it', () => {
+    const { log, runId, store } = setup({ flushMs: 10_000 });
+    log.append(runId, 'output.delta', { text: 'x' });
+    log.append(runId, 'run.status', { status: 'completed' });
+    expect(store.maxStoredSeq(runId)).toBe(2);
+    expect(log.isClosed(runId)).toBe(true);
+    expect(log.append(runId, 'trace', { name: 'late', data: {} })).toBeNull();
+    expect(log.lastSeq(runId)).toBe(2);
+    log.close();
+  });
+
+  it('continues the seq of a run from the database (a new process)', () => {
+    const { log, runId, store, bus } = setup();
+    log.append(runId, 'output.delta', { text: 'x' });
+    log.close();
+    const next = new EventLog(store, bus);
+    expect(next.append(runId, 'run.status', { status: 'interrupted', reason: 'studio_shutdown' })!.seq).toBe(2);
+    next.close();
+  });
+});

@@ -1,0 +1,138 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { newRunId, newSessionId } from '../ids.ts';
+import { BlobStore } from './blobs.ts';
+import { openDatabase, StoreVersionError } from './db.ts';
+import { MIGRATIONS, SUPPORTED_SCHEMA_VERSION } from './migrations.ts';
+import { decodeCursor, PlaygroundStore } from './store.ts';
+
+const dirs: string[] = [];
+function tmp(): string {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'pg-store-'));
+  dirs.push(d);
+  return d;
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+function addRun(store: PlaygroundStore, sessionId: string, status: 'queued' | 'completed' = 'completed') {
+  const run_id = newRunId();
+  store.insertRun({
+    run_id,
+    session_id: sessionId,
+    parent_run_id: null,
+    origin: 'send',
+    status,
+    context_id: null,
+    task_id: null,
+    created_at: new Date().toISOString(),
+    input_parts: [{ kind: 'text', text: 'hi' }],
+    metadata: {},
+    changed_files: [],
+    revision: null,
+  });
+  return run_id;
+}
+
+describe('Playground database', () => {
+  it('applies the numbered migrations once, records a schema version with hashes, and uses WAL', () => {
+    const file = path.join(tmp(), 'p.sqlite');
+    const db = openDatabase(file);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    const rows = db.prepare('SELECT version, sha256 FROM schema_version').all() as { version: number; sha256: string }[];
+    expect(rows.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
+    expect(rows[0].sha256).toMatch(/^[0-9a-f]{64}$/);
+    db.close();
+    const again = openDatabase(file); // idempotent
+    expect(new PlaygroundStore(again).schemaVersion).toBe(SUPPORTED_SCHEMA_VERSION);
+    again.close();
+  });
+
+  it('refuses a database whose applied migration was edited', () => {
+    const file = path.join(tmp(), 'p.sqlite');
+    openDatabase(file).close();
+    const edited = MIGRATIONS.map((m) => ({ ...m, sql: `${m.sql}\n-- edited` }));
+    expect(() => openDatabase(file, edited)).toThrow(StoreVersionError);
+  });
+
+  it('leaves a database with a newer schema unmodified and says so', () => {
+    const file = path.join(tmp(), 'p.sqlite');
+    openDatabase(file).close();
+    const raw = new Database(file);
+    raw.prepare("INSERT INTO schema_version (version, name, sha256, applied_at) VALUES (99, 'future', 'x', 'now')").run();
+    raw.close();
+    expect(() => openDatabase(file)).toThrow(/newer/);
+    const check = new Database(file);
+    expect((check.prepare('SELECT MAX(version) AS v FROM schema_version').get() as { v: number }).v).toBe(99);
+    check.close();
+  });
+});
+
+describe('PlaygroundStore', () => {
+  it('pages sessions newest first with an opaque cursor', () => {
+    const store = PlaygroundStore.open(path.join(tmp(), 'p.sqlite'));
+    const ids = Array.from({ length: 5 }, (_, i) => store.insertSession(newSessionId(), `s${i}`, new Date().toISOString()).session_id);
+    const first = store.listSessions({ limit: 2, before: null });
+    expect(first.items.map((s) => s.title)).toEqual(['s4', 's3']);
+    const before = decodeCursor(first.next_cursor!, 'ses_');
+    const second = store.listSessions({ limit: 2, before });
+    expect(second.items.map((s) => s.title)).toEqual(['s2', 's1']);
+    const third = store.listSessions({ limit: 2, before: decodeCursor(second.next_cursor!, 'ses_') });
+    expect(third.items.map((s) => s.session_id)).toEqual([ids[0]]);
+    expect(third.next_cursor).toBeNull();
+    expect(decodeCursor('bm9wZQ', 'ses_')).toBeNull();
+    store.close();
+  });
+
+  it('counts runs and reports the last run status on a session', () => {
+    const store = PlaygroundStore.open(path.join(tmp(), 'p.sqlite'));
+    const s = store.insertSession(newSessionId(), 't', new Date().toISOString());
+    addRun(store, s.session_id, 'completed');
+    addRun(store, s.session_id, 'queued');
+    const got = store.getSession(s.session_id)!;
+    expect(got.run_count).toBe(2);
+    expect(got.last_run_status).toBe('queued');
+    expect(store.activeRunId()).toBeDefined();
+    store.close();
+  });
+
+  it('deletes a session with its runs and events and reports only blobs no other session uses', () => {
+    const dir = tmp();
+    const store = PlaygroundStore.open(path.join(dir, 'p.sqlite'));
+    const blobs = new BlobStore(path.join(dir, 'blobs'));
+    const now = new Date().toISOString();
+    const a = store.insertSession(newSessionId(), 'a', now).session_id;
+    const b = store.insertSession(newSessionId(), 'b', now).session_id;
+    const shared = blobs.put(Buffer.from('shared'));
+    const own = blobs.put(Buffer.from('only a'));
+    const ra = addRun(store, a);
+    const rb = addRun(store, b);
+    store.linkBlob(ra, shared.sha256, shared.size, now);
+    store.linkBlob(ra, own.sha256, own.size, now);
+    store.linkBlob(rb, shared.sha256, shared.size, now);
+    store.transaction(() => store.insertEvents([{ run_id: ra, seq: 1, kind: 'run.status', body: '{}' }]));
+    const { orphanBlobs } = store.deleteSession(a);
+    expect(orphanBlobs).toEqual([own.sha256]);
+    expect(store.getRun(ra)).toBeUndefined();
+    expect(store.readEvents(ra, 0, 100, 100)).toEqual([]);
+    expect(store.getRun(rb)).toBeDefined();
+    store.close();
+  });
+});
+
+describe('BlobStore', () => {
+  it('stores bytes once under their sha256', () => {
+    const blobs = new BlobStore(path.join(tmp(), 'blobs'));
+    const a = blobs.put(Buffer.from('hello'));
+    const b = blobs.put(Buffer.from('hello'));
+    expect(a).toEqual(b);
+    expect(a.sha256).toBe('2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824');
+    expect(fs.readdirSync(blobs.dir)).toEqual([a.sha256]);
+    expect(blobs.get(a.sha256).toString()).toBe('hello');
+    expect(() => blobs.pathOf('../etc/passwd')).toThrow();
+  });
+});

@@ -1,0 +1,244 @@
+// The headless studio (issue 3 section 1): the Playground API under /api/playground/v1 on
+// 127.0.0.1, the supervised agent runtime, the trace capture endpoint and the built
+// renderer at `/`. `agent-studio serve` and the Electron shell both call startStudio.
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import pino, { type Logger } from 'pino';
+import { PLAYGROUND_PREFIX } from '../../shared/playground.ts';
+import { PlaygroundError } from '../playground/errors.ts';
+import { EventBus } from '../playground/events/bus.ts';
+import { EventLog } from '../playground/events/log.ts';
+import { RunExecutor } from '../playground/executor/executor.ts';
+import type { ProjectDiagnostic, RuntimeHandle } from '../playground/executor/runtime.ts';
+import { errorHandler, notFoundRoute } from '../playground/http/errors.ts';
+import { createPlaygroundRouter } from '../playground/http/router.ts';
+import { PlaygroundService } from '../playground/service.ts';
+import { BlobStore } from '../playground/store/blobs.ts';
+import { PlaygroundStore } from '../playground/store/store.ts';
+import { CAPTURE_PATH, createCaptureRouter } from './capture.ts';
+import { lockDataDir } from './lock.ts';
+import { repoRoot } from './paths.ts';
+import { hostOriginGuard, LOOPBACK_NAMES } from './security.ts';
+import { createStaticRouter } from './static.ts';
+import { RuntimeSupervisor, type RuntimeCommand, type SupervisorStatus } from './supervisor.ts';
+
+export interface StudioOptions {
+  projectDir: string;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Loopback only: 127.0.0.1 (default) or localhost; anything else is refused (spec 5.1). */
+  host?: string;
+  /** Holds playground.sqlite, blobs/ and runtime/ (default: <project>/.agent-studio/studio). */
+  dataDir?: string;
+  /** How to start the runtime child; `false` runs the studio with no runtime at all. */
+  runtimeCommand?: RuntimeCommand | false;
+  /** The built renderer (default: <repo>/out/renderer). */
+  rendererDir?: string;
+  /** Further origins allowed to call the API (e.g. a renderer served from elsewhere). */
+  allowedOrigins?: string[];
+  logger?: Logger;
+  /** How long a run's preparing phase waits for a starting runtime (default 30 s). */
+  runtimeReadyTimeoutMs?: number;
+  /** Restart backoff of the runtime child, in ms (tests shorten it). */
+  runtimeBackoffMs?: number[];
+}
+
+export interface RunningStudio {
+  /** e.g. http://127.0.0.1:4280/ */
+  url: string;
+  port: number;
+  projectDir: string;
+  dataDir: string;
+  runtime: {
+    status(): SupervisorStatus | null;
+    waitReady(timeoutMs: number): Promise<string | null>;
+  };
+  /** Graceful stop: active runs end `interrupted`, reason `studio_shutdown`; the runtime
+   * child is stopped; the store is closed. */
+  close(): Promise<void>;
+}
+
+export class StudioStartError extends Error {
+  override readonly name = 'StudioStartError';
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** spec 5.1: the Playground is usable only on loopback; the studio binds 127.0.0.1 only. */
+export function checkLoopbackHost(host: string | undefined): void {
+  if (host === undefined || (LOOPBACK_NAMES as readonly string[]).includes(host.toLowerCase())) return;
+  throw new StudioStartError(
+    `--host ${host} is refused: the studio serves the Playground API on loopback only (127.0.0.1), ` +
+      'so other machines and web pages cannot drive your agent. To reach it from elsewhere, use an SSH tunnel ' +
+      '(ssh -L PORT:127.0.0.1:PORT) rather than binding another address.',
+    'NON_LOOPBACK_HOST',
+  );
+}
+
+export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
+  checkLoopbackHost(opts.host);
+  const projectDir = path.resolve(opts.projectDir);
+  if (!fs.existsSync(projectDir) || !fs.statSync(projectDir).isDirectory()) {
+    throw new StudioStartError(`the project folder ${projectDir} does not exist`, 'NO_PROJECT');
+  }
+  const dataDir = path.resolve(opts.dataDir ?? path.join(projectDir, '.agent-studio', 'studio'));
+  fs.mkdirSync(dataDir, { recursive: true });
+  const logger = opts.logger ?? pino({ name: 'agent-studio', level: process.env.LOG_LEVEL ?? 'info' }, pino.destination(2));
+
+  let unlock: () => void;
+  try {
+    unlock = lockDataDir(dataDir);
+  } catch (err) {
+    throw new StudioStartError((err as Error).message, 'DATA_DIR_IN_USE');
+  }
+  let store: PlaygroundStore;
+  try {
+    store = PlaygroundStore.open(path.join(dataDir, 'playground.sqlite'));
+  } catch (err) {
+    unlock();
+    throw err;
+  }
+  const blobs = new BlobStore(path.join(dataDir, 'blobs'));
+  const bus = new EventBus();
+  const log = new EventLog(store, bus, { logger });
+
+  let port = 0;
+  const captureUrl = () => `http://127.0.0.1:${port}${CAPTURE_PATH}`;
+  const supervisor =
+    opts.runtimeCommand === false
+      ? null
+      : new RuntimeSupervisor({
+          projectDir,
+          dataDir,
+          get captureUrl() {
+            return captureUrl();
+          },
+          logger,
+          command: opts.runtimeCommand,
+          backoffMs: opts.runtimeBackoffMs,
+        });
+  const runtime: RuntimeHandle = supervisor ?? noRuntime(projectDir);
+  const executor = new RunExecutor({
+    store,
+    blobs,
+    log,
+    runtime,
+    validateProject: () => validateProject(projectDir),
+    logger,
+    readyTimeoutMs: opts.runtimeReadyTimeoutMs,
+  });
+  // Runs a crash left active end interrupted/studio_shutdown before anything else happens.
+  const recovered = executor.recover();
+  if (recovered > 0) logger.warn({ runs: recovered }, 'runs left active by an earlier studio ended interrupted (studio_shutdown)');
+
+  const service = new PlaygroundService({ store, blobs, log, executor, logger });
+  const playground = createPlaygroundRouter({ service, store, bus, log, logger });
+  let closing = false;
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(hostOriginGuard({ port: () => port, extraOrigins: opts.allowedOrigins }));
+  app.use((_req, res, next) => {
+    res.setHeader('x-content-type-options', 'nosniff');
+    res.setHeader('x-frame-options', 'DENY');
+    next();
+  });
+  app.use((req, _res, next) => {
+    if (closing && req.method !== 'GET') next(new PlaygroundError('studio_shutting_down', 'the studio is shutting down'));
+    else next();
+  });
+  app.use(createCaptureRouter(executor));
+  app.use(PLAYGROUND_PREFIX, playground.router);
+  app.use(createStaticRouter(opts.rendererDir ?? path.join(repoRoot(), 'out', 'renderer')));
+  app.use(notFoundRoute);
+  app.use(errorHandler(logger));
+
+  const server = http.createServer(app);
+  server.keepAliveTimeout = 65_000;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(opts.port ?? 0, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (err) {
+    log.close();
+    store.close();
+    unlock();
+    throw listenError(err as NodeJS.ErrnoException, opts.port ?? 0);
+  }
+  port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}/`;
+  supervisor?.start();
+  logger.info({ url, project: projectDir, data_dir: dataDir }, 'studio ready');
+
+  let closed: Promise<void> | null = null;
+  return {
+    url,
+    port,
+    projectDir,
+    dataDir,
+    runtime: {
+      status: () => supervisor?.status() ?? null,
+      waitReady: (ms) => runtime.waitReady(ms),
+    },
+    close() {
+      closed ??= (async () => {
+        closing = true;
+        // Terminal events first, so open event streams deliver them and end by themselves.
+        executor.shutdown();
+        playground.endStreams();
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        await Promise.race([stopped, new Promise((r) => setTimeout(r, 1000).unref())]);
+        server.closeAllConnections();
+        await supervisor?.stop();
+        log.close();
+        store.close();
+        unlock();
+        logger.info({ url }, 'studio stopped');
+      })();
+      return closed;
+    },
+  };
+}
+
+/** Validation in the preparing phase (issue 3 section 3): the runtime's own project loader. */
+async function validateProject(projectDir: string): Promise<ProjectDiagnostic[]> {
+  const { loadProject, ProjectLoadError } = await import('../runtime/project/loader.ts');
+  try {
+    await loadProject(projectDir);
+    return [];
+  } catch (err) {
+    if (err instanceof ProjectLoadError) return err.diagnostics;
+    throw err;
+  }
+}
+
+function noRuntime(projectDir: string): RuntimeHandle {
+  return {
+    generation: 0,
+    waitReady: async () => null,
+    waitExit: async () => false,
+    onExit: () => () => undefined,
+    applyChanges: async () => 'restart',
+    recommendedRunCommand: () => `npx agent-studio runtime --project "${projectDir}" --port 8080`,
+    unavailableDetail: () => 'the studio was started without a runtime',
+  };
+}
+
+function listenError(err: NodeJS.ErrnoException, port: number): Error {
+  let message = err.message;
+  if (err.code === 'EADDRINUSE') message = `port ${port} on 127.0.0.1 is already in use: stop the other process or pass another --port (0 picks a free one)`;
+  else if (err.code === 'EACCES') message = `no permission to listen on port ${port}: use a port above 1024`;
+  return new StudioStartError(message, err.code);
+}
