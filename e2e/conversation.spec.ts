@@ -42,7 +42,7 @@ describe('conversation', () => {
   });
 
   it('continues a run after a page reload with no lost or repeated delta', async () => {
-    const { page, url, api } = world();
+    const { page, url, api, screenshot } = world();
     const studio = new StudioPage(page, url);
     const composer = new ComposerPage(page);
     const run = new RunPage(page);
@@ -57,6 +57,8 @@ describe('conversation', () => {
     await page.reload();
     await studio.waitReady();
     await run.waitForRun(runId);
+    await run.liveOutput().waitFor();
+    await screenshot('04a-run-streaming');
 
     // After the reload the stream replays, then goes live: every snapshot is a prefix of
     // the next, so nothing repeats and nothing is skipped.

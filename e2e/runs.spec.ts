@@ -42,12 +42,12 @@ describe('runs', () => {
       await page.getByTestId('add-data-part').click();
     }
     await composer.setJson(JSON.stringify(TICKET, null, 2));
+    await screenshot('03-composer-with-data');
     await composer.setMetadata({ userId: 'e2e-user', scriptedDelayMs: '120', scriptedChunks: '12' });
     // A small file, picked through the file input: sent as bytes, stored by hash.
     await composer.openPanel('files');
     await composer.root.getByTestId('file-input').setInputFiles({ name: 'note.txt', mimeType: 'text/plain', buffer: Buffer.from('hello from e2e\n') });
     await composer.root.getByTestId('attached-file').waitFor();
-    await screenshot('03-composer-with-data');
     await composer.sendWithShortcut();
 
     const runId = await run.waitForNewRun(null);

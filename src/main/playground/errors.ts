@@ -12,6 +12,8 @@ export const PLAYGROUND_ERRORS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   internal_error: 500,
+  project_invalid: 422,
+  runtime_unavailable: 503,
   studio_shutting_down: 503,
 } as const;
 

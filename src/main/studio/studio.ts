@@ -15,6 +15,7 @@ import { RunExecutor } from '../playground/executor/executor.ts';
 import type { ProjectDiagnostic, RuntimeHandle } from '../playground/executor/runtime.ts';
 import { errorHandler, notFoundRoute } from '../playground/http/errors.ts';
 import { createPlaygroundRouter } from '../playground/http/router.ts';
+import { createProjectRoutes } from './project-routes.ts';
 import { PlaygroundService } from '../playground/service.ts';
 import { BlobStore } from '../playground/store/blobs.ts';
 import { PlaygroundStore } from '../playground/store/store.ts';
@@ -155,6 +156,7 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
     else next();
   });
   app.use(createCaptureRouter(executor));
+  app.use(PLAYGROUND_PREFIX, createProjectRoutes({ projectDir, blobs, runtime, runtimeStatus: () => supervisor?.status() ?? { state: 'disabled' } }));
   app.use(PLAYGROUND_PREFIX, playground.router);
   app.use(createStaticRouter(opts.rendererDir ?? path.join(repoRoot(), 'out', 'renderer')));
   app.use(notFoundRoute);

@@ -28,6 +28,7 @@ export function PhaseStepper({ phases, status }: { phases: Partial<Record<PhaseN
         let state: StepState = info?.state ?? 'pending';
         // A run that ended while a phase was open (cancel, restart) stopped there.
         if (ended && state === 'started') state = 'stopped';
+        const notReached = ended && state === 'pending';
         const ms = durationOf(info);
         return (
           <li key={name} className={`step step--${state}`} data-testid={`phase-${name}`} data-state={state} aria-current={state === 'started' ? 'step' : undefined}>
@@ -37,7 +38,7 @@ export function PhaseStepper({ phases, status }: { phases: Partial<Record<PhaseN
             <span className="step__text">
               <span className="step__label">{LABEL[name]}</span>
               <span className="step__state">
-                {state === 'pending' ? HINT[name] : state}
+                {notReached ? 'not reached' : state === 'pending' ? HINT[name] : state}
                 {ms !== null ? ` · ${formatDuration(ms)}` : ''}
               </span>
             </span>
