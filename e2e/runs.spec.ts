@@ -73,7 +73,13 @@ describe('runs', () => {
     expect(stored.input_parts[2]).toMatchObject({ kind: 'file', name: 'note.txt', size: 15, mime_type: 'text/plain' });
     const sha = (stored.input_parts[2] as { sha256: string }).sha256;
     await run.openSection('input-section');
-    await run.root.locator(`[data-testid="part-file"][data-sha256="${sha}"]`).waitFor();
+    const filePart = run.root.locator(`[data-testid="part-file"][data-sha256="${sha}"]`);
+    await filePart.waitFor();
+    // The download link serves the stored bytes.
+    const href = await filePart.getByTestId('part-file-download').getAttribute('href');
+    const download = await fetch(new URL(href!, `${url}/`));
+    expect(download.status).toBe(200);
+    expect(await download.text()).toBe('hello from e2e\n');
     expect(stored.metadata).toMatchObject({ userId: 'e2e-user', scriptedDelayMs: 120, scriptedChunks: 12 });
     const finalText = await run.finalOutput().getByTestId('part-text').first().textContent();
     expect(finalText).toContain('ORD-23456');
@@ -83,6 +89,7 @@ describe('runs', () => {
     expect(evaluators.sort()).toEqual(['answer-completeness', 'tone']);
     expect(await composer.sendButton().isDisabled()).toBe(false);
     await run.streamSummary().waitFor();
+    await run.root.evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await screenshot('04-run-completed');
 
     await run.openSection('trace-section');

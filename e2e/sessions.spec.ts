@@ -65,6 +65,7 @@ describe('sessions', () => {
 
     await page.locator('[data-testid="graph-node"][data-node-id="respond"]').click();
     expect(await page.getByTestId('selected-node').textContent()).toBe('respond');
+    expect(await page.getByTestId('node-details').textContent()).toContain('skills');
     await screenshot('07-graph');
   });
 });

@@ -43,6 +43,7 @@ export class ComposerPage {
   }
 
   async editorText(): Promise<string> {
+    await this.root.locator('[data-testid="data-part-editor"][data-editor="monaco"] .view-line').first().waitFor();
     // Monaco renders each line as .view-line, in visual order; non-breaking spaces as \u00a0.
     const lines = await this.editor().locator('.view-line').evaluateAll((els) =>
       els

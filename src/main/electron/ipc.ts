@@ -3,16 +3,10 @@
 // message crossing IPC). Only the studio's own page may call them.
 import { ipcMain, type IpcMainInvokeEvent } from 'electron';
 import { IPC_CHANNELS, type BridgeErrorShape, type IpcAnswer, type OpenedProject } from '../../preload/api.ts';
+import { OperationError } from './policy.ts';
 import { isAppUrl } from './security.ts';
 
-export class OperationError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { OperationError };
 
 function toShape(err: unknown): BridgeErrorShape {
   if (err instanceof OperationError) return { name: 'BridgeError', code: err.code, message: err.message };

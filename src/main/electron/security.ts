@@ -2,6 +2,7 @@
 // Security; conventions.md): no new windows, no navigation away from the studio, external
 // links only through an allowlist, and a permission handler that grants almost nothing.
 import { app, shell, type Event as ElectronEvent, type Session, type WebContents, type WebPreferences } from 'electron';
+import { ALLOWED_PERMISSIONS, isAllowedExternal, isSameOrigin } from './policy.ts';
 
 /** The webPreferences every studio window uses. Never webSecurity: false. */
 export function secureWebPreferences(preload: string): WebPreferences {
@@ -20,19 +21,6 @@ export function secureWebPreferences(preload: string): WebPreferences {
   };
 }
 
-/** External URLs the studio may hand to the OS: https pages and mail links, nothing else. */
-export function isAllowedExternal(raw: string): boolean {
-  try {
-    const url = new URL(raw);
-    return url.protocol === 'https:' || url.protocol === 'mailto:';
-  } catch {
-    return false;
-  }
-}
-
-/** Permissions the renderer may use: writing to the clipboard (copy buttons). */
-const ALLOWED_PERMISSIONS = new Set(['clipboard-sanitized-write']);
-
 let appOrigin = '';
 
 /** The origin the windows may show: the studio (or, in development, the Vite dev server). */
@@ -45,11 +33,7 @@ export function getAppOrigin(): string {
 }
 
 export function isAppUrl(raw: string): boolean {
-  try {
-    return appOrigin !== '' && new URL(raw).origin === appOrigin;
-  } catch {
-    return false;
-  }
+  return isSameOrigin(raw, appOrigin);
 }
 
 function openExternally(url: string): void {

@@ -2,7 +2,7 @@
 // the composer, the graph, or the compare placeholder).
 import { useEffect, useMemo } from 'react';
 import { useCreateSession, useRuns, useSessions } from './api/queries.ts';
-import type { GraphNode } from './api/types.ts';
+import type { AgentGraph, GraphNode } from './api/types.ts';
 import { useAgentGraph } from './api/queries.ts';
 import { Announcer } from './components/Announcer.tsx';
 import { Composer, SEND_SHORTCUT } from './components/composer/Composer.tsx';
@@ -44,6 +44,36 @@ function SessionMain({ sessionId }: { sessionId: string }) {
   );
 }
 
+function NodeDetails({ node, graph }: { node: GraphNode; graph: AgentGraph }) {
+  const label = (id: string) => graph.nodes.find((n) => n.id === id)?.label ?? id;
+  const edgeList = (edges: AgentGraph['edges'], end: 'source' | 'target') =>
+    edges.length ? (
+      <ul className="node-details__edges">
+        {edges.map((e) => (
+          <li key={`${e.source}-${e.target}`}>
+            <code>{label(e[end])}</code>
+            {e.conditional ? <span className="muted"> · conditional</span> : null}
+            {e.label ? <span className="muted"> · {e.label}</span> : null}
+          </li>
+        ))}
+      </ul>
+    ) : (
+      <p className="muted">none</p>
+    );
+  return (
+    <section className="node-details" data-testid="node-details" aria-labelledby="node-details-title">
+      <h2 id="node-details-title">
+        <code>{node.label}</code>
+      </h2>
+      {node.exit ? <p className="muted">Exit node: its model output is what streams.</p> : null}
+      <h3 className="subhead">Comes from</h3>
+      {edgeList(graph.edges.filter((e) => e.target === node.id), 'source')}
+      <h3 className="subhead">Goes to</h3>
+      {edgeList(graph.edges.filter((e) => e.source === node.id), 'target')}
+    </section>
+  );
+}
+
 function GraphPanel() {
   const selectedNodeId = useUi((s) => s.selectedNodeId);
   const selectNode = useUi((s) => s.selectNode);
@@ -57,6 +87,7 @@ function GraphPanel() {
         <GraphView selectedNodeId={selectedNodeId} onNodeSelect={onNodeSelect} />
       </div>
       <aside className="graph-panel__side" aria-label="Selected node">
+        {node && graph.data ? <NodeDetails node={node} graph={graph.data} /> : null}
         <SourcePlaceholder node={node} />
       </aside>
     </div>

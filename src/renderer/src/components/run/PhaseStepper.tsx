@@ -6,10 +6,10 @@ import { formatDuration } from '../../lib/format.ts';
 
 const LABEL: Record<PhaseName, string> = { queue: 'Queue', prepare: 'Prepare', invoke: 'Invoke', complete: 'Complete' };
 const HINT: Record<PhaseName, string> = {
-  queue: 'waiting for the runtime',
-  prepare: 'project changes applied and validated',
-  invoke: 'the agent is working',
-  complete: 'result stored',
+  queue: 'waits for its turn',
+  prepare: 'applies changes, validates',
+  invoke: 'runs the agent',
+  complete: 'stores the result',
 };
 
 type StepState = 'pending' | 'started' | 'completed' | 'failed' | 'skipped' | 'stopped';
