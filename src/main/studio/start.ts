@@ -18,8 +18,8 @@ const RENDERER_INDEX = join(REPO_ROOT, 'out', 'renderer', 'index.html');
 export type ElectronBinary = { ok: true; path: string } | { ok: false; reason: string };
 
 /**
- * Where the Electron binary is, found the way `require('electron')` finds it but without
- * requiring it: electron's index.js starts a download when the binary is missing.
+ * Where the Electron binary is, found the way the electron package's own entry finds it, but
+ * without loading that entry: it starts a download when the binary is missing.
  */
 export function findElectronBinary(): ElectronBinary {
   let pkgDir: string;
