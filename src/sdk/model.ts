@@ -40,9 +40,16 @@ export function createChatModel(ctx: ModelEnvironment, scripted: ScriptedRespond
       delayMs: numberFromEnv(env, 'SCRIPTED_DELAY_MS') ?? 20,
     });
   }
+  return new ChatOpenAI({ ...openAiClientOptions(ctx), streaming: true, streamUsage: true });
+}
+
+/** The client settings every OpenAI-compatible call shares (the graph's model and the
+ * runtime's summariser): endpoint, key, model, temperature, timeout and retries. */
+export function openAiClientOptions(ctx: ModelEnvironment) {
+  const { env } = ctx;
   const timeoutSeconds = numberFromEnv(env, 'MODEL_TIMEOUT_SECONDS') ?? ctx.model.timeoutSeconds ?? 30;
   const maxRetries = numberFromEnv(env, 'MODEL_MAX_RETRIES') ?? ctx.model.maxRetries ?? 1;
-  return new ChatOpenAI({
+  return {
     model: env.OPENAI_MODEL,
     apiKey: env.OPENAI_API_KEY,
     configuration: { baseURL: env.OPENAI_BASE_URL },
@@ -50,7 +57,5 @@ export function createChatModel(ctx: ModelEnvironment, scripted: ScriptedRespond
     maxTokens: ctx.model.maxTokens,
     timeout: timeoutSeconds * 1000,
     maxRetries,
-    streaming: true,
-    streamUsage: true,
-  });
+  };
 }

@@ -123,6 +123,8 @@ function agentMessage(parts: Part[], taskId: string, contextId: string): Message
 
 export class GraphAgentExecutor implements AgentExecutor {
   private readonly running = new Map<string, Running>();
+  /** contextId of each running task, for the canceled status event. */
+  private readonly contextOf = new Map<string, string>();
 
   constructor(private readonly deps: ExecutorDeps) {}
 
@@ -147,8 +149,6 @@ export class GraphAgentExecutor implements AgentExecutor {
     });
     eventBus.finished();
   };
-
-  private readonly contextOf = new Map<string, string>();
 
   execute = async (ctx: RequestContext, bus: ExecutionEventBus): Promise<void> => {
     const { taskId, contextId, userMessage } = ctx;
@@ -200,21 +200,20 @@ export class GraphAgentExecutor implements AgentExecutor {
       const cold = !tuple;
       const writes = tuple?.pendingWrites ?? [];
       const pending = writes.some((w) => w[1] === '__interrupt__') && !writes.some((w) => w[1] === '__resume__');
-      const state = { values: (tuple?.checkpoint.channel_values ?? {}) as Record<string, any> };
+      const history = (tuple?.checkpoint.channel_values?.messages ?? []) as BaseMessage[];
       let input: unknown;
       if (settings.maxHistoryTokens !== null) this.capInput(request, settings.maxHistoryTokens, tracer);
       const human = new HumanMessage(request.text || '(structured input)');
-      const folded = cold || !this.deps.memory.summarize ? [] : await this.fold(contextId, state.values.messages ?? [], tracer, run.controller.signal);
-      const summary = this.deps.memory.enabled ? ((await this.deps.store.getMemory(settings.agentId, contextId, SUMMARY_KEY)) as { text?: string } | undefined) : undefined;
-      if (summary?.text) request.memory = { summary: summary.text };
+      const { removals: folded, summary } = cold || !this.deps.memory.summarize ? { removals: [], summary: await this.summaryOf(contextId) } : await this.fold(contextId, history, tracer, run.controller.signal);
+      if (summary) request.memory = { summary };
 
-      const bounded = folded.length || cold ? [] : this.boundWorkingMemory(state.values.messages ?? []);
+      const bounded = folded.length || cold ? [] : this.boundWorkingMemory(history);
       const seed = cold && !pending ? historySeed(meta.history, settings.historyMaxMessages) : [];
       transcript.push(...seed.map(toTranscript), { role: 'human', content: human.content as string });
       if (pending) {
         input = new Command({ resume: request, update: { messages: [...folded, ...bounded, human] } });
       } else {
-        const trimmed = settings.maxHistoryTokens !== null ? this.capHistory(cold ? seed : (state.values.messages ?? []), settings.maxHistoryTokens, tracer, cold) : null;
+        const trimmed = settings.maxHistoryTokens !== null ? this.capHistory(cold ? seed : history, settings.maxHistoryTokens, tracer, cold) : null;
         const messages = trimmed ? [...folded, ...bounded, ...trimmed.messages, human] : [...folded, ...bounded, ...seed, human];
         input = { messages, request, response: null };
       }
@@ -382,17 +381,24 @@ export class GraphAgentExecutor implements AgentExecutor {
       .map((m) => new RemoveMessage({ id: m.id! }));
   }
 
-  /** Folds older messages into the thread's long-term summary (spec 2.3 summarize). */
-  private async fold(threadId: string, messages: BaseMessage[], tracer: InvocationTracer, signal: AbortSignal): Promise<RemoveMessage[]> {
+  private async summaryOf(threadId: string): Promise<string | undefined> {
+    if (!this.deps.memory.enabled) return undefined;
+    const stored = (await this.deps.store.getMemory(this.deps.settings.agentId, threadId, SUMMARY_KEY)) as { text?: string } | undefined;
+    return stored?.text;
+  }
+
+  /** Folds older messages into the thread's long-term summary (spec 2.3 summarize); returns
+   * the removals for the thread and the summary the graph should see. */
+  private async fold(threadId: string, messages: BaseMessage[], tracer: InvocationTracer, signal: AbortSignal): Promise<{ removals: RemoveMessage[]; summary: string | undefined }> {
     const { memory, store, settings, summarizer } = this.deps;
-    const plan = planFold(messages, memory.window_size, memory.summarize_threshold);
-    if (!plan) return [];
     const previous = (await store.getMemory(settings.agentId, threadId, SUMMARY_KEY)) as { text?: string; folded_messages?: number } | undefined;
+    const plan = planFold(messages, memory.window_size, memory.summarize_threshold);
+    if (!plan) return { removals: [], summary: previous?.text };
     const text = await summarizer(previous?.text ?? null, plan.folded, signal);
     const total = (previous?.folded_messages ?? 0) + plan.folded.length;
     await store.putMemory(settings.agentId, threadId, SUMMARY_KEY, { text, folded_messages: total, updated_at: new Date().toISOString() });
     tracer.emit('memory.summarized', { folded_messages: plan.folded.length, kept_messages: messages.length - plan.folded.length, total_folded: total });
-    return plan.removals;
+    return { removals: plan.removals, summary: text };
   }
 
   /** spec 8: optional input cap; events only when MAX_HISTORY_TOKENS is set. */

@@ -3,7 +3,7 @@
 // into a running summary kept in persistent memory, and removed from the thread.
 import { HumanMessage, RemoveMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import { ChatOpenAI } from '@langchain/openai';
-import { openAiConfigured } from '../../sdk/model.ts';
+import { openAiClientOptions, openAiConfigured } from '../../sdk/model.ts';
 import type { ModelSettings } from '../../sdk/model.ts';
 
 export const SUMMARY_KEY = 'summary';
@@ -23,14 +23,7 @@ export function createSummarizer(env: Record<string, string>, model: ModelSettin
       return digest.length > 4000 ? digest.slice(digest.length - 4000) : digest;
     };
   }
-  const chat = new ChatOpenAI({
-    model: env.OPENAI_MODEL,
-    apiKey: env.OPENAI_API_KEY,
-    configuration: { baseURL: env.OPENAI_BASE_URL },
-    temperature: 0,
-    timeout: (Number(env.MODEL_TIMEOUT_SECONDS) || model.timeoutSeconds || 30) * 1000,
-    maxRetries: Number(env.MODEL_MAX_RETRIES ?? model.maxRetries ?? 1),
-  });
+  const chat = new ChatOpenAI({ ...openAiClientOptions({ env, model }), temperature: 0 });
   return async (previous, messages, signal) => {
     const res = await chat.invoke(
       [

@@ -3,7 +3,6 @@
 // tests small HTTP and SSE clients for it.
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { createParser } from 'eventsource-parser';
 import pino from 'pino';
@@ -11,13 +10,10 @@ import type { RunDetail, RunEvent } from '../../../src/shared/playground.ts';
 import { PLAYGROUND_PREFIX, TERMINAL_STATES } from '../../../src/shared/playground.ts';
 import { startStudio, type RunningStudio, type StudioOptions } from '../../../src/main/studio/studio.ts';
 
-export const REPO = path.resolve(import.meta.dirname, '../../..');
-export const EXAMPLE = path.join(REPO, 'examples/support-desk');
-export const BIN = path.join(REPO, 'bin/agent-studio.mjs');
+import { EXAMPLE, REPO, tempDir } from './runtime.ts';
 
-export function tempDir(prefix: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
-}
+export { EXAMPLE, REPO, tempDir };
+export const BIN = path.join(REPO, 'bin/agent-studio.mjs');
 
 export interface ApiResponse<T = any> {
   status: number;
