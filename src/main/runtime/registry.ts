@@ -35,7 +35,10 @@ export interface MemoryConfig {
 export interface RegistryDeps {
   projectDir: string;
   settings: RuntimeSettings;
-  checkpointer: BaseCheckpointSaver;
+  /** Called once, after the first load has set up `memory` from the manifest. */
+  checkpointer: () => BaseCheckpointSaver;
+  /** Sets the starting memory configuration from the manifest (first load only). */
+  initMemory: (manifest: LoadedProject['manifest']) => void;
   memory: MemoryConfig;
   mcpTools: () => Promise<McpToolHandle[]>;
 }
@@ -71,8 +74,11 @@ export class Registry {
     setDefaultFanoutConcurrency(deps.settings.fanoutMaxConcurrency);
   }
 
+  private saver: BaseCheckpointSaver | null = null;
+
   get checkpointer(): BaseCheckpointSaver {
-    return this.deps.checkpointer;
+    if (!this.saver) throw new Error('registry not loaded');
+    return this.saver;
   }
 
   get current(): Generation {
@@ -87,6 +93,11 @@ export class Registry {
   /** Loads the project and compiles the graph; throws ProjectLoadError with diagnostics. */
   async build(): Promise<Generation> {
     const project = await loadProject(this.deps.projectDir);
+    if (!this.saver) {
+      // Whether memory is enabled decides the checkpointer, so the first manifest sets both.
+      this.deps.initMemory(project.manifest);
+      this.saver = this.deps.checkpointer();
+    }
     const memory = this.deps.memory;
     const controls: MemoryControls = {
       get enabled() { return memory.enabled; },
@@ -115,7 +126,7 @@ export class Registry {
     }
     let graph: RunnableGraph;
     try {
-      graph = builder.compile({ checkpointer: this.deps.checkpointer }) as RunnableGraph;
+      graph = builder.compile({ checkpointer: this.saver }) as RunnableGraph;
     } catch (err) {
       throw new ProjectLoadError([{ file: entry, message: `the graph does not compile: ${(err as Error).message}` }]);
     }

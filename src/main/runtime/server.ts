@@ -1,6 +1,5 @@
 // The agent runtime's HTTP server: A2A JSON-RPC at POST /, the agent card, /healthz,
 // /graph and (issue 5) the management API. Runs standalone and as the studio's child.
-import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -11,7 +10,6 @@ import { DefaultRequestHandler } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import { loadSettings, type RuntimeSettings } from './config.ts';
 import { Registry, type Generation, type MemoryConfig } from './registry.ts';
-import { ManifestSchema, MANIFEST_FILE } from './project/manifest.ts';
 import { GraphAgentExecutor } from './executor.ts';
 import { LogTraceSink, type TraceSink } from './trace.ts';
 import { RequestMetaStore, jsonRpcGate, jsonParseErrorHandler } from './request-meta.ts';
@@ -91,18 +89,6 @@ export function buildAgentCard(gen: Generation, url: string): AgentCard {
   };
 }
 
-/** The manifest's memory block, read before the registry loads (the checkpointer depends on it). */
-async function peekMemorySettings(projectDir: string) {
-  const fallback = { enabled: true, windowSize: 20, summarize: false, summarizeThreshold: 40 };
-  try {
-    const raw = JSON.parse(await fs.promises.readFile(path.join(projectDir, MANIFEST_FILE), 'utf8'));
-    const parsed = ManifestSchema.shape.memory.safeParse(raw.memory);
-    return parsed.success ? parsed.data : fallback;
-  } catch {
-    return fallback; // the registry load reports the real problem with its location
-  }
-}
-
 export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime> {
   const projectDir = path.resolve(opts.projectDir);
   const settings = loadSettings(projectDir, opts.env ?? process.env);
@@ -112,21 +98,20 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
   const stats: RuntimeStats = { invocations: 0, completed: 0, failed: 0, input_required: 0, canceled: 0, requests: {} };
   const mcp = new McpManager(projectDir, settings.env, log);
 
-  // Memory starts from the manifest; MEMORY_ENABLED=false in the environment turns it off.
-  // Disabled memory writes nothing to the store: thread state lives in process memory only.
-  const manifestMemory = await peekMemorySettings(projectDir);
-  const enabled = manifestMemory.enabled && !/^(0|false|no|off)$/i.test(settings.env.MEMORY_ENABLED ?? '');
-  const memory: MemoryConfig = {
-    enabled,
-    backend: store.backend,
-    summarize: manifestMemory.summarize,
-    window_size: manifestMemory.windowSize,
-    summarize_threshold: manifestMemory.summarizeThreshold,
-  };
+  const memory: MemoryConfig = { enabled: true, backend: store.backend, summarize: false, window_size: 20, summarize_threshold: 40 };
   const registry = new Registry({
     projectDir,
     settings,
-    checkpointer: enabled ? store.checkpointer(settings.agentId) : new MemorySaver(),
+    // Memory starts from the manifest; MEMORY_ENABLED=false in the environment turns it off.
+    // Disabled memory writes nothing to the store: thread state lives in process memory only.
+    initMemory: (m) =>
+      Object.assign(memory, {
+        enabled: m.memory.enabled && !/^(0|false|no|off)$/i.test(settings.env.MEMORY_ENABLED ?? ''),
+        summarize: m.memory.summarize,
+        window_size: m.memory.windowSize,
+        summarize_threshold: m.memory.summarizeThreshold,
+      }),
+    checkpointer: () => (memory.enabled ? store.checkpointer(settings.agentId) : new MemorySaver()),
     memory,
     mcpTools: () => mcp.tools(),
   });
