@@ -40,7 +40,12 @@ export function createChatModel(ctx: ModelEnvironment, scripted: ScriptedRespond
       delayMs: numberFromEnv(env, 'SCRIPTED_DELAY_MS') ?? 20,
     });
   }
-  return new ChatOpenAI({ ...openAiClientOptions(ctx), streaming: true, streamUsage: true });
+  // streaming stays off: a streamed run (message/stream) still streams token by token,
+  // because LangGraph's `messages` mode asks for it, while a plain invoke (message/send) is
+  // one completion whose usage (cached tokens included) comes from the server. With
+  // `streaming: true` a plain invoke would stream and then estimate usage with tiktoken,
+  // which downloads its encoder from the network.
+  return new ChatOpenAI({ ...openAiClientOptions(ctx), streamUsage: true });
 }
 
 /** The client settings every OpenAI-compatible call shares (the graph's model and the

@@ -78,11 +78,20 @@ describe('OpenAI-compatible model path', () => {
     expect(fake.requests.length).toBe(1);
   });
 
-  it('reports cache_stats in invoke.end when the model reports cached tokens', async () => {
+  it('reports cache_stats in invoke.end when the model reports cached tokens, streamed or not', async () => {
     fake.cachedTokens = 64;
+    // message/send: one plain completion; the usage comes from the server, not an estimate.
     const t = (await rt.client.sendMessage(sendParams('How do I reset my password?'))) as any;
+    expect(t.result.status.state).toBe('completed');
+    expect(fake.requests.map((r) => r.stream)).toEqual([false]);
     const end = rt.traces.find((e) => e.name === 'invoke.end' && e.task_id === t.result.id)!;
     expect(end.cache_stats).toMatchObject({ cache_read_tokens: 64, input_tokens: 100 });
+    // message/stream: the same model streams token by token and still reports its usage.
+    const events: any[] = [];
+    for await (const ev of rt.client.sendMessageStream(sendParams('How do I reset my password?'))) events.push(ev);
+    expect(fake.requests.map((r) => r.stream)).toEqual([false, true]);
+    const streamed = rt.traces.find((e) => e.name === 'invoke.end' && e.task_id === events[0].id)!;
+    expect(streamed.cache_stats).toMatchObject({ cache_read_tokens: 64, input_tokens: 100 });
   });
 
   it('seeds a cold thread from metadata.history (user/agent text only, malformed skipped), never a warm one', async () => {

@@ -5,7 +5,9 @@ import { randomUUID } from 'node:crypto';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import type { Message, Part, Task, TaskState } from '@a2a-js/sdk';
 import { Command } from '@langchain/langgraph';
-import { AIMessage, HumanMessage, RemoveMessage, type BaseMessage } from '@langchain/core/messages';
+import { AIMessage, HumanMessage, RemoveMessage, type BaseMessage, type UsageMetadata } from '@langchain/core/messages';
+import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
+import type { LLMResult } from '@langchain/core/outputs';
 import type { Logger } from 'pino';
 import { AgentError } from '../../sdk/errors.ts';
 import type { AgentFile, AgentRequest, AgentResponse } from '../../sdk/state.ts';
@@ -121,6 +123,26 @@ function agentMessage(parts: Part[], taskId: string, contextId: string): Message
   return { kind: 'message', role: 'agent', messageId: randomUUID(), parts, taskId, contextId };
 }
 
+/** cache_stats (spec 6.3): the model's usage, read where every model call ends. A handler
+ * instance that ignores chain events, so LangChain neither wraps it per runnable nor calls
+ * it for every node. */
+class UsageHandler extends BaseCallbackHandler {
+  name = 'agent-studio-usage';
+  cacheStats: Record<string, number> | undefined;
+
+  constructor() {
+    super({ ignoreChain: true, ignoreAgent: true, ignoreRetriever: true, ignoreCustomEvent: true });
+  }
+
+  override handleLLMEnd(output: LLMResult): void {
+    const usage = (output.generations?.[0]?.[0] as { message?: { usage_metadata?: UsageMetadata } } | undefined)?.message?.usage_metadata;
+    const d = usage?.input_token_details;
+    if (usage && d && (d.cache_read !== undefined || d.cache_creation !== undefined)) {
+      this.cacheStats = { input_tokens: usage.input_tokens ?? 0, cache_read_tokens: d.cache_read ?? 0, cache_creation_tokens: d.cache_creation ?? 0 };
+    }
+  }
+}
+
 export class GraphAgentExecutor implements AgentExecutor {
   private readonly running = new Map<string, Running>();
   /** contextId of each running task, for the canceled status event. */
@@ -171,7 +193,6 @@ export class GraphAgentExecutor implements AgentExecutor {
     const started = performance.now();
     const stageStart = new Map<string, number>();
     const latency: Record<string, number> = {};
-    let cacheStats: Record<string, number> | undefined;
     let streamed = '';
     let chunkCount = 0;
     const transcript: TranscriptMessage[] = [];
@@ -218,20 +239,16 @@ export class GraphAgentExecutor implements AgentExecutor {
         input = { messages, request, response: null };
       }
 
-      // cache_stats (spec 6.3): the model's usage, read where every model call ends.
-      const usageHandler = {
-        handleLLMEnd(output: { generations?: { message?: { usage_metadata?: any } }[][] }) {
-          const usage = output.generations?.[0]?.[0]?.message?.usage_metadata;
-          const d = usage?.input_token_details;
-          if (d && (d.cache_read !== undefined || d.cache_creation !== undefined)) {
-            cacheStats = { input_tokens: usage.input_tokens ?? 0, cache_read_tokens: d.cache_read ?? 0, cache_creation_tokens: d.cache_creation ?? 0 };
-          }
-        },
-      };
+      const usage = new UsageHandler();
+      // Token deltas only when the client streams: LangGraph's `messages` mode hooks a
+      // callback into every runnable of the run, which costs about a third of an
+      // invocation's CPU. message/send gets the final text from the exit node's state.
+      const modes = meta.streaming ? ['updates', 'messages', 'custom'] : ['updates', 'custom'];
+      if (settings.stageTiming) modes.push('tasks');
       const stream = await gen.graph.stream(input, {
         ...config,
-        callbacks: [usageHandler],
-        streamMode: settings.stageTiming ? ['updates', 'messages', 'custom', 'tasks'] : ['updates', 'messages', 'custom'],
+        callbacks: [usage],
+        streamMode: modes as ('updates' | 'messages' | 'custom' | 'tasks')[],
         signal: run.controller.signal,
         recursionLimit: gen.project.manifest.graph.recursionLimit,
         // One checkpoint per invocation (and at an interrupt): per-step checkpoints would
@@ -296,7 +313,7 @@ export class GraphAgentExecutor implements AgentExecutor {
         duration_ms: Math.round(performance.now() - started),
         chunks: chunkCount,
         ...(settings.stageTiming ? { latency } : {}),
-        ...(cacheStats ? { cache_stats: cacheStats } : {}),
+        ...(usage.cacheStats ? { cache_stats: usage.cacheStats } : {}),
       });
       await tracer.flush();
       if (run.canceled) return;

@@ -15,6 +15,9 @@ export interface RequestMeta {
   captureToken: string | null;
   /** Per-request overrides handed to the graph's configurable (scriptedDelayMs, scriptedChunks). */
   configurable: Record<string, unknown>;
+  /** message/stream: the client wants the exit node's text as it is produced. message/send
+   * only gets the final task, so the runtime does not ask the graph for token deltas. */
+  streaming: boolean;
 }
 
 /** Request metadata by messageId, from the HTTP layer to the executor. Entries are taken
@@ -33,7 +36,7 @@ export class RequestMetaStore {
   take(messageId: string): RequestMeta {
     const e = this.entries.get(messageId);
     this.entries.delete(messageId);
-    return e?.meta ?? { metadata: {}, history: undefined, captureToken: null, configurable: {} };
+    return e?.meta ?? { metadata: {}, history: undefined, captureToken: null, configurable: {}, streaming: true };
   }
 }
 
@@ -129,7 +132,7 @@ export function jsonRpcGate(store: RequestMetaStore, onRequest: (method: string)
     delete metadata.history;
     const configurable: Record<string, unknown> = {};
     for (const key of NUMERIC_OVERRIDES) if (typeof paramsMeta[key] === 'number') configurable[key] = paramsMeta[key];
-    store.put(message.messageId as string, { metadata, history, captureToken, configurable });
+    store.put(message.messageId as string, { metadata, history, captureToken, configurable, streaming: body.method === 'message/stream' });
     next();
   };
 }

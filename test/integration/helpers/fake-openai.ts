@@ -12,7 +12,7 @@ export interface FakeOpenAi {
   chunks: string[];
   /** Cached prompt tokens reported in usage (0 = no cache details). */
   cachedTokens: number;
-  requests: { model: string; messages: { role: string; content: string }[] }[];
+  requests: { model: string; stream: boolean; messages: { role: string; content: string }[] }[];
   close(): Promise<void>;
 }
 
@@ -28,7 +28,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
         return;
       }
       const parsed = JSON.parse(body);
-      state.requests.push({ model: parsed.model, messages: parsed.messages });
+      state.requests.push({ model: parsed.model, stream: parsed.stream === true, messages: parsed.messages });
       const error = (status: number, type: string) =>
         res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `${type} (fake)`, type, code: type } }));
       switch (state.mode) {
@@ -50,7 +50,12 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
             created: 0,
             model: parsed.model,
             choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-            usage: { prompt_tokens: 100, completion_tokens: state.chunks.length, total_tokens: 100 + state.chunks.length },
+            usage: {
+              prompt_tokens: 100,
+              completion_tokens: state.chunks.length,
+              total_tokens: 100 + state.chunks.length,
+              ...(state.cachedTokens ? { prompt_tokens_details: { cached_tokens: state.cachedTokens } } : {}),
+            },
           }),
         );
         return;

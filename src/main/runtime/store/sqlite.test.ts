@@ -14,6 +14,7 @@ import { AIMessage, HumanMessage, type BaseMessage } from '@langchain/core/messa
 import { END, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
 import { emptyCheckpoint, type BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
 import { MIGRATIONS, openSqliteStore } from './sqlite.ts';
+import { TASK_FLUSH_MS } from './taskStore.ts';
 import { ThreadOwnershipError, type DeletedCounts, type MemoryStore } from './types.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -324,5 +325,49 @@ describe('durable A2A task store', () => {
     const reopened = open();
     expect(await reopened.taskStore().load('task-1')).toEqual(task);
     expect(await open().taskStore().load('task-1')).toEqual(task); // and from a second handle
+  });
+
+  const withState = (state: Task['status']['state'], text?: string): Task => ({
+    ...task,
+    status: { state },
+    artifacts: text ? [{ artifactId: 'a1', parts: [{ kind: 'text', text }] }] : [],
+  });
+
+  it('writes the first save and every settled save at once, and coalesces in-progress updates', async () => {
+    const writer = open().taskStore();
+    const other = open().taskStore(); // another handle reads only what is on disk
+    await writer.save(withState('submitted'));
+    expect((await other.load('task-1'))?.status.state).toBe('submitted');
+    await writer.save(withState('working', 'Hel'));
+    await writer.save(withState('working', 'Hello'));
+    // This process sees the newest content at once; the file catches up within TASK_FLUSH_MS.
+    expect((await writer.load('task-1'))?.artifacts?.[0]?.parts).toEqual([{ kind: 'text', text: 'Hello' }]);
+    expect((await other.load('task-1'))?.status.state).toBe('submitted');
+    await new Promise((r) => setTimeout(r, TASK_FLUSH_MS * 5));
+    expect((await other.load('task-1'))?.artifacts?.[0]?.parts).toEqual([{ kind: 'text', text: 'Hello' }]);
+    await writer.save(withState('working', 'Hello, wor'));
+    await writer.save(withState('completed', 'Hello, world'));
+    expect(await other.load('task-1')).toEqual(withState('completed', 'Hello, world'));
+    // A later in-progress update of the same task (a resume) is a new first save.
+    await writer.save(withState('working', 'again'));
+    expect((await other.load('task-1'))?.status.state).toBe('working');
+  });
+
+  it('never lets a late in-progress write overwrite a task another handle settled', async () => {
+    const runner = open().taskStore();
+    const canceller = open().taskStore();
+    await runner.save(withState('working'));
+    await runner.save(withState('working', 'partial'));
+    await canceller.save(withState('canceled'));
+    await new Promise((r) => setTimeout(r, TASK_FLUSH_MS * 5));
+    expect((await canceller.load('task-1'))?.status.state).toBe('canceled');
+  });
+
+  it('writes pending in-progress updates when the store closes', async () => {
+    const store = open();
+    await store.taskStore().save(withState('working'));
+    await store.taskStore().save(withState('working', 'last words'));
+    await store.close();
+    expect((await open().taskStore().load('task-1'))?.artifacts?.[0]?.parts).toEqual([{ kind: 'text', text: 'last words' }]);
   });
 });

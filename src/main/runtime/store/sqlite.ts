@@ -249,7 +249,9 @@ class SqliteMemoryStore implements MemoryStore {
   }
 
   async close(): Promise<void> {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    this.tasks?.flush(); // in-progress task updates still waiting for their coalesced write
+    this.db.close();
   }
 }
 
