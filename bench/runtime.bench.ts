@@ -3,12 +3,20 @@
 //     the offline example (scripted model, no chunk delay) against a bare @a2a-js/sdk echo
 //     server. Both servers run as their own processes; this process only sends load.
 //  2. p50 turn latency at turn 1 versus turn 200 of one thread (several threads measured).
+//  3. Where the time goes: CPU per request of each server process during (1), and the CPU of
+//     one invocation of the example's graph alone (in this process, no HTTP, no store, an
+//     in-memory checkpointer, the stream modes message/send uses): the floor the runtime
+//     cannot go under while it runs the graph through LangGraph.
 // Loopback only, bounded in count and time. Usage: node bin/run-ts.mjs bench/runtime.bench.ts
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { HumanMessage } from '@langchain/core/messages';
+import { MemorySaver } from '@langchain/langgraph';
+import { loadSettings } from '../src/main/runtime/config.ts';
+import { Registry, type MemoryConfig } from '../src/main/runtime/registry.ts';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const CONCURRENCY = 16;
@@ -28,6 +36,23 @@ function start(args: string[], env: Record<string, string> = {}): Promise<{ url:
     });
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)));
   });
+}
+
+/** CPU seconds a process has used so far (Linux /proc), or null where that is not readable. */
+const CLK_TCK = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+function cpuSeconds(pid: number | undefined): number | null {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK; // utime + stime
+  } catch {
+    return null;
+  }
 }
 
 function body(text: string, contextId?: string) {
@@ -51,11 +76,15 @@ function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-async function load(url: string, text: string) {
+async function load(url: string, text: string, pid?: number) {
   const latencies: number[] = [];
   let measuring = false;
   const stopAt = Date.now() + WARMUP_MS + DURATION_MS;
-  setTimeout(() => (measuring = true), WARMUP_MS);
+  let cpuAtStart: number | null = null;
+  setTimeout(() => {
+    measuring = true;
+    cpuAtStart = cpuSeconds(pid);
+  }, WARMUP_MS);
   let startedAt = 0;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -70,8 +99,10 @@ async function load(url: string, text: string) {
     }),
   );
   const seconds = (performance.now() - startedAt) / 1000;
+  const cpuAtEnd = cpuSeconds(pid);
+  const cpuMsPerRequest = cpuAtStart !== null && cpuAtEnd !== null ? ((cpuAtEnd - cpuAtStart) * 1000) / latencies.length : null;
   latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / seconds, p50: pct(latencies, 50), p99: pct(latencies, 99), n: latencies.length };
+  return { rps: latencies.length / seconds, p50: pct(latencies, 50), p99: pct(latencies, 99), n: latencies.length, cpuMsPerRequest };
 }
 
 async function turns(url: string) {
@@ -94,6 +125,28 @@ async function turns(url: string) {
 }
 
 const f = (n: number) => n.toFixed(1);
+const cpu = (ms: number | null) => (ms === null ? 'cpu n/a' : `${ms.toFixed(2)} ms CPU/request`);
+
+/** CPU of one invocation of the example's graph alone: what LangGraph itself costs. */
+async function graphAlone(): Promise<number> {
+  const projectDir = path.join(REPO, 'examples/support-desk');
+  const settings = loadSettings(projectDir, { ...process.env, SCRIPTED_DELAY_MS: '0' });
+  const memory: MemoryConfig = { enabled: true, backend: 'sqlite', summarize: false, window_size: 20, summarize_threshold: 40 };
+  const registry = new Registry({ projectDir, settings, memory, checkpointer: () => new MemorySaver(), initMemory: () => {}, mcpTools: async () => [] });
+  const { graph } = await registry.build();
+  const once = async (i: number) => {
+    const text = 'How do I reset my password?';
+    const input = { messages: [new HumanMessage(text)], request: { text, data: [], files: [], metadata: {}, contextId: `c${i}`, taskId: `t${i}` }, response: null };
+    const stream = await graph.stream(input, { configurable: { thread_id: `floor-${i}` }, streamMode: ['updates', 'custom'], durability: 'exit' });
+    for await (const item of stream) void item;
+  };
+  for (let i = 0; i < 300; i++) await once(i);
+  const n = 1500;
+  const c0 = process.cpuUsage();
+  for (let i = 0; i < n; i++) await once(1000 + i);
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1000 / n;
+}
 
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-runtime-'));
@@ -104,15 +157,18 @@ async function main() {
   });
   try {
     console.log(`machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`);
-    const echoRes = await load(echo.url, 'How do I reset my password?');
-    console.log(`echo server     : ${f(echoRes.rps)} req/s  p50 ${f(echoRes.p50)} ms  p99 ${f(echoRes.p99)} ms  (${echoRes.n} requests, ${CONCURRENCY} clients)`);
-    const rtRes = await load(runtime.url, 'How do I reset my password?');
-    console.log(`runtime example : ${f(rtRes.rps)} req/s  p50 ${f(rtRes.p50)} ms  p99 ${f(rtRes.p99)} ms  (${rtRes.n} requests, ${CONCURRENCY} clients)`);
+    const echoRes = await load(echo.url, 'How do I reset my password?', echo.child.pid);
+    console.log(`echo server     : ${f(echoRes.rps)} req/s  p50 ${f(echoRes.p50)} ms  p99 ${f(echoRes.p99)} ms  (${echoRes.n} requests, ${CONCURRENCY} clients; ${cpu(echoRes.cpuMsPerRequest)})`);
+    const rtRes = await load(runtime.url, 'How do I reset my password?', runtime.child.pid);
+    console.log(`runtime example : ${f(rtRes.rps)} req/s  p50 ${f(rtRes.p50)} ms  p99 ${f(rtRes.p99)} ms  (${rtRes.n} requests, ${CONCURRENCY} clients; ${cpu(rtRes.cpuMsPerRequest)})`);
     const ratio = rtRes.rps / echoRes.rps;
     console.log(`throughput ratio: ${ratio.toFixed(3)} (target >= 0.25)`);
     const tl = await turns(runtime.url);
     const growth = tl.turnN_p50 / tl.turn1_p50;
     console.log(`turn latency    : turns 1-5 p50 ${f(tl.turn1_p50)} ms, turns ${TURNS - 4}-${TURNS} p50 ${f(tl.turnN_p50)} ms, ratio ${growth.toFixed(2)} (target <= 2; ${THREADS} threads)`);
+    const floor = await graphAlone();
+    const ceiling = 1000 / floor / echoRes.rps;
+    console.log(`graph alone     : ${floor.toFixed(2)} ms CPU/invocation (in-process, no HTTP, no store): one core runs at most ${f(1000 / floor)} invocations/s = ${ceiling.toFixed(3)}x the echo server`);
     const ok = ratio >= 0.25 && growth <= 2;
     console.log(ok ? 'targets: met' : 'targets: NOT met');
     process.exitCode = ok ? 0 : 1;

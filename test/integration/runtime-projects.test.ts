@@ -54,6 +54,27 @@ describe('evaluators that throw, time out or abstain', () => {
   });
 });
 
+describe('an exit node that answers with a message only', () => {
+  it('answers message/send and message/stream with the same text, taken from the exit node', async () => {
+    const rt = await startTestRuntime({ projectDir: path.join(FIXTURES, 'messages-agent') });
+    try {
+      const expected = 'You said something, and here is a reply in several chunks.';
+      const sent = (await rt.client.sendMessage(sendParams('hello'))) as any;
+      expect(sent.result.status.state).toBe('completed');
+      expect(sent.result.artifacts[0].parts).toEqual([{ kind: 'text', text: expected }]);
+      const events: any[] = [];
+      for await (const ev of rt.client.sendMessageStream(sendParams('hello again'))) events.push(ev);
+      const chunks = events.filter((e) => e.kind === 'artifact-update' && !e.lastChunk);
+      expect(chunks.length).toBeGreaterThan(1); // streamed token by token
+      expect(chunks.map((c) => c.artifact.parts[0].text).join('')).toBe(expected);
+      expect(events.find((e) => e.kind === 'artifact-update' && e.lastChunk).artifact.parts).toEqual([{ kind: 'text', text: expected }]);
+      expect(events.at(-1).status.state).toBe('completed');
+    } finally {
+      await rt.close();
+    }
+  });
+});
+
 describe('invalid projects get precise errors', () => {
   it('names the manifest field and line of a schema problem', async () => {
     const dir = copyExample('bad-field');

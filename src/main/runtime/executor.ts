@@ -53,6 +53,19 @@ function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
+/** The text of the last AI message in a node's `messages` update, if any. */
+function lastAiText(messages: unknown): string | undefined {
+  const list = Array.isArray(messages) ? messages : messages ? [messages] : [];
+  for (let i = list.length - 1; i >= 0; i--) {
+    const m = list[i] as BaseMessage;
+    if (m && typeof m === 'object' && typeof m._getType === 'function' && m._getType() === 'ai') {
+      const text = messageText(m);
+      if (text) return text;
+    }
+  }
+  return undefined;
+}
+
 function messageText(m: BaseMessage): string {
   return typeof m.content === 'string' ? m.content : JSON.stringify(m.content);
 }
@@ -257,12 +270,16 @@ export class GraphAgentExecutor implements AgentExecutor {
       });
       let interrupt: { value?: unknown } | undefined;
       let response: AgentResponse | null = null;
+      /** Text of the last AI message the exit node returned: the answer when no response.text. */
+      let exitText: string | undefined;
       for await (const item of stream) {
         const [mode, payload] = item as [string, any];
         if (mode === 'updates') {
           if (payload?.__interrupt__?.length) interrupt ??= payload.__interrupt__[0];
-          for (const update of Object.values(payload ?? {})) {
-            if (update && typeof update === 'object' && 'response' in update) response = (update as { response: AgentResponse | null }).response;
+          for (const [node, update] of Object.entries(payload ?? {})) {
+            if (!update || typeof update !== 'object') continue;
+            if ('response' in update) response = (update as { response: AgentResponse | null }).response;
+            if (node === gen.exitNode) exitText = lastAiText((update as { messages?: unknown }).messages) ?? exitText;
           }
         } else if (mode === 'custom' && payload && typeof payload === 'object' && payload.__trace) {
           const { name, ...fields } = payload.__trace as { name: string };
@@ -300,10 +317,11 @@ export class GraphAgentExecutor implements AgentExecutor {
         return;
       }
 
-      if (!response?.text && !streamed && !response?.data) {
+      const text = response?.text || exitText || streamed;
+      if (!text && !response?.data) {
         throw new AgentError({ code: 'INTERNAL_ERROR', reason: 'empty_response', message: 'The agent finished without an answer.' });
       }
-      const finalResponse: AgentResponse = { ...response, text: response?.text ?? streamed };
+      const finalResponse: AgentResponse = { ...response, text };
       if (finalResponse.text) transcript.push({ role: 'ai', content: finalResponse.text });
       await this.evaluate(gen, request, finalResponse, { request, response: finalResponse }, tracer, run.controller.signal);
       const parts = applyDefaultSchema(responseParts(finalResponse), gen.project.manifest.output.schema);
