@@ -3,7 +3,9 @@
 //     the offline example (scripted model, no chunk delay) against a bare @a2a-js/sdk echo
 //     server. Both servers run as their own processes; this process only sends load.
 //  2. p50 turn latency at turn 1 versus turn 200 of one thread (several threads measured).
-//  3. Where the time goes: CPU per request of each server process during (1), and the CPU of
+//  3. Where the time goes: CPU per request of each server process during (1), the runtime
+//     serving a one-node echo graph (bench/echo-graph: what the runtime costs around the
+//     smallest graph), and the CPU of
 //     one invocation of the example's graph alone (in this process, no HTTP, no store, an
 //     in-memory checkpointer, the stream modes message/send uses): the floor the runtime
 //     cannot go under while it runs the graph through LangGraph.
@@ -166,6 +168,15 @@ async function main() {
     const tl = await turns(runtime.url);
     const growth = tl.turnN_p50 / tl.turn1_p50;
     console.log(`turn latency    : turns 1-5 p50 ${f(tl.turn1_p50)} ms, turns ${TURNS - 4}-${TURNS} p50 ${f(tl.turnN_p50)} ms, ratio ${growth.toFixed(2)} (target <= 2; ${THREADS} threads)`);
+    const small = await start([path.join(REPO, 'bin/agent-studio.mjs'), 'runtime', '--project', 'bench/echo-graph', '--port', '0', '--data-dir', path.join(dataDir, 'echo-graph')], {
+      AGENT_ID: 'bench',
+    });
+    try {
+      const smallRes = await load(small.url, 'How do I reset my password?', small.child.pid);
+      console.log(`runtime, 1 node : ${f(smallRes.rps)} req/s  p50 ${f(smallRes.p50)} ms  p99 ${f(smallRes.p99)} ms  (bench/echo-graph; ${cpu(smallRes.cpuMsPerRequest)}; ratio ${(smallRes.rps / echoRes.rps).toFixed(3)})`);
+    } finally {
+      small.child.kill('SIGTERM');
+    }
     const floor = await graphAlone();
     const ceiling = 1000 / floor / echoRes.rps;
     console.log(`graph alone     : ${floor.toFixed(2)} ms CPU/invocation (in-process, no HTTP, no store): one core runs at most ${f(1000 / floor)} invocations/s = ${ceiling.toFixed(3)}x the echo server`);
