@@ -200,6 +200,18 @@ describe('A2A runtime on the support-desk example', () => {
     expect(h1.history?.length).toBe(1);
   });
 
+  it('streams token deltas to a client that follows a non-blocking send with tasks/resubscribe', async () => {
+    const res = await rt.client.sendMessage(sendParams('How do I reset my password?', {}, { configuration: { blocking: false }, metadata: { scriptedDelayMs: 40, scriptedChunks: 8 } }));
+    const t = task(res);
+    const events: any[] = [];
+    for await (const ev of rt.client.resubscribeTask({ id: t.id })) events.push(ev);
+    const chunks = events.filter((e) => e.kind === 'artifact-update' && !e.lastChunk);
+    expect(chunks.length).toBeGreaterThan(1);
+    const final = events.find((e) => e.kind === 'artifact-update' && e.lastChunk);
+    expect((final.artifact.parts[0] as any).text).toBe(chunks.map((c) => c.artifact.parts[0].text).join(''));
+    expect(events.at(-1).status.state).toBe('completed');
+  });
+
   it('cancels a running task: the graph run aborts and the task ends canceled', async () => {
     const res = await rt.client.sendMessage(sendParams('How do I reset my password?', {}, { configuration: { blocking: false }, metadata: { scriptedDelayMs: 200, scriptedChunks: 30 } }));
     const t = task(res);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Part } from '@a2a-js/sdk';
-import { applyDefaultSchema, artifactName, historySeed } from './executor.ts';
+import { AIMessage, HumanMessage, RemoveMessage } from '@langchain/core/messages';
+import { applyDefaultSchema, artifactName, historySeed, lastAiText } from './executor.ts';
 import type { Generation } from './registry.ts';
 
 const gen = (configured?: string, adapter?: string) =>
@@ -45,5 +46,26 @@ describe('metadata.history seeding (spec 4.1 rule 4)', () => {
       ['human', 'c'],
     ]);
     expect(historySeed('nope', 5)).toEqual([]);
+  });
+});
+
+describe("the exit node's answer when the graph sets no response.text", () => {
+  it('takes the last AI message, from message objects or message-likes', () => {
+    expect(lastAiText([new HumanMessage('q'), new AIMessage('first'), new AIMessage('last')])).toBe('last');
+    expect(lastAiText(new AIMessage('single'))).toBe('single');
+    expect(lastAiText([{ role: 'assistant', content: 'plain object' }])).toBe('plain object');
+    expect(lastAiText(['ai', 'a tuple'])).toBe('a tuple');
+    expect(lastAiText([['ai', 'tuple in a list'], new HumanMessage('after')])).toBe('tuple in a list');
+  });
+
+  it('reads the text of content blocks instead of their JSON', () => {
+    const blocks = new AIMessage({ content: [{ type: 'text', text: 'Hello, ' }, { type: 'text', text: 'world' }] });
+    expect(lastAiText([blocks])).toBe('Hello, world');
+  });
+
+  it('finds nothing in human messages, removals, empty AI messages or non-messages', () => {
+    expect(lastAiText([new HumanMessage('q'), new AIMessage(''), new RemoveMessage({ id: 'x' })])).toBeUndefined();
+    expect(lastAiText(undefined)).toBeUndefined();
+    expect(lastAiText([42, { nope: true }])).toBeUndefined();
   });
 });

@@ -15,8 +15,9 @@ export interface RequestMeta {
   captureToken: string | null;
   /** Per-request overrides handed to the graph's configurable (scriptedDelayMs, scriptedChunks). */
   configurable: Record<string, unknown>;
-  /** message/stream: the client wants the exit node's text as it is produced. message/send
-   * only gets the final task, so the runtime does not ask the graph for token deltas. */
+  /** message/stream (or a non-blocking send, which tasks/resubscribe may follow): the client
+   * wants the exit node's text as it is produced. A blocking message/send only gets the final
+   * task, so the runtime does not ask the graph for token deltas. */
   streaming: boolean;
 }
 
@@ -132,7 +133,10 @@ export function jsonRpcGate(store: RequestMetaStore, onRequest: (method: string)
     delete metadata.history;
     const configurable: Record<string, unknown> = {};
     for (const key of NUMERIC_OVERRIDES) if (typeof paramsMeta[key] === 'number') configurable[key] = paramsMeta[key];
-    store.put(message.messageId as string, { metadata, history, captureToken, configurable, streaming: body.method === 'message/stream' });
+    // Token deltas for a stream, and for a non-blocking send the client may follow with
+    // tasks/resubscribe; a blocking send only ever returns the final task.
+    const blocking = !isObject(params.configuration) || params.configuration.blocking !== false;
+    store.put(message.messageId as string, { metadata, history, captureToken, configurable, streaming: body.method === 'message/stream' || !blocking });
     next();
   };
 }

@@ -348,26 +348,37 @@ describe('durable A2A task store', () => {
     await writer.save(withState('working', 'Hello, wor'));
     await writer.save(withState('completed', 'Hello, world'));
     expect(await other.load('task-1')).toEqual(withState('completed', 'Hello, world'));
-    // A later in-progress update of the same task (a resume) is a new first save.
-    await writer.save(withState('working', 'again'));
-    expect((await other.load('task-1'))?.status.state).toBe('working');
+    // A2A never reopens a final task: a late in-progress save leaves it as it is.
+    await writer.save(withState('working', 'late'));
+    expect((await other.load('task-1'))?.status.state).toBe('completed');
   });
 
-  it('never lets a late in-progress write overwrite a task another handle settled', async () => {
+  it('never lets a late in-progress write overwrite a task in a final state', async () => {
     const runner = open().taskStore();
     const canceller = open().taskStore();
     await runner.save(withState('working'));
     await runner.save(withState('working', 'partial'));
     await canceller.save(withState('canceled'));
-    await new Promise((r) => setTimeout(r, TASK_FLUSH_MS * 5));
+    await new Promise((r) => setTimeout(r, TASK_FLUSH_MS * 5)); // the coalesced write comes late
+    expect((await canceller.load('task-1'))?.status.state).toBe('canceled');
+    await open().taskStore().save(withState('working', 'from a third handle')); // a first save, late too
     expect((await canceller.load('task-1'))?.status.state).toBe('canceled');
   });
 
-  it('writes pending in-progress updates when the store closes', async () => {
+  it('lets a task waiting for input be resumed by any handle', async () => {
+    await open().taskStore().save(withState('input-required'));
+    const resumer = open().taskStore();
+    await resumer.save(withState('working', 'resumed'));
+    expect((await open().taskStore().load('task-1'))?.status.state).toBe('working');
+  });
+
+  it('writes pending in-progress updates when the store closes, and refuses saves after', async () => {
     const store = open();
-    await store.taskStore().save(withState('working'));
-    await store.taskStore().save(withState('working', 'last words'));
+    const tasks = store.taskStore();
+    await tasks.save(withState('working'));
+    await tasks.save(withState('working', 'last words'));
     await store.close();
     expect((await open().taskStore().load('task-1'))?.artifacts?.[0]?.parts).toEqual([{ kind: 'text', text: 'last words' }]);
+    await expect(tasks.save(withState('working', 'too late'))).rejects.toThrow(/closed/);
   });
 });

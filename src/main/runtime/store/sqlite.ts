@@ -250,8 +250,11 @@ class SqliteMemoryStore implements MemoryStore {
 
   async close(): Promise<void> {
     if (!this.db.open) return;
-    this.tasks?.flush(); // in-progress task updates still waiting for their coalesced write
-    this.db.close();
+    try {
+      this.tasks?.close(); // writes in-progress task updates still waiting for their coalesced write
+    } finally {
+      this.db.close();
+    }
   }
 }
 

@@ -10,14 +10,17 @@
 //     are coalesced and written at most TASK_FLUSH_MS later, newest content only.
 // A reader in this process always sees the newest content (load() looks at the pending
 // updates first); a reader in another process may see an in-progress task up to
-// TASK_FLUSH_MS behind. A settled row is never overwritten by a late in-progress write.
+// TASK_FLUSH_MS behind. An in-progress write never overwrites a task in a final state
+// (completed, failed, canceled, rejected): A2A never reopens one, so such a write is late.
 import type Database from 'better-sqlite3';
 import type { Task, TaskState } from '@a2a-js/sdk';
 import type { TaskStore } from '@a2a-js/sdk/server';
 
 export const TASK_FLUSH_MS = 20;
-const SETTLED: ReadonlySet<TaskState> = new Set<TaskState>(['completed', 'failed', 'canceled', 'rejected', 'input-required', 'auth-required']);
-const SETTLED_SQL = [...SETTLED].map((s) => `'${s}'`).join(', ');
+const FINAL: readonly TaskState[] = ['completed', 'failed', 'canceled', 'rejected'];
+/** States a reader must see at once: final ones and those waiting for the client. */
+const SETTLED: ReadonlySet<TaskState> = new Set<TaskState>([...FINAL, 'input-required', 'auth-required']);
+const FINAL_SQL = FINAL.map((s) => `'${s}'`).join(', ');
 
 export class SqliteTaskStore implements TaskStore {
   private readonly saveStmt;
@@ -28,17 +31,19 @@ export class SqliteTaskStore implements TaskStore {
   /** Newest unwritten content per task. */
   private readonly pending = new Map<string, Task>();
   private timer: NodeJS.Timeout | undefined;
+  private closed = false;
 
   constructor(private readonly db: Database.Database) {
     // Prepared once; save overwrites, as the TaskStore contract requires.
     const upsert = `INSERT INTO a2a_tasks (task_id, context_id, task, updated_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (task_id) DO UPDATE SET context_id = excluded.context_id, task = excluded.task, updated_at = excluded.updated_at`;
     this.saveStmt = db.prepare(upsert);
-    this.saveInProgressStmt = db.prepare(`${upsert} WHERE json_extract(a2a_tasks.task, '$.status.state') NOT IN (${SETTLED_SQL})`);
+    this.saveInProgressStmt = db.prepare(`${upsert} WHERE json_extract(a2a_tasks.task, '$.status.state') NOT IN (${FINAL_SQL})`);
     this.loadStmt = db.prepare('SELECT task FROM a2a_tasks WHERE task_id = ?').pluck();
   }
 
   async save(task: Task): Promise<void> {
+    if (this.closed) throw new Error('the task store is closed');
     const settled = SETTLED.has(task.status.state);
     if (!settled && this.inProgress.has(task.id)) {
       this.pending.set(task.id, task);
@@ -48,27 +53,44 @@ export class SqliteTaskStore implements TaskStore {
     this.pending.delete(task.id);
     if (settled) this.inProgress.delete(task.id);
     else this.inProgress.add(task.id);
-    this.saveStmt.run(task.id, task.contextId ?? null, JSON.stringify(task), new Date().toISOString());
+    const stmt = settled ? this.saveStmt : this.saveInProgressStmt;
+    stmt.run(task.id, task.contextId ?? null, JSON.stringify(task), new Date().toISOString());
   }
 
   async load(taskId: string): Promise<Task | undefined> {
     const newest = this.pending.get(taskId);
-    if (newest) return structuredClone(newest);
+    // A copy made the way the stored one is, so a reader here sees what one elsewhere sees.
+    if (newest) return JSON.parse(JSON.stringify(newest)) as Task;
     const raw = this.loadStmt.get(taskId) as string | undefined;
     return raw === undefined ? undefined : (JSON.parse(raw) as Task);
   }
 
-  /** Writes every pending in-progress update in one transaction. Called by the timer and
-   * when the store closes. */
+  /** Writes every pending in-progress update in one transaction (the timer calls it). A
+   * failed write (the database busy beyond its timeout) keeps the updates for the next try. */
   flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.pending.size === 0) return;
+    if (this.pending.size === 0 || !this.db.open) return;
     const tasks = [...this.pending.values()];
     this.pending.clear();
     const now = new Date().toISOString();
-    this.db.transaction(() => {
-      for (const t of tasks) this.saveInProgressStmt.run(t.id, t.contextId ?? null, JSON.stringify(t), now);
-    })();
+    try {
+      this.db.transaction(() => {
+        for (const t of tasks) {
+          const { changes } = this.saveInProgressStmt.run(t.id, t.contextId ?? null, JSON.stringify(t), now);
+          if (changes === 0) this.inProgress.delete(t.id); // already final: settled elsewhere
+        }
+      })();
+    } catch (err) {
+      for (const t of tasks) if (!this.pending.has(t.id)) this.pending.set(t.id, t);
+      if (!this.closed) this.timer = setTimeout(() => this.flush(), TASK_FLUSH_MS * 10).unref();
+      else throw err;
+    }
+  }
+
+  /** Writes what is pending and refuses later saves; the database closes after this. */
+  close(): void {
+    this.closed = true;
+    this.flush();
   }
 }
