@@ -4,6 +4,7 @@
 // Usage: node bin/run-ts.mjs bench/langgraph.bench.ts
 import { Annotation, END, MemorySaver, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
 import { HumanMessage } from '@langchain/core/messages';
+import { cpuMsPerCall } from './cpu.ts';
 
 const State = Annotation.Root({ ...MessagesAnnotation.spec, step: Annotation<number>({ reducer: (_a, b) => b, default: () => 0 }) });
 type StreamMode = 'updates' | 'messages' | 'custom';
@@ -23,12 +24,7 @@ async function cpuPerInvocation(nodes: number, modes: StreamMode[]): Promise<num
     const stream = await app.stream({ messages: [new HumanMessage('hi')] }, { configurable: { thread_id: `t${i}` }, streamMode: modes, durability: 'exit' });
     for await (const item of stream) void item;
   };
-  for (let i = 0; i < 300; i++) await once(i);
-  const n = 2000;
-  const c0 = process.cpuUsage();
-  for (let i = 0; i < n; i++) await once(1000 + i);
-  const c = process.cpuUsage(c0);
-  return (c.user + c.system) / 1000 / n;
+  return cpuMsPerCall(once, 2000);
 }
 
 console.log(`node ${process.version}; CPU per invocation of a chain of trivial nodes (in-memory saver, durability exit)`);

@@ -18,6 +18,7 @@ import { randomUUID } from 'node:crypto';
 import { HumanMessage } from '@langchain/core/messages';
 import { MemorySaver } from '@langchain/langgraph';
 import { loadSettings } from '../src/main/runtime/config.ts';
+import { cpuMsPerCall } from './cpu.ts';
 import { Registry, type MemoryConfig } from '../src/main/runtime/registry.ts';
 
 const REPO = path.resolve(import.meta.dirname, '..');
@@ -142,12 +143,7 @@ async function graphAlone(): Promise<number> {
     const stream = await graph.stream(input, { configurable: { thread_id: `floor-${i}` }, streamMode: ['updates', 'custom'], durability: 'exit' });
     for await (const item of stream) void item;
   };
-  for (let i = 0; i < 300; i++) await once(i);
-  const n = 1500;
-  const c0 = process.cpuUsage();
-  for (let i = 0; i < n; i++) await once(1000 + i);
-  const c = process.cpuUsage(c0);
-  return (c.user + c.system) / 1000 / n;
+  return cpuMsPerCall(once, 1500);
 }
 
 async function main() {
