@@ -9,14 +9,23 @@ const USAGE = `usage: agent-studio <command> [options]
 commands:
   runtime --project DIR [--host 127.0.0.1] [--port N] [--data-dir DIR]
       serve one agent project over A2A 0.3.0
+      --port defaults to $PORT, else 8080; --data-dir to DIR/.agent-studio/runtime
   serve --project DIR [--port N] [--data-dir DIR]
       the studio with no Electron: Playground API and renderer on 127.0.0.1
-  start
-      open the studio on examples/support-desk (Electron when available, else headless)
+      --port defaults to 4280; --data-dir to DIR/.agent-studio/studio
+  start [--project DIR] [--port N] [--data-dir DIR] [--headless]
+      open the studio (npm start): Electron when its binary exists, else headless;
+      defaults: examples/support-desk, port 5180, data in .data/studio
+
+Settings come from the environment and DIR/.env (the environment wins); see docs/.
 `;
 
 export async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
+  if (command !== undefined && (rest.includes('--help') || rest.includes('-h'))) {
+    process.stdout.write(USAGE);
+    return;
+  }
   try {
     switch (command) {
       case 'runtime': {

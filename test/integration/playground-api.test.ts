@@ -254,6 +254,10 @@ describe('runs', () => {
     expect(again.body).toMatchObject({ status: 'cancelled', reason: 'user_cancelled' });
     const after = (await t.call<RunDetail>('GET', `/runs/${run_id}`)).body;
     expect(after.last_seq).toBe(last.data.seq);
+    // The runtime's late trace events for the cancelled run are not an error of the runtime.
+    await new Promise((r) => setTimeout(r, 300));
+    const runtime = (await t.call<{ state: string; last_error: string | null }>('GET', '/runtime')).body;
+    expect(runtime).toMatchObject({ state: 'ready', last_error: null });
   });
 
   it('refuses changed_files that are absolute or contain ..', async () => {

@@ -103,6 +103,29 @@ describe('A2A runtime on the support-desk example', () => {
     const second = task(await rt.client.sendMessage(sendParams('ORD-23456', { contextId: first.contextId })));
     expect(second.status.state).toBe('completed');
     expect(dataParts(second)[0].results[0]).toMatchObject({ skill: 'order-status', status: 'shipped' });
+    // the follow-up continued the waiting task: nothing is left waiting for input
+    expect(second.id).toBe(first.id);
+    expect(task(await rt.client.getTask({ id: first.id })).status.state).toBe('completed');
+    // a later message on the context, with nothing waiting, starts a new task
+    const third = task(await rt.client.sendMessage(sendParams('How do I reset my password?', { contextId: first.contextId })));
+    expect(third.id).not.toBe(first.id);
+    expect(third.contextId).toBe(first.contextId);
+  });
+
+  it('answers tasks/get and tasks/cancel without a task id with invalid params', async () => {
+    for (const method of ['tasks/get', 'tasks/cancel']) {
+      for (const params of [{}, { id: '' }, { id: 7 }]) {
+        const res = await fetch(rt.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+        const body = (await res.json()) as any;
+        expect(body.error).toMatchObject({ code: -32602, data: { field: 'params.id' } });
+      }
+    }
+    const res = await fetch(rt.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id: 'x', historyLength: -1 } }),
+    });
+    expect(((await res.json()) as any).error).toMatchObject({ code: -32602, data: { field: 'params.historyLength' } });
   });
 
   it('gives a new contextId to each message that has none', async () => {

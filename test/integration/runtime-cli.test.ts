@@ -77,4 +77,11 @@ describe('agent-studio runtime', () => {
     expect(await none.exited).toBe(2);
     expect(none.err()).toMatch(/--project/);
   });
+
+  it('prints its usage, with the defaults, for --help and exits 0', async () => {
+    const help = run(['runtime', '--help']);
+    expect(await help.exited).toBe(0);
+    expect(help.out()).toMatch(/runtime --project DIR/);
+    expect(help.out()).toMatch(/DIR\/\.agent-studio\/runtime/);
+  });
 });

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A2AClient } from '@a2a-js/sdk/client';
 import { startFakeOpenAi, type FakeOpenAi } from './helpers/fake-openai.ts';
-import { EXAMPLE, REPO, copyExample, sendParams, startTestRuntime, tempDir, type TestRuntime } from './helpers/runtime.ts';
+import { EXAMPLE, REPO, copyExample, rawRpc, sendParams, startTestRuntime, tempDir, type TestRuntime } from './helpers/runtime.ts';
 
 interface Envelope {
   status: number;
@@ -51,6 +51,8 @@ describe('status, card URL and the envelope', () => {
 
   it('GET /api/v1/status and the legacy /status report agent_id, mcp and a2a with request counts', async () => {
     await rt.client.sendMessage(sendParams('How do I reset my password?'));
+    // unknown methods are counted together, so a client cannot grow the counters at will
+    for (const method of ['made/up-1', 'made/up-2']) await rawRpc(rt.url, { jsonrpc: '2.0', id: 1, method, params: {} });
     for (const p of ['/api/v1/status', '/status']) {
       const r = await call(rt.url, 'GET', p);
       expect(r.status).toBe(200);
@@ -59,6 +61,8 @@ describe('status, card URL and the envelope', () => {
       expect(r.body.data.mcp).toEqual({ servers: [], connected: 0, total: 0 });
       expect(r.body.data.a2a).toMatchObject({ card_url: 'https://old.example.com/a2a', protocol_version: '0.3.0', streaming: true });
       expect(r.body.data.a2a.requests['message/send']).toBeGreaterThanOrEqual(1);
+      expect(r.body.data.a2a.requests.other).toBe(2);
+      expect(Object.keys(r.body.data.a2a.requests).filter((m) => m.startsWith('made/'))).toEqual([]);
       expect(r.body.data.a2a.invocations.completed).toBeGreaterThanOrEqual(1);
     }
   });
@@ -205,7 +209,9 @@ describe('threads', () => {
     expect(list.body.data.threads).toContain(ctx);
     const msgs = await call(rt.url, 'GET', `/api/v1/memory/threads/${ctx}/messages`);
     expect(msgs.body.data.thread_id).toBe(ctx);
-    expect(msgs.body.data.messages.map((m: any) => m.role)).toEqual(['human', 'human', 'ai']);
+    // the agent's question (the interrupt) is part of the conversation
+    expect(msgs.body.data.messages.map((m: any) => m.role)).toEqual(['human', 'ai', 'human', 'ai']);
+    expect(msgs.body.data.messages[1].content).toMatch(/order/i);
     expect(msgs.body.data.messages[0].content).toBe('I want a refund');
   });
 

@@ -316,6 +316,7 @@ export class GraphAgentExecutor implements AgentExecutor {
         stats.input_required += 1;
         const value = (interrupt.value ?? {}) as Record<string, unknown>;
         const question = typeof value.question === 'string' ? value.question : 'More input is needed to continue.';
+        transcript.push({ role: 'ai', content: question }); // the thread's messages show what was asked
         tracer.emit('invoke.end', { state: 'input-required', duration_ms: Math.round(performance.now() - started), ...(settings.stageTiming ? { latency } : {}) });
         await tracer.flush();
         publishStatus('input-required', agentMessage([{ kind: 'text', text: question }, { kind: 'data', data: { ...value, inputRequired: true } }], taskId, contextId));

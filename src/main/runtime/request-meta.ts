@@ -93,8 +93,31 @@ export function validateMessage(message: unknown): void {
 
 const NUMERIC_OVERRIDES = ['scriptedDelayMs', 'scriptedChunks'] as const;
 
+/** The methods of A2A 0.3.0's JSON-RPC binding this runtime serves. */
+export const A2A_METHODS = new Set([
+  'message/send',
+  'message/stream',
+  'tasks/get',
+  'tasks/cancel',
+  'tasks/resubscribe',
+  'tasks/pushNotificationConfig/set',
+  'tasks/pushNotificationConfig/get',
+  'tasks/pushNotificationConfig/list',
+  'tasks/pushNotificationConfig/delete',
+  'agent/getAuthenticatedExtendedCard',
+]);
+const TASK_ID_METHODS = new Set(['tasks/get', 'tasks/cancel', 'tasks/resubscribe']);
+
+export interface GateOptions {
+  /** Called once per well-formed request with its method (unknown methods as 'other'). */
+  onRequest: (method: string) => void;
+  /** The task of thread `contextId` waiting for input: a message on that context without a
+   * taskId continues it instead of starting a new task (D-17). */
+  waitingTask?: (contextId: string) => Promise<string | undefined>;
+}
+
 /** Express middleware in front of the SDK's JSON-RPC handler. */
-export function jsonRpcGate(store: RequestMetaStore, onRequest: (method: string) => void): RequestHandler {
+export function jsonRpcGate(store: RequestMetaStore, { onRequest, waitingTask }: GateOptions): RequestHandler {
   return (req, res, next) => {
     const reply = (id: unknown, code: number, message: string, data?: unknown) =>
       res.status(200).json({ jsonrpc: '2.0', id: id ?? null, error: { code, message, ...(data ? { data } : {}) } });
@@ -106,7 +129,17 @@ export function jsonRpcGate(store: RequestMetaStore, onRequest: (method: string)
       return reply(null, JSONRPC.INVALID_REQUEST, 'Invalid Request: id is required (string or number)');
     }
     if (typeof body.method !== 'string') return reply(id, JSONRPC.INVALID_REQUEST, 'Invalid Request: method must be a string');
-    onRequest(body.method);
+    onRequest(A2A_METHODS.has(body.method) ? body.method : 'other');
+    if (TASK_ID_METHODS.has(body.method)) {
+      const p = body.params;
+      if (!isObject(p) || typeof p.id !== 'string' || !p.id) {
+        return reply(id, JSONRPC.INVALID_PARAMS, 'Invalid params: params.id (the task id) is required and must be a non-empty string', { field: 'params.id' });
+      }
+      if (p.historyLength !== undefined && (typeof p.historyLength !== 'number' || !Number.isInteger(p.historyLength) || p.historyLength < 0)) {
+        return reply(id, JSONRPC.INVALID_PARAMS, 'Invalid params: params.historyLength must be a non-negative integer', { field: 'params.historyLength' });
+      }
+      return next();
+    }
     if (body.method !== 'message/send' && body.method !== 'message/stream') return next();
     const params = body.params;
     if (!isObject(params)) return reply(id, JSONRPC.INVALID_PARAMS, 'Invalid params: params must be an object', { field: 'params' });
@@ -137,7 +170,14 @@ export function jsonRpcGate(store: RequestMetaStore, onRequest: (method: string)
     // tasks/resubscribe; a blocking send only ever returns the final task.
     const blocking = !isObject(params.configuration) || params.configuration.blocking !== false;
     store.put(message.messageId as string, { metadata, history, captureToken, configurable, streaming: body.method === 'message/stream' || !blocking });
-    next();
+    if (!waitingTask || typeof message.contextId !== 'string' || !message.contextId || message.taskId !== undefined) return next();
+    waitingTask(message.contextId).then(
+      (taskId) => {
+        if (taskId) message.taskId = taskId;
+        next();
+      },
+      (err: unknown) => next(err),
+    );
   };
 }
 

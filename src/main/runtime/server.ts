@@ -162,8 +162,11 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
     '/',
     express.json({ limit: '25mb' }),
     jsonParseErrorHandler,
-    jsonRpcGate(requestMeta, (method) => {
-      stats.requests[method] = (stats.requests[method] ?? 0) + 1;
+    jsonRpcGate(requestMeta, {
+      onRequest: (method) => {
+        stats.requests[method] = (stats.requests[method] ?? 0) + 1;
+      },
+      waitingTask: (contextId) => store.waitingTask(settings.agentId, contextId),
     }),
     jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }),
   );

@@ -54,7 +54,9 @@ export class CaptureBuffer {
         body: JSON.stringify({ capture_token: this.token, events }),
         signal: AbortSignal.timeout(5000),
       });
-      if (!res.ok) this.log.warn({ status: res.status }, 'studio capture refused trace events');
+      // 404: the run already ended in the studio (a cancel races the last events); expected.
+      if (res.status === 404) this.log.debug('studio capture closed for this run; late trace events dropped');
+      else if (!res.ok) this.log.warn({ status: res.status }, 'studio capture refused trace events');
     } catch (err) {
       this.log.warn({ err: (err as Error).message }, 'studio capture unreachable');
     }

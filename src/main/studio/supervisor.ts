@@ -464,7 +464,8 @@ function plainLine(line: string): string | null {
   if (trimmed.startsWith('{')) {
     try {
       const parsed = JSON.parse(trimmed) as { msg?: string; level?: number };
-      return parsed.level !== undefined && parsed.level >= 40 && parsed.msg ? parsed.msg : null;
+      // errors and worse (pino 50+): a warning is not why a runtime is unavailable
+      return parsed.level !== undefined && parsed.level >= 50 && parsed.msg ? parsed.msg : null;
     } catch {
       return trimmed;
     }

@@ -372,6 +372,20 @@ describe('durable A2A task store', () => {
     expect((await open().taskStore().load('task-1'))?.status.state).toBe('working');
   });
 
+  it("finds the newest task waiting for input on one of the agent's threads, and only there", async () => {
+    const store = open();
+    await say(chatGraph(store.checkpointer('a')), 'ctx-1', 'hi'); // thread ctx-1 belongs to agent a
+    const tasks = store.taskStore();
+    expect(await store.waitingTask('a', 'ctx-1')).toBeUndefined();
+    await tasks.save({ ...withState('completed'), id: 'done' });
+    await tasks.save({ ...withState('input-required'), id: 'waiting' });
+    expect(await store.waitingTask('a', 'ctx-1')).toBe('waiting');
+    expect(await store.waitingTask('b', 'ctx-1')).toBeUndefined(); // another agent's thread
+    expect(await store.waitingTask('a', 'ctx-2')).toBeUndefined();
+    await tasks.save({ ...withState('working'), id: 'waiting' }); // resumed
+    expect(await store.waitingTask('a', 'ctx-1')).toBeUndefined();
+  });
+
   it('writes pending in-progress updates when the store closes, and refuses saves after', async () => {
     const store = open();
     const tasks = store.taskStore();

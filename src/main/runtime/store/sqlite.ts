@@ -93,6 +93,10 @@ export const MIGRATIONS: readonly string[] = [
     updated_at TEXT NOT NULL
   );
   `,
+  // 2: a message on a contextId without a taskId continues the task waiting for input there.
+  `
+  CREATE INDEX a2a_tasks_context_idx ON a2a_tasks (context_id, updated_at);
+  `,
 ];
 
 /** Brings the schema to the latest version. Runs in one IMMEDIATE transaction so that two
@@ -140,6 +144,13 @@ class SqliteMemoryStore implements MemoryStore {
       readTranscript: db
         .prepare("SELECT value FROM persistent_memory WHERE thread_id = ? AND key >= 'transcript:' AND key < 'transcript;' ORDER BY key")
         .pluck(),
+      waitingTask: db
+        .prepare(
+          `SELECT a.task_id FROM a2a_tasks a JOIN threads t ON t.thread_id = a.context_id AND t.agent_id = ?
+           WHERE a.context_id = ? AND json_extract(a.task, '$.status.state') = 'input-required'
+           ORDER BY a.updated_at DESC LIMIT 1`,
+        )
+        .pluck(),
       getMemory: db.prepare('SELECT value FROM persistent_memory WHERE agent_id = ? AND thread_id = ? AND key = ?').pluck(),
       putMemory: db.prepare(
         `INSERT INTO persistent_memory (agent_id, thread_id, key, value, updated_at) VALUES (?, ?, ?, ?, ?)
@@ -160,6 +171,10 @@ class SqliteMemoryStore implements MemoryStore {
   taskStore(): TaskStore {
     this.tasks ??= new SqliteTaskStore(this.db);
     return this.tasks;
+  }
+
+  async waitingTask(agentId: string, contextId: string): Promise<string | undefined> {
+    return (this.stmt.waitingTask.get(agentId, contextId) as string | undefined) ?? undefined;
   }
 
   async ping(): Promise<void> {

@@ -29,6 +29,8 @@ export interface MemoryStore {
   checkpointer(agentId: string): BaseCheckpointSaver;
   /** Durable A2A task store (tasks/get survives a restart). */
   taskStore(): TaskStore;
+  /** The newest task of the agent's thread `contextId` that waits for input, if any. */
+  waitingTask(agentId: string, contextId: string): Promise<string | undefined>;
   /** Resolves when the store answers a trivial query; rejects with the reason otherwise. */
   ping(): Promise<void>;
   /** Thread ids owned by the agent, oldest first. */
