@@ -15,7 +15,8 @@ import { createParser } from 'eventsource-parser';
 import pino from 'pino';
 import { EventBus } from '../src/main/playground/events/bus.ts';
 import { EventLog } from '../src/main/playground/events/log.ts';
-import { newRunId, newSessionId } from '../src/main/playground/ids.ts';
+import { newSessionId } from '../src/main/playground/ids.ts';
+import { insertTestRun } from '../src/main/playground/store/test-support.ts';
 import { openDatabase } from '../src/main/playground/store/db.ts';
 import { PlaygroundStore } from '../src/main/playground/store/store.ts';
 import { startStudio } from '../src/main/studio/studio.ts';
@@ -33,22 +34,7 @@ const delta = (runId: string, seq: number) =>
 
 function newRun(store: PlaygroundStore, status: 'running' | 'completed' = 'running'): string {
   const session = store.insertSession(newSessionId(), 'bench', new Date().toISOString());
-  const runId = newRunId();
-  store.insertRun({
-    run_id: runId,
-    session_id: session.session_id,
-    parent_run_id: null,
-    origin: 'send',
-    status,
-    context_id: null,
-    task_id: null,
-    created_at: new Date().toISOString(),
-    input_parts: [{ kind: 'text', text: 'bench' }],
-    metadata: {},
-    changed_files: [],
-    revision: null,
-  });
-  return runId;
+  return insertTestRun(store, session.session_id, { status, input_parts: [{ kind: 'text', text: 'bench' }] });
 }
 
 /** 1. Prepared INSERT into run_events, BATCH rows per transaction: the ceiling. */

@@ -2,20 +2,14 @@
 // the middle of a run that continues with no lost and no repeated delta.
 import { describe, expect, it } from 'vitest';
 import { useStudioWorld } from './fixtures.ts';
-import { ComposerPage } from './pages/composer.ts';
-import { RunPage } from './pages/run.ts';
-import { StudioPage } from './pages/studio.ts';
+import { openNewSession } from './pages/session.ts';
 
 describe('conversation', () => {
   const world = useStudioWorld();
 
   it('resumes an input_required run from the UI', async () => {
-    const { page, url, api, screenshot } = world();
-    const studio = new StudioPage(page, url);
-    const composer = new ComposerPage(page);
-    const run = new RunPage(page);
-    await studio.open();
-    await studio.newSession();
+    const { api, screenshot } = world();
+    const { studio, composer, run } = await openNewSession(world());
 
     await composer.typeText('I want a refund');
     await composer.send();
@@ -42,12 +36,8 @@ describe('conversation', () => {
   });
 
   it('continues a run after a page reload with no lost or repeated delta', async () => {
-    const { page, url, api, screenshot } = world();
-    const studio = new StudioPage(page, url);
-    const composer = new ComposerPage(page);
-    const run = new RunPage(page);
-    await studio.open();
-    await studio.newSession();
+    const { page, api, screenshot } = world();
+    const { studio, composer, run } = await openNewSession(world());
     await composer.typeText('Where is my order ORD-23456?');
     await composer.setMetadata({ scriptedDelayMs: '150', scriptedChunks: '24' });
     await composer.send();

@@ -3,9 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useStudioWorld } from './fixtures.ts';
-import { ComposerPage } from './pages/composer.ts';
-import { RunPage } from './pages/run.ts';
-import { StudioPage } from './pages/studio.ts';
+import type { RunPage } from './pages/run.ts';
+import { openNewSession } from './pages/session.ts';
 
 const TICKET = { schema: 'support.ticket/1', topic: 'order_status', orderId: 'ORD-23456' };
 
@@ -25,11 +24,7 @@ describe('runs', () => {
 
   it('sends text + data, streams the deltas, then shows the final parts and scores', async () => {
     const { page, url, api, screenshot } = world();
-    const studio = new StudioPage(page, url);
-    const composer = new ComposerPage(page);
-    const run = new RunPage(page);
-    await studio.open();
-    await studio.newSession();
+    const { composer, run } = await openNewSession(world());
 
     await composer.typeText('Please check this ticket');
     // The declared contract is offered by /composer-schema; its id lands in the draft.
@@ -101,12 +96,8 @@ describe('runs', () => {
   });
 
   it('cancels an active run', async () => {
-    const { page, url, api } = world();
-    const studio = new StudioPage(page, url);
-    const composer = new ComposerPage(page);
-    const run = new RunPage(page);
-    await studio.open();
-    await studio.newSession();
+    const { api } = world();
+    const { studio, composer, run } = await openNewSession(world());
     await composer.typeText('Where is my order ORD-23456?');
     await composer.setMetadata({ scriptedDelayMs: '400', scriptedChunks: '40' });
     await composer.send();
@@ -122,12 +113,8 @@ describe('runs', () => {
   });
 
   it('reruns a finished run as a new run with the same input', async () => {
-    const { page, url, api } = world();
-    const studio = new StudioPage(page, url);
-    const composer = new ComposerPage(page);
-    const run = new RunPage(page);
-    await studio.open();
-    const sessionId = await studio.newSession();
+    const { api } = world();
+    const { studio, composer, run, sessionId } = await openNewSession(world());
     await composer.typeText('I want a refund for order ORD-12345');
     await composer.send();
     const first = await run.waitForNewRun(null);

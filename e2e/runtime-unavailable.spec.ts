@@ -2,9 +2,7 @@
 // offers the recommended command, with a copy button (spec 6.2).
 import { describe, expect, it } from 'vitest';
 import { useStudioWorld } from './fixtures.ts';
-import { ComposerPage } from './pages/composer.ts';
-import { RunPage } from './pages/run.ts';
-import { StudioPage } from './pages/studio.ts';
+import { openNewSession } from './pages/session.ts';
 
 describe('runtime unavailable', () => {
   const world = useStudioWorld({
@@ -17,12 +15,8 @@ describe('runtime unavailable', () => {
   });
 
   it('shows the reason and the recommended command with a copy button', async () => {
-    const { page, url, screenshot } = world();
-    const studio = new StudioPage(page, url);
-    const composer = new ComposerPage(page);
-    const run = new RunPage(page);
-    await studio.open();
-    await studio.newSession();
+    const { page, screenshot } = world();
+    const { composer, run } = await openNewSession(world());
     await composer.typeText('Where is my order ORD-23456?');
     await composer.send();
     await run.waitForNewRun(null);

@@ -222,6 +222,10 @@ export class GraphAgentExecutor implements AgentExecutor {
       bus.publish({ kind: 'status-update', taskId, contextId, status: { state, timestamp: now(), ...(message ? { message } : {}) }, final: state !== 'working' });
     };
 
+    /** The complete artifact, replacing any streamed chunks. */
+    const publishArtifact = (name: string, parts: Part[]) =>
+      bus.publish({ kind: 'artifact-update', taskId, contextId, append: false, lastChunk: true, artifact: { artifactId: ARTIFACT_ID, name, parts } });
+
     try {
       if (!ctx.task) {
         const task: Task = { kind: 'task', id: taskId, contextId, status: { state: 'submitted', timestamp: now() }, history: [userMessage], artifacts: [] };
@@ -244,7 +248,13 @@ export class GraphAgentExecutor implements AgentExecutor {
       let input: unknown;
       if (settings.maxHistoryTokens !== null) this.capInput(request, settings.maxHistoryTokens, tracer);
       const human = new HumanMessage(request.text || '(structured input)');
-      const { removals: folded, summary } = cold || !this.deps.memory.summarize ? { removals: [], summary: await this.summaryOf(contextId) } : await this.fold(contextId, history, tracer, run.controller.signal);
+      // A cold thread has no summary yet (summaries are only written for threads with
+      // checkpoints, and deleting a thread deletes both), so it skips the read.
+      const { removals: folded, summary } = cold
+        ? { removals: [], summary: undefined }
+        : !this.deps.memory.summarize
+          ? { removals: [], summary: await this.summaryOf(contextId) }
+          : await this.fold(contextId, history, tracer, run.controller.signal);
       if (summary) request.memory = { summary };
 
       const bounded = folded.length || cold ? [] : this.boundWorkingMemory(history);
@@ -343,14 +353,7 @@ export class GraphAgentExecutor implements AgentExecutor {
       });
       await tracer.flush();
       if (run.canceled) return;
-      bus.publish({
-        kind: 'artifact-update',
-        taskId,
-        contextId,
-        append: false,
-        lastChunk: true,
-        artifact: { artifactId: ARTIFACT_ID, name: artifactName(finalResponse, gen), parts },
-      });
+      publishArtifact(artifactName(finalResponse, gen), parts);
       publishStatus('completed');
     } catch (err) {
       if (run.canceled) {
@@ -375,14 +378,7 @@ export class GraphAgentExecutor implements AgentExecutor {
       await tracer.flush();
       // spec 3: a failure after partial streaming discards the buffer (the artifact is
       // replaced) and ends the stream failed; the request is not re-run.
-      bus.publish({
-        kind: 'artifact-update',
-        taskId,
-        contextId,
-        append: false,
-        lastChunk: true,
-        artifact: { artifactId: ARTIFACT_ID, name: artifactName(null, gen), parts: [{ kind: 'data', data: body }] },
-      });
+      publishArtifact(artifactName(null, gen), [{ kind: 'data', data: body }]);
       publishStatus('failed', agentMessage([{ kind: 'text', text: failure.message }, { kind: 'data', data: body }], taskId, contextId));
     } finally {
       if (this.deps.memory.enabled && transcript.length) {

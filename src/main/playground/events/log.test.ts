@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { newRunId, newSessionId } from '../ids.ts';
+import { newSessionId } from '../ids.ts';
+import { insertTestRun } from '../store/test-support.ts';
 import { PlaygroundStore } from '../store/store.ts';
 import { EventBus, type BusEntry } from './bus.ts';
 import { EventLog } from './log.ts';
@@ -17,21 +18,7 @@ function setup(opts: { flushMs?: number; maxBatch?: number } = {}) {
   dirs.push(dir);
   const store = PlaygroundStore.open(path.join(dir, 'p.sqlite'));
   const session = store.insertSession(newSessionId(), 't', new Date().toISOString());
-  const runId = newRunId();
-  store.insertRun({
-    run_id: runId,
-    session_id: session.session_id,
-    parent_run_id: null,
-    origin: 'send',
-    status: 'running',
-    context_id: null,
-    task_id: null,
-    created_at: new Date().toISOString(),
-    input_parts: [],
-    metadata: {},
-    changed_files: [],
-    revision: null,
-  });
+  const runId = insertTestRun(store, session.session_id, { status: 'running' });
   const bus = new EventBus();
   const log = new EventLog(store, bus, opts);
   return { store, bus, log, runId };

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { newRunId, newSessionId } from '../ids.ts';
+import { newSessionId } from '../ids.ts';
+import { insertTestRun } from './test-support.ts';
 import { BlobStore } from './blobs.ts';
 import { openDatabase, StoreVersionError } from './db.ts';
 import { MIGRATIONS, SUPPORTED_SCHEMA_VERSION } from './migrations.ts';
@@ -19,24 +20,8 @@ afterEach(() => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
-function addRun(store: PlaygroundStore, sessionId: string, status: 'queued' | 'completed' = 'completed') {
-  const run_id = newRunId();
-  store.insertRun({
-    run_id,
-    session_id: sessionId,
-    parent_run_id: null,
-    origin: 'send',
-    status,
-    context_id: null,
-    task_id: null,
-    created_at: new Date().toISOString(),
-    input_parts: [{ kind: 'text', text: 'hi' }],
-    metadata: {},
-    changed_files: [],
-    revision: null,
-  });
-  return run_id;
-}
+const addRun = (store: PlaygroundStore, sessionId: string, status: 'queued' | 'completed' = 'completed') =>
+  insertTestRun(store, sessionId, { status, input_parts: [{ kind: 'text', text: 'hi' }] });
 
 describe('Playground database', () => {
   it('applies the numbered migrations once, records a schema version with hashes, and uses WAL', () => {

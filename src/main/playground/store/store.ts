@@ -62,15 +62,6 @@ export interface PageQuery {
   before: string | null;
 }
 
-interface SessionRow {
-  session_id: string;
-  title: string;
-  created_at: string;
-  updated_at: string;
-  run_count: number;
-  last_run_status: RunStatus | null;
-}
-
 const ACTIVE_SQL = ACTIVE_STATES.map((s) => `'${s}'`).join(', ');
 const SESSION_COLUMNS = `s.session_id, s.title, s.created_at, s.updated_at,
   (SELECT COUNT(*) FROM runs r WHERE r.session_id = s.session_id) AS run_count,
@@ -115,8 +106,8 @@ export class PlaygroundStore {
     const p = <T = unknown>(sql: string) => db.prepare<unknown[], T>(sql);
     this.stmts = {
       insertSession: p('INSERT INTO sessions (session_id, title, created_at, updated_at) VALUES (?, ?, ?, ?)'),
-      getSession: p<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.session_id = ?`),
-      listSessions: p<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE (? IS NULL OR s.session_id < ?) ORDER BY s.session_id DESC LIMIT ?`),
+      getSession: p<Session>(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.session_id = ?`),
+      listSessions: p<Session>(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE (? IS NULL OR s.session_id < ?) ORDER BY s.session_id DESC LIMIT ?`),
       touchSession: p('UPDATE sessions SET updated_at = ? WHERE session_id = ?'),
       deleteSession: p('DELETE FROM sessions WHERE session_id = ?'),
       sessionRunIds: p<{ run_id: string }>('SELECT run_id FROM runs WHERE session_id = ?'),

@@ -1,45 +1,16 @@
 // The SQLite checkpointer under real LangGraph graphs, on real database files: persistence
 // across invocations and reopen, interrupt/resume through stored pending writes, subgraph
 // namespaces, forks, list() options, and O(1) latest-checkpoint lookup (spec 2.4).
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AIMessage, HumanMessage, type BaseMessage } from '@langchain/core/messages';
 import { Annotation, Command, END, INTERRUPT, MessagesAnnotation, START, StateGraph, interrupt } from '@langchain/langgraph';
 import { emptyCheckpoint, uuid6, type BaseCheckpointSaver, type Checkpoint, type CheckpointTuple } from '@langchain/langgraph-checkpoint';
 import { LATEST_CHECKPOINT_SQL } from './checkpointer.ts';
-import { openSqliteStore } from './sqlite.ts';
-import type { MemoryStore } from './types.ts';
+import { cfg, chatGraph, useTempStoreFile } from './test-support.ts';
 
-let dir: string;
-let file: string;
-const opened: MemoryStore[] = [];
-
-function open(): MemoryStore {
-  const store = openSqliteStore(file);
-  opened.push(store);
-  return store;
-}
-
-beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ckpt-'));
-  file = path.join(dir, 'memory.sqlite');
-});
-afterEach(async () => {
-  for (const s of opened.splice(0)) await s.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-/** One node that answers every human message with "reply <n>". */
-function chatGraph(checkpointer: BaseCheckpointSaver) {
-  return new StateGraph(MessagesAnnotation)
-    .addNode('reply', (state) => ({ messages: [new AIMessage(`reply ${state.messages.length}`)] }))
-    .addEdge(START, 'reply')
-    .addEdge('reply', END)
-    .compile({ checkpointer });
-}
+const temp = useTempStoreFile('ckpt-');
+const open = () => temp.open();
 
 /** A node that asks for approval with interrupt() and reports the answer. */
 function approvalGraph(checkpointer?: BaseCheckpointSaver) {
@@ -54,7 +25,6 @@ function approvalGraph(checkpointer?: BaseCheckpointSaver) {
 }
 
 const texts = (messages: BaseMessage[]) => messages.map((m) => `${m._getType()}:${String(m.content)}`);
-const cfg = (thread_id: string) => ({ configurable: { thread_id } });
 
 async function collect(it: AsyncGenerator<CheckpointTuple>): Promise<CheckpointTuple[]> {
   const out: CheckpointTuple[] = [];
@@ -86,7 +56,7 @@ describe('SqliteCheckpointSaver with a compiled StateGraph', () => {
     const store = open();
     const graph = chatGraph(store.checkpointer('agent'));
     for (let i = 0; i < 3; i++) await graph.invoke({ messages: [new HumanMessage(`m${i}`)] }, cfg('t'));
-    const db = new Database(file, { readonly: true });
+    const db = new Database(temp.file, { readonly: true });
     try {
       const checkpoints = db.prepare('SELECT count(*) FROM checkpoints').pluck().get() as number;
       const messageBlobs = db.prepare("SELECT count(*) FROM checkpoint_blobs WHERE channel = 'messages'").pluck().get() as number;
@@ -131,7 +101,7 @@ describe('SqliteCheckpointSaver with a compiled StateGraph', () => {
       .addEdge('child', END)
       .compile({ checkpointer: saver });
     await parent.invoke({ messages: [new HumanMessage('go')] }, cfg('t'));
-    const db = new Database(file, { readonly: true });
+    const db = new Database(temp.file, { readonly: true });
     try {
       const namespaces = db.prepare('SELECT DISTINCT checkpoint_ns FROM checkpoints ORDER BY 1').pluck().all() as string[];
       expect(namespaces[0]).toBe('');
@@ -189,7 +159,7 @@ describe('SqliteCheckpointSaver, direct API', () => {
     expect(parent!.checkpoint.channel_values).toEqual({ counter: 1999 });
 
     // The plan proves the cost: a backwards search of the primary-key index, no sort step.
-    const db = new Database(file, { readonly: true });
+    const db = new Database(temp.file, { readonly: true });
     try {
       const plan = (db.prepare(`EXPLAIN QUERY PLAN ${LATEST_CHECKPOINT_SQL}`).all('long', '') as Array<{ detail: string }>).map((r) => r.detail).join('\n');
       expect(plan).toMatch(/SEARCH c USING INDEX sqlite_autoindex_checkpoints_1 \(thread_id=\? AND checkpoint_ns=\?\)/);

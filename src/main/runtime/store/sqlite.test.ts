@@ -4,54 +4,27 @@
 // process and in two processes — sharing one file.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Task } from '@a2a-js/sdk';
-import { AIMessage, HumanMessage, type BaseMessage } from '@langchain/core/messages';
-import { END, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
-import { emptyCheckpoint, type BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
+import type { BaseMessage } from '@langchain/core/messages';
+import { emptyCheckpoint } from '@langchain/langgraph-checkpoint';
 import { MIGRATIONS, openSqliteStore } from './sqlite.ts';
+import { cfg, chatGraph, say, useTempStoreFile } from './test-support.ts';
 import { TASK_FLUSH_MS } from './taskStore.ts';
-import { ThreadOwnershipError, type DeletedCounts, type MemoryStore } from './types.ts';
+import { ThreadOwnershipError, type DeletedCounts } from './types.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '../../../..');
 
-let dir: string;
-let file: string;
-const opened: MemoryStore[] = [];
-
-function open(f = file): MemoryStore {
-  const store = openSqliteStore(f);
-  opened.push(store);
-  return store;
-}
-
-beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'memstore-'));
-  file = path.join(dir, 'memory.sqlite');
-});
-afterEach(async () => {
-  for (const s of opened.splice(0)) await s.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-function chatGraph(checkpointer: BaseCheckpointSaver) {
-  return new StateGraph(MessagesAnnotation)
-    .addNode('reply', (state) => ({ messages: [new AIMessage(`reply ${state.messages.length}`)] }))
-    .addEdge(START, 'reply')
-    .addEdge('reply', END)
-    .compile({ checkpointer });
-}
-const cfg = (thread_id: string) => ({ configurable: { thread_id } });
-const say = (graph: ReturnType<typeof chatGraph>, thread: string, text: string) => graph.invoke({ messages: [new HumanMessage(text)] }, cfg(thread));
+const temp = useTempStoreFile('memstore-');
+const open = (f?: string) => temp.open(f);
 
 /** Row counts of a set of threads, read directly from the file. */
 function countRows(threads: string[]): DeletedCounts {
-  const db = new Database(file, { readonly: true });
+  const db = new Database(temp.file, { readonly: true });
   try {
     const marks = threads.map(() => '?').join(',');
     const count = (table: string) => db.prepare(`SELECT count(*) FROM ${table} WHERE thread_id IN (${marks})`).pluck().get(...threads) as number;
@@ -68,7 +41,7 @@ function countRows(threads: string[]): DeletedCounts {
 
 describe('openSqliteStore', () => {
   it('creates parent directories, uses WAL and records numbered migrations once', async () => {
-    const nested = path.join(dir, 'a', 'b', 'memory.sqlite');
+    const nested = path.join(temp.dir, 'a', 'b', 'memory.sqlite');
     const store = open(nested);
     await store.ping();
     expect(store.backend).toBe('sqlite');
@@ -90,10 +63,10 @@ describe('openSqliteStore', () => {
 
   it('refuses a file whose schema is newer than this code', async () => {
     await open().close();
-    const db = new Database(file);
+    const db = new Database(temp.file);
     db.prepare('INSERT INTO schema_version (version, applied_at) VALUES (?, ?)').run(MIGRATIONS.length + 1, 'later');
     db.close();
-    expect(() => openSqliteStore(file)).toThrow(/newer than this runtime supports/);
+    expect(() => openSqliteStore(temp.file)).toThrow(/newer than this runtime supports/);
   });
 
   it('ping rejects once the store is closed', async () => {
@@ -250,7 +223,7 @@ describe('several handles on one file', () => {
 
   it('two processes write the same file at the same time without SQLITE_BUSY', async () => {
     const storeUrl = pathToFileURL(path.join(HERE, 'sqlite.ts')).href;
-    const script = path.join(dir, 'child.mts');
+    const script = path.join(temp.dir, 'child.mts');
     // The child writes memory and checkpoints in many short transactions while this process
     // does the same; the busy timeout must turn every lock conflict into a wait.
     fs.writeFileSync(
@@ -273,7 +246,7 @@ console.log('child done');
     );
     const parent = open();
     const N = 300;
-    const child = spawn(process.execPath, ['--import', 'tsx', script, file, String(N)], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', script, temp.file, String(N)], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
