@@ -1,8 +1,16 @@
-// Lint: typescript-eslint's recommended rules for every TypeScript file, plus the rule
-// that keeps `electron` out of code that must run under plain Node (architecture.md).
+// Lint: typescript-eslint's recommended rules for every TypeScript file, plus the rules
+// that keep `electron` out of code that must run under plain Node, and the runtime (which
+// loads and runs project code) out of the studio, which talks to it only through
+// src/shared/runtime-contract.ts (architecture.md).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+
+const noElectron = { name: 'electron', message: 'Only the Electron glue (src/main/index.ts, src/main/electron/, src/preload/) may import electron.' };
+const noRuntime = {
+  group: ['**/runtime/**', '!**/shared/runtime-contract*'],
+  message: 'Project code runs only in the runtime process: the studio talks to it through src/shared/runtime-contract.ts.',
+};
 
 export default tseslint.config(
   { ignores: ['test/.tmp/**', 'scratch/**', 'out/**', 'dist/**', 'node_modules/**', 'coverage/**', 'test-results/**', '**/*.d.ts'] },
@@ -18,8 +26,14 @@ export default tseslint.config(
   {
     files: ['src/**/*.ts', 'src/**/*.tsx'],
     ignores: ['src/main/index.ts', 'src/main/electron/**', 'src/preload/**'],
-    rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Only the Electron glue (src/main/index.ts, src/main/electron/, src/preload/) may import electron.' }] }],
-    },
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] },
+  },
+  {
+    files: ['src/main/studio/**', 'src/main/playground/**', 'src/renderer/**', 'src/shared/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noRuntime] }] },
+  },
+  {
+    files: ['src/main/index.ts', 'src/main/electron/**', 'src/preload/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noRuntime] }] },
   },
 );

@@ -5,7 +5,7 @@ export default defineConfig({
   test: {
     // Project modules must load through Node's own loader (src/main/runtime/project/loader.ts).
     server: { deps: { external: [/native-import\.mjs$/] } },
-    include: ['test/integration/**/*.test.ts'],
+    include: ['test/integration/**/*.test.ts', 'test/fuzz/**/*.test.ts'],
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -66,6 +66,15 @@ export class RunPage {
     if ((await section.getAttribute('open')) === null) await section.locator('summary').first().click();
   }
 
+  /** The node waterfall (spans), one row per node execution. */
+  spanRows(): Locator {
+    return this.root.getByTestId('span-row');
+  }
+
+  spanRow(node: string): Locator {
+    return this.root.locator(`[data-testid="span-row"][data-node="${node}"]`).first();
+  }
+
   traceEvents(): Locator {
     return this.root.getByTestId('trace-event');
   }

@@ -1,11 +1,55 @@
 // Parallel fan-out with a concurrency cap (spec 8): extra branches wait and run as earlier
-// ones finish; every result is collected in input order. p-limit does the queueing.
+// ones finish; every result is collected in input order. p-limit does the queueing. Inside a
+// graph node, each branch is reported to the runtime as a child span of the node (on the
+// graph's custom stream), so the studio shows the branches nested under it.
 import pLimit from 'p-limit';
+import { getConfig, isGraphInterrupt } from '@langchain/langgraph';
 
-export interface FanOutOptions {
+export interface FanOutOptions<T = unknown> {
   /** Cap for this call site; defaults to the runtime's DEFAULT_FANOUT_MAX_CONCURRENCY. */
   maxConcurrency?: number;
   signal?: AbortSignal;
+  /** A branch's name in the run timeline (default: its index), shown as `node[label]`. */
+  label?: (item: T, index: number) => string;
+}
+
+/** Custom-stream key of a branch span (read by the runtime's spans.ts). */
+export const BRANCH_SPAN_KEY = '__agentStudioSpan';
+/** Names the branch span on an error a branch threw: the node's failure report carries it even
+ * when the branch's own end event is cut off by the failing superstep. */
+export const FAILED_BRANCH = Symbol.for('agent-studio.failed-branch');
+
+interface BranchReporter {
+  start(index: number, label: string): string;
+  end(id: string, error?: unknown): void;
+}
+
+/** Reports branches when called inside a graph node that streams custom events. */
+function branchReporter(signal: AbortSignal | undefined): BranchReporter | null {
+  let config: ReturnType<typeof getConfig> | undefined;
+  try {
+    config = getConfig();
+  } catch {
+    return null; // not inside a graph run
+  }
+  const writer = config?.writer;
+  const ns = config?.metadata?.langgraph_checkpoint_ns;
+  if (!writer || typeof ns !== 'string') return null;
+  const parent = ns.split('|').pop()!.split(':').pop()!;
+  const node = String(config?.metadata?.langgraph_node ?? 'fanOut');
+  return {
+    start(index, label) {
+      const id = `${parent}/${index}`;
+      writer({ [BRANCH_SPAN_KEY]: { phase: 'start', span_id: id, parent_span_id: parent, node: `${node}[${label}]` } });
+      return id;
+    },
+    end(id, error) {
+      const aborted = signal?.aborted === true || config?.signal?.aborted === true;
+      // interrupt() inside a branch asks for input: not a failure.
+      const outcome = error === undefined ? {} : isGraphInterrupt(error) ? { interrupted: true } : { error, aborted };
+      writer({ [BRANCH_SPAN_KEY]: { phase: 'end', span_id: id, node, ...outcome } });
+    },
+  };
 }
 
 // The runtime and the project may hold separate copies of this module (the project's
@@ -26,16 +70,28 @@ export function defaultFanoutConcurrency(): number {
 export async function fanOut<T, R>(
   items: readonly T[],
   task: (item: T, index: number) => Promise<R>,
-  options: FanOutOptions = {},
+  options: FanOutOptions<T> = {},
 ): Promise<R[]> {
   const cap = options.maxConcurrency ?? defaultFanoutConcurrency();
   if (!Number.isInteger(cap) || cap <= 0) throw new RangeError(`maxConcurrency must be a positive integer, got ${cap}`);
   const limit = pLimit(cap);
+  const report = branchReporter(options.signal);
   return Promise.all(
     items.map((item, index) =>
       limit(async () => {
         options.signal?.throwIfAborted();
-        return task(item, index);
+        const id = report?.start(index, options.label?.(item, index) ?? String(index));
+        try {
+          const result = await task(item, index);
+          if (id) report!.end(id);
+          return result;
+        } catch (err) {
+          if (id) {
+            if (err && typeof err === 'object' && !Object.isFrozen(err)) Object.defineProperty(err, FAILED_BRANCH, { value: id, configurable: true });
+            report!.end(id, err);
+          }
+          throw err;
+        }
       }),
     ),
   );

@@ -49,7 +49,8 @@ export type InputPart =
 
 /** Tagged part as stored on a run (spec 2.6). */
 export type TaggedPart =
-  | { kind: 'text'; text: string }
+  /** `partial`: what a run streamed before it was cancelled or interrupted (output only). */
+  | { kind: 'text'; text: string; partial?: boolean }
   | { kind: 'data'; data: Record<string, unknown> }
   | LocalFilePart
   | ExternalFilePart
@@ -126,6 +127,10 @@ export interface RunDetail extends RunSummary {
   revision: string | null;
   /** Highest event seq stored for the run. */
   last_seq: number;
+  /** The code the run ran with (docs/studio-api.md): a hash over the project's files, and
+   * each file's sha256; null for a run that never reached the runtime. */
+  code_fingerprint: string | null;
+  code_files: Record<string, string> | null;
 }
 
 export interface CreateRunBody {

@@ -154,6 +154,27 @@ describe('changed files', () => {
       await t.close();
     }
   });
+  it('a broken TypeScript file under a runtime that cannot reload: the restarted child reports the diagnostics, the run fails project_validation', async () => {
+    const dir = copyExample('pg-broken-ts');
+    const t = await startTestStudio({
+      projectDir: dir,
+      runtimeCommand: (ctx) => ({ ...defaultRuntimeCommand(ctx), env: { INTERNAL_RUNTIME_CONTROL_ENABLED: 'false' } }),
+    });
+    try {
+      await t.studio.runtime.waitReady(30_000);
+      fs.appendFileSync(path.join(dir, 'src/graph.ts'), '\nexport const broken = ;\n');
+      const s = await session(t);
+      const runId = await run(t, s, { ...QUICK, changed_files: ['src/graph.ts'] });
+      const stream = openEvents(t.api, runId);
+      await stream.ended;
+      expect(await waitForRun(t, runId)).toMatchObject({ status: 'failed', reason: 'project_validation' });
+      const diagnostics = stream.messages.map((m) => m.data).filter((e) => e.kind === 'diagnostic');
+      expect(diagnostics[0]).toMatchObject({ severity: 'error', file: expect.stringContaining('graph.ts') });
+    } finally {
+      await t.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('studio shutdown and restart', () => {

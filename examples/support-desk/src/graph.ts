@@ -82,7 +82,7 @@ export function createGraph(ctx: AgentContext) {
   // Independent skills run in parallel, capped by DEFAULT_FANOUT_MAX_CONCURRENCY.
   const runSkills = async (state: S) => {
     const request = state.request!;
-    const results = await fanOut(state.intents, (intent) => skills[intent](ctx, request));
+    const results = await fanOut(state.intents, (intent) => skills[intent](ctx, request), { label: (intent) => intent });
     return { results };
   };
 
@@ -115,7 +115,8 @@ export function createGraph(ctx: AgentContext) {
     .addNode('respond', respond)
     .addEdge(START, 'guardrail')
     .addEdge('guardrail', 'router')
-    .addConditionalEdges('router', (s: S) => (s.intents.length ? 'skills' : 'respond'), ['skills', 'respond'])
+    // Labelled branches: the studio's graph shows why each edge is taken.
+    .addConditionalEdges('router', (s: S) => (s.intents.length ? 'has intents' : 'nothing to route'), { 'has intents': 'skills', 'nothing to route': 'respond' })
     .addEdge('skills', 'respond')
     .addEdge('respond', END);
 }

@@ -1,5 +1,5 @@
 // The desktop shell's policy decisions (no Electron needed).
-import { chmod, mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, mkdir, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,12 +34,18 @@ describe('project files', () => {
   afterAll(async () => rm(dir, { recursive: true, force: true }));
 
   it('resolves files inside the project only', async () => {
-    await expect(projectFile(dir, 'src/graph.ts')).resolves.toBe(join(dir, 'src', 'graph.ts'));
+    // The real path comes back (tmpdir() itself may be a symlink, e.g. /var on macOS).
+    await expect(projectFile(dir, 'src/graph.ts')).resolves.toBe(join(await realpath(dir), 'src', 'graph.ts'));
     await expect(projectFile(dir, '../etc/passwd')).rejects.toMatchObject({ code: 'OUTSIDE_PROJECT' });
     await expect(projectFile(dir, '/etc/passwd')).rejects.toMatchObject({ code: 'OUTSIDE_PROJECT' });
     await expect(projectFile(dir, 'src/../../x')).rejects.toMatchObject({ code: 'OUTSIDE_PROJECT' });
     await expect(projectFile(dir, 'src')).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(projectFile(dir, 'missing.ts')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('treats a name starting with two dots as inside', async () => {
+    await writeFile(join(dir, '..notes.md'), '# notes');
+    await expect(projectFile(dir, '..notes.md')).resolves.toBe(join(await realpath(dir), '..notes.md'));
   });
 
   it('never opens what could execute', () => {
@@ -54,5 +60,63 @@ describe('project files', () => {
     expect(editorCommand('code -g {file}:{line}', '/p/a b.ts', 7)).toEqual({ command: 'code', args: ['-g', '/p/a b.ts:7'] });
     expect(editorCommand('subl', '/p/x.ts')).toEqual({ command: 'subl', args: ['/p/x.ts'] });
     expect(editorCommand('   ', '/p/x.ts')).toBeNull();
+  });
+});
+
+// Creating symlinks on Windows needs extra privileges; the policy itself is platform-neutral.
+describe.skipIf(process.platform === 'win32')('project files behind symlinks', () => {
+  let base: string;
+  let project: string;
+  let outside: string;
+  beforeAll(async () => {
+    // Real paths throughout, so expectations do not depend on tmpdir() being a symlink.
+    base = await realpath(await mkdtemp(join(tmpdir(), 'policy-links-')));
+    project = join(base, 'project');
+    outside = join(base, 'outside');
+    await mkdir(join(project, 'src'), { recursive: true });
+    await mkdir(join(outside, 'nested'), { recursive: true });
+    await writeFile(join(project, 'src', 'graph.ts'), 'export {}');
+    await writeFile(join(outside, 'secret.txt'), 'secret');
+    await writeFile(join(outside, 'nested', 'key.pem'), 'key');
+    await symlink(join(outside, 'secret.txt'), join(project, 'secret-link.txt'));
+    await symlink(outside, join(project, 'outside-dir'), 'dir');
+    await symlink(join('src', 'graph.ts'), join(project, 'graph-link.ts'));
+    await symlink(join(project, 'src'), join(project, 'src-link'), 'dir');
+    await symlink(join(project, 'missing.ts'), join(project, 'dangling.ts'));
+    await symlink(project, join(base, 'project-link'), 'dir');
+  });
+  afterAll(async () => rm(base, { recursive: true, force: true }));
+
+  it('refuses a symlink to a file outside the project', async () => {
+    await expect(projectFile(project, 'secret-link.txt')).rejects.toMatchObject({ code: 'OUTSIDE_PROJECT' });
+  });
+
+  it('refuses a file under a symlink to a directory outside the project', async () => {
+    await expect(projectFile(project, 'outside-dir/secret.txt')).rejects.toMatchObject({ code: 'OUTSIDE_PROJECT' });
+    await expect(projectFile(project, 'outside-dir/nested/key.pem')).rejects.toMatchObject({ code: 'OUTSIDE_PROJECT' });
+    // Going back up through the link still lands outside: `..` is resolved on the lexical path first.
+    await expect(projectFile(project, 'outside-dir/../outside-dir/secret.txt')).rejects.toMatchObject({ code: 'OUTSIDE_PROJECT' });
+  });
+
+  it('follows symlinks that stay inside the project', async () => {
+    const real = join(project, 'src', 'graph.ts');
+    await expect(projectFile(project, 'graph-link.ts')).resolves.toBe(real);
+    await expect(projectFile(project, 'src-link/graph.ts')).resolves.toBe(real);
+  });
+
+  it('accepts a project folder that is itself reached through a symlink', async () => {
+    const linked = join(base, 'project-link');
+    await expect(projectFile(linked, 'src/graph.ts')).resolves.toBe(join(project, 'src', 'graph.ts'));
+    await expect(projectFile(linked, 'graph-link.ts')).resolves.toBe(join(project, 'src', 'graph.ts'));
+    await expect(projectFile(linked, 'secret-link.txt')).rejects.toMatchObject({ code: 'OUTSIDE_PROJECT' });
+    await expect(projectFile(linked, 'outside-dir/secret.txt')).rejects.toMatchObject({ code: 'OUTSIDE_PROJECT' });
+  });
+
+  it('reports a dangling symlink as not found', async () => {
+    await expect(projectFile(project, 'dangling.ts')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('reports a missing project folder as not found', async () => {
+    await expect(projectFile(join(base, 'no-such-project'), 'src/graph.ts')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });

@@ -1,16 +1,9 @@
 // The decisions of the desktop shell's security and file operations, kept free of any
 // electron import so they are unit-tested under plain Node (policy.test.ts).
-import { stat } from 'node:fs/promises';
-import { extname, isAbsolute, relative, resolve } from 'node:path';
+import { extname } from 'node:path';
+import { OperationError, projectFile } from '../common/project-file.ts';
 
-export class OperationError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { OperationError, projectFile };
 
 /** External URLs the studio may hand to the OS: https pages and mail links, nothing else. */
 export function isAllowedExternal(raw: string): boolean {
@@ -34,17 +27,13 @@ export function isSameOrigin(raw: string, origin: string): boolean {
 /** Permissions the renderer may use: writing to the clipboard (copy buttons). */
 export const ALLOWED_PERMISSIONS: ReadonlySet<string> = new Set(['clipboard-sanitized-write']);
 
-/** Resolves a project-relative path to an existing file, refusing anything outside the project. */
-export async function projectFile(projectDir: string, path: string): Promise<string> {
-  if (isAbsolute(path)) throw new OperationError('OUTSIDE_PROJECT', 'Paths must be relative to the project folder.');
-  const abs = resolve(projectDir, path);
-  const rel = relative(projectDir, abs);
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) throw new OperationError('OUTSIDE_PROJECT', `${path} is outside the project folder.`);
-  const info = await stat(abs).catch(() => null);
-  if (!info?.isFile()) throw new OperationError('NOT_FOUND', `${path} does not exist in the project.`);
-  return abs;
-}
-
+/**
+ * Resolves a project-relative path to an existing file, refusing anything outside the project.
+ * Symlinks are followed: the check is made on the real (fully resolved) paths of both the
+ * target and the project folder, so a link inside the project cannot reach a file outside
+ * it, while a project opened through a symlinked folder still works. Returns the real path,
+ * the one that was checked, so that what is opened is what was allowed.
+ */
 const NEVER_OPEN = new Set(['.exe', '.bat', '.cmd', '.com', '.msi', '.ps1', '.sh', '.bash', '.zsh', '.command', '.app', '.desktop', '.lnk', '.scr', '.jar', '.appimage', '.deb', '.rpm', '.dmg', '.pkg']);
 
 /** Opening this file with the OS default handler could run it. */

@@ -5,14 +5,19 @@ export const PLAYGROUND_ERRORS = {
   invalid_request: 400,
   forbidden_host: 403,
   forbidden_origin: 403,
+  /** A path outside the project folder (or a link leading out of it). */
+  forbidden_path: 403,
   not_found: 404,
+  method_not_allowed: 405,
   active_run_conflict: 409,
   run_not_resumable: 409,
+  /** A save over a file that changed on disk since the editor opened it. */
+  file_changed: 409,
   unsupported_database_version: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  range_not_satisfiable: 416,
   internal_error: 500,
-  project_invalid: 422,
   runtime_unavailable: 503,
   studio_shutting_down: 503,
 } as const;

@@ -4,6 +4,7 @@ import { parseFlags, parsePort, UsageError } from '../cli-args.ts';
 import { ProjectLoadError } from './project/loader.ts';
 import { SettingsError } from './config.ts';
 import { RuntimeStartError, startRuntime } from './server.ts';
+import { formatDiagnosticsLine, formatReadyLine, RUNTIME_ENV } from '../../shared/runtime-contract.ts';
 
 export async function runRuntimeCommand(argv: string[]): Promise<void> {
   const flags = parseFlags(argv, {
@@ -22,7 +23,8 @@ export async function runRuntimeCommand(argv: string[]): Promise<void> {
       port,
       dataDir: typeof flags['data-dir'] === 'string' ? flags['data-dir'] : undefined,
     });
-    process.stdout.write(`Agent runtime for ${path.basename(path.resolve(flags.project))} ready at ${rt.url}\n`);
+    survivePerRequestFailures(rt.context.log);
+    process.stdout.write(`${formatReadyLine(rt.context.registry.current.project.manifest.name, rt.url)}\n`);
     const stop = () => {
       void rt.close().then(() => process.exit(0));
     };
@@ -31,6 +33,8 @@ export async function runRuntimeCommand(argv: string[]): Promise<void> {
   } catch (err) {
     if (err instanceof ProjectLoadError) {
       process.stderr.write(`agent-studio runtime: the project at ${path.resolve(flags.project)} is not valid:\n${err.diagnostics.map((d) => `  ${formatLine(d)}`).join('\n')}\n`);
+      // Under the studio, the same diagnostics in the contract's machine-readable line.
+      if (/^(1|true)$/i.test(process.env[RUNTIME_ENV.studioChild] ?? '')) process.stderr.write(`${formatDiagnosticsLine(err.diagnostics)}\n`);
       process.exit(1);
     }
     if (err instanceof RuntimeStartError || err instanceof SettingsError) {
@@ -39,6 +43,15 @@ export async function runRuntimeCommand(argv: string[]): Promise<void> {
     }
     throw err;
   }
+}
+
+/** A serving runtime never ends because one request (or the project code it ran) threw
+ * where nobody awaited it: the failure is logged with its stack, and the
+ * process keeps serving. Bad input is refused before it gets this far (docs/security.md);
+ * this is the net under the cases nobody foresaw. */
+function survivePerRequestFailures(log: { error: (obj: object, msg: string) => void }): void {
+  process.on('uncaughtException', (err) => log.error({ err }, 'uncaught exception; the runtime keeps serving'));
+  process.on('unhandledRejection', (err) => log.error({ err }, 'unhandled promise rejection; the runtime keeps serving'));
 }
 
 function formatLine(d: ProjectLoadError['diagnostics'][number]): string {

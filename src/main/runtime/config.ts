@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
+import { RUNTIME_ENV } from '../../shared/runtime-contract.ts';
 
 export interface RuntimeSettings {
   /** Owner of every thread this runtime writes (spec 1.5). Empty when unset. */
@@ -14,6 +15,14 @@ export interface RuntimeSettings {
   fanoutMaxConcurrency: number;
   internalRuntimeControl: boolean;
   captureUrl: string | null;
+  /** When set, the registry endpoints require `Authorization: Bearer <token>` (docs/security.md). */
+  controlToken: string | null;
+  /** Started by the studio: also print machine-readable diagnostics lines. */
+  studioChild: boolean;
+  /** Origins whose pages may call POST / from a browser (A2A_CORS_ORIGINS, comma-separated). */
+  corsOrigins: string[];
+  /** Node spans in the trace (docs/runtime-traces.md); NODE_SPANS=off leaves them out. */
+  nodeSpans: boolean;
   /** The merged environment (file then process), as the project's code sees it. */
   env: Record<string, string>;
   envFile: string;
@@ -49,6 +58,24 @@ function flag(env: Record<string, string>, name: string): boolean {
   return /^(1|true|yes|on)$/i.test(env[name] ?? '');
 }
 
+/** `https://a.example, http://localhost:3000` -> normalised origins; a bad entry is a start error. */
+function corsOrigins(raw: string | undefined): string[] {
+  if (!raw?.trim()) return [];
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      try {
+        const u = new URL(entry);
+        if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.origin !== entry.replace(/\/$/, '').toLowerCase()) throw new Error('not an origin');
+        return u.origin;
+      } catch {
+        throw new SettingsError(`A2A_CORS_ORIGINS must list origins such as https://app.example.com, got '${entry}'`);
+      }
+    });
+}
+
 export function loadSettings(projectDir: string, processEnv: NodeJS.ProcessEnv = process.env): RuntimeSettings {
   const envFile = path.join(projectDir, '.env');
   const env: Record<string, string> = { ...readEnvFile(envFile) };
@@ -64,14 +91,18 @@ export function loadSettings(projectDir: string, processEnv: NodeJS.ProcessEnv =
     }
   }
   return {
-    agentId: (env.AGENT_ID ?? '').trim(),
+    agentId: (env.AGENT_ID || env[RUNTIME_ENV.defaultAgentId] || '').trim(),
     publicAgentUrl: publicUrl || null,
     historyMaxMessages: positiveInt(env, 'A2A_HISTORY_MAX_MESSAGES', DEFAULT_HISTORY_MAX_MESSAGES)!,
     maxHistoryTokens: positiveInt(env, 'MAX_HISTORY_TOKENS', null),
     stageTiming: flag(env, 'STAGE_TIMING'),
     fanoutMaxConcurrency: positiveInt(env, 'DEFAULT_FANOUT_MAX_CONCURRENCY', DEFAULT_FANOUT_MAX_CONCURRENCY)!,
-    internalRuntimeControl: flag(env, 'INTERNAL_RUNTIME_CONTROL_ENABLED'),
-    captureUrl: env.AGENT_STUDIO_CAPTURE_URL?.trim() || null,
+    internalRuntimeControl: flag(env, RUNTIME_ENV.controlEnabled),
+    captureUrl: env[RUNTIME_ENV.captureUrl]?.trim() || null,
+    controlToken: env[RUNTIME_ENV.controlToken]?.trim() || null,
+    studioChild: flag(env, RUNTIME_ENV.studioChild),
+    corsOrigins: corsOrigins(env.A2A_CORS_ORIGINS),
+    nodeSpans: !/^(0|false|no|off)$/i.test(env.NODE_SPANS ?? ''),
     env,
     envFile,
   };

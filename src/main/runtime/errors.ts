@@ -27,7 +27,13 @@ function chain(err: unknown): ErrorLike[] {
 const TIMEOUT_NAMES = new Set(['TimeoutError', 'APIConnectionTimeoutError', 'ConnectTimeoutError', 'HeadersTimeoutError', 'BodyTimeoutError']);
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT', 'EHOSTUNREACH']);
 
-export function toAgentError(err: unknown): AgentError {
+/** Where a failure happened, when known (node-failures.ts). */
+export interface FailureSite {
+  node?: string;
+  source?: { file: string; line: number; column: number };
+}
+
+export function toAgentError(err: unknown, site: FailureSite = {}): AgentError {
   if (err instanceof AgentError) return err;
   const links = chain(err);
   const message = (links[0]?.message ?? String(err)).slice(0, 500);
@@ -69,5 +75,8 @@ export function toAgentError(err: unknown): AgentError {
   ) {
     return new AgentError({ code: 'UPSTREAM_UNAVAILABLE', reason: 'upstream_connection_failed', message: 'The connection to the model service failed.' });
   }
-  return new AgentError({ code: 'INTERNAL_ERROR', reason: 'unhandled_exception', message: `The agent failed unexpectedly: ${message}` });
+  // Words a user reads: which node, what went wrong, where; the stack stays in the trace and log.
+  const where = site.source ? ` (${site.source.file}:${site.source.line}:${site.source.column})` : '';
+  const what = site.node ? `Node '${site.node}' failed` : 'The agent failed unexpectedly';
+  return new AgentError({ code: 'INTERNAL_ERROR', reason: 'unhandled_exception', message: `${what}: ${message}${where}` });
 }

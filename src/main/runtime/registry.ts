@@ -5,6 +5,7 @@ import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
 import { loadProject, isGraphLike, ProjectLoadError, type Component, type LoadedProject } from './project/loader.ts';
 import type { AgentContext, MemoryControls, McpToolHandle } from '../../sdk/index.ts';
 import { setDefaultFanoutConcurrency } from '../../sdk/fanout.ts';
+import { instrumentNodes } from './node-failures.ts';
 import type { RuntimeSettings } from './config.ts';
 
 /** The compiled graph as the executor uses it. */
@@ -126,6 +127,7 @@ export class Registry {
     }
     let graph: RunnableGraph;
     try {
+      instrumentNodes(builder); // a node's failure names the node (node-failures.ts)
       graph = builder.compile({ checkpointer: this.saver }) as RunnableGraph;
     } catch (err) {
       throw new ProjectLoadError([{ file: entry, message: `the graph does not compile: ${(err as Error).message}` }]);

@@ -12,7 +12,13 @@ import { loadSettings, type RuntimeSettings } from './config.ts';
 import { Registry, type Generation, type MemoryConfig } from './registry.ts';
 import { GraphAgentExecutor } from './executor.ts';
 import { LogTraceSink, type TraceSink } from './trace.ts';
-import { RequestMetaStore, jsonRpcGate, jsonParseErrorHandler } from './request-meta.ts';
+import { RequestMetaStore, jsonRpcGate } from './request-meta.ts';
+import { edgeGuard, runtimeErrorHandler, runtimeNotFound } from './http-edge.ts';
+import { requestTargetGuard, screenRequestTarget } from '../http/request-target.ts';
+import { jsonBody } from '../http/json-body.ts';
+import { isLoopbackAddress } from '../http/loopback.ts';
+import { RUNTIME_RPC_BODY_LIMIT } from '../http/limits.ts';
+import { answerClientErrors } from '../http/client-errors.ts';
 import { openSqliteStore } from './store/sqlite.ts';
 import type { MemoryStore } from './store/types.ts';
 import { describeGraph } from './graph-view.ts';
@@ -139,6 +145,9 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
 
   const app = express();
   app.disable('x-powered-by');
+  let listeningPort = 0;
+  app.use(requestTargetGuard());
+  app.use(edgeGuard({ loopback: isLoopbackAddress(opts.host ?? '127.0.0.1'), port: () => listeningPort, corsOrigins: settings.corsOrigins }));
   app.get('/healthz', async (_req, res) => {
     try {
       await store.ping();
@@ -157,11 +166,14 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
     res.json(await describeGraph(registry.current));
   });
   app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: async () => card }));
+  // D-26: the card's url is this endpoint; a client that GETs it finds the card there too.
+  app.get('/', (_req, res) => {
+    res.json(card);
+  });
   mountManagement(app, context);
   app.post(
     '/',
-    express.json({ limit: '25mb' }),
-    jsonParseErrorHandler,
+    jsonBody({ limit: RUNTIME_RPC_BODY_LIMIT }),
     jsonRpcGate(requestMeta, {
       onRequest: (method) => {
         stats.requests[method] = (stats.requests[method] ?? 0) + 1;
@@ -170,9 +182,15 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
     }),
     jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }),
   );
+  app.use(runtimeNotFound);
+  app.use(runtimeErrorHandler(log));
 
-  const server = http.createServer(app);
+  const server = http.createServer((req, res) => {
+    screenRequestTarget(req);
+    app(req, res);
+  });
   server.keepAliveTimeout = 65_000;
+  answerClientErrors(server, (status, message) => ({ success: false, data: null, error: { code: status === 405 ? 'NOT_FOUND' : 'BAD_REQUEST', message } }));
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
       void store.close();
@@ -184,6 +202,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
     server.listen(opts.port ?? 8080, opts.host ?? '127.0.0.1', () => resolve());
   });
   const addr = server.address() as AddressInfo;
+  listeningPort = addr.port;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   listeningUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${addr.port}/`;
   if (!settings.publicAgentUrl) card.url = listeningUrl;

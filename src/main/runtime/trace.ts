@@ -2,6 +2,7 @@
 // sink ships now; the studio capture sink delivers a Playground invocation's events to the
 // studio under its capture token (issue 3 section 7).
 import type { Logger } from 'pino';
+import type { CaptureBody } from '../../shared/runtime-contract.ts';
 
 export interface TraceEvent {
   name: string;
@@ -21,11 +22,17 @@ export class LogTraceSink implements TraceSink {
   }
 }
 
-/** Collects one invocation's events and posts them to the studio; `flush` resolves once the
- * studio has them, so the runtime publishes the final A2A status only after delivery. */
+/** Events wait at most this long before they are posted: the studio shows a run's spans
+ * and trace events while it runs, in a few posts rather than one per event. */
+export const CAPTURE_FLUSH_MS = 15;
+
+/** Collects one invocation's events and posts them to the studio as they come (batched for
+ * CAPTURE_FLUSH_MS); `flush` resolves once the studio has every event so far, so the
+ * runtime publishes the final A2A status only after delivery. */
 export class CaptureBuffer {
   private pending: TraceEvent[] = [];
   private delivering: Promise<void> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly url: string,
@@ -36,9 +43,12 @@ export class CaptureBuffer {
   add(event: TraceEvent): void {
     this.pending.push(event);
     if (this.pending.length >= 50) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), CAPTURE_FLUSH_MS);
   }
 
   flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
     const events = this.pending;
     this.pending = [];
     if (events.length === 0) return this.delivering;
@@ -51,7 +61,7 @@ export class CaptureBuffer {
       const res = await fetch(this.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ capture_token: this.token, events }),
+        body: JSON.stringify({ capture_token: this.token, events } satisfies CaptureBody),
         signal: AbortSignal.timeout(5000),
       });
       // 404: the run already ended in the studio (a cancel races the last events); expected.

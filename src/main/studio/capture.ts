@@ -3,13 +3,15 @@
 // reserved metadata key `svc.playground`. Only tokens the studio issued for an active run
 // are accepted (unknown token: 404); the events become the run's `trace` events and,
 // for `evaluation.result`, its scores.
-import express, { Router } from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
 import { PlaygroundError } from '../playground/errors.ts';
 import type { RunExecutor } from '../playground/executor/executor.ts';
-import { requireJsonBody } from '../playground/http/errors.ts';
+import { jsonBody } from '../http/json-body.ts';
 
-export const CAPTURE_PATH = '/internal/capture';
+import { CAPTURE_PATH } from '../../shared/runtime-contract.ts';
+
+export { CAPTURE_PATH };
 
 const CaptureBody = z.object({
   capture_token: z.string().min(1),
@@ -18,7 +20,7 @@ const CaptureBody = z.object({
 
 export function createCaptureRouter(executor: RunExecutor): Router {
   const router = Router();
-  router.post(CAPTURE_PATH, requireJsonBody, express.json({ limit: '10mb', type: 'application/json' }), (req, res) => {
+  router.post(CAPTURE_PATH, jsonBody({ limit: '10mb' }), (req, res) => {
     const body = CaptureBody.parse(req.body ?? {});
     if (!executor.capture(body.capture_token, body.events)) {
       throw new PlaygroundError('not_found', 'unknown capture token: it was not issued for an active run');

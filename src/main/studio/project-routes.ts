@@ -1,56 +1,67 @@
 // Studio views of the open project, under /api/playground/v1: the runtime's graph, the
 // declared input contracts for the composer, stored file blobs, and the runtime's state.
-import fs from 'node:fs';
-import path from 'node:path';
 import { Router } from 'express';
 import type { BlobStore } from '../playground/store/blobs.ts';
 import type { RuntimeHandle } from '../playground/executor/runtime.ts';
 import { PlaygroundError } from '../playground/errors.ts';
-import { ManifestSchema, MANIFEST_FILE } from '../runtime/project/manifest.ts';
+import { METADATA_PATH, type RegistryMetadata } from '../../shared/runtime-contract.ts';
+import type { SourceAnalysis } from './source/client.ts';
 
 export interface ProjectRoutesOptions {
   projectDir: string;
+  sources: SourceAnalysis;
   blobs: BlobStore;
   runtime: RuntimeHandle;
   runtimeStatus: () => unknown;
 }
 
-/** Input contracts straight from the manifest (no runtime needed): id, tab label, schema. */
-export function readContracts(projectDir: string) {
-  const raw = JSON.parse(fs.readFileSync(path.join(projectDir, MANIFEST_FILE), 'utf8'));
-  const manifest = ManifestSchema.parse(raw);
-  return manifest.inputContracts.map((c) => {
-    let jsonSchema = c.jsonSchema;
-    if (!jsonSchema && c.file) {
-      try {
-        jsonSchema = JSON.parse(fs.readFileSync(path.join(projectDir, c.file), 'utf8'));
-      } catch {
-        jsonSchema = undefined;
-      }
-    }
-    return { schema: c.schema, name: c.name ?? c.schema, description: c.description, json_schema: jsonSchema ?? null };
-  });
-}
-
 export function createProjectRoutes(o: ProjectRoutesOptions): Router {
   const router = Router();
 
+  /** GET a JSON document from the ready runtime; any failure is runtime_unavailable. */
+  async function fromRuntime<T>(what: string, relative: string, headers: Record<string, string> = {}): Promise<T> {
+    const base = await o.runtime.waitReady(5_000);
+    if (!base) throw new PlaygroundError('runtime_unavailable', `the runtime is not running, so ${what} cannot be shown`);
+    try {
+      const upstream = await fetch(`${base}${relative}`, { headers, signal: AbortSignal.timeout(5_000) });
+      if (!upstream.ok) throw new Error(`HTTP ${upstream.status}`);
+      return (await upstream.json()) as T;
+    } catch (err) {
+      throw new PlaygroundError('runtime_unavailable', `the runtime did not answer with ${what}: ${(err as Error).message}`);
+    }
+  }
+
   router.get('/graph', async (_req, res, next) => {
     try {
-      const base = await o.runtime.waitReady(5_000);
-      if (!base) throw new PlaygroundError('runtime_unavailable', 'the runtime is not running, so its graph cannot be shown');
-      const upstream = await fetch(`${base}graph`, { signal: AbortSignal.timeout(5_000) });
-      res.status(upstream.status).json(await upstream.json());
+      res.json(await fromRuntime('its graph', 'graph'));
     } catch (err) {
       next(err);
     }
   });
 
-  router.get('/composer-schema', (_req, res, next) => {
+  // The contracts of the project the runtime has loaded (the studio never reads or runs
+  // the project itself): what a run sent now would be checked against.
+  router.get('/composer-schema', async (_req, res, next) => {
     try {
-      res.json({ contracts: readContracts(o.projectDir) });
+      const body = await fromRuntime<{ data: RegistryMetadata }>('the input contracts of its project', METADATA_PATH, o.runtime.controlHeaders());
+      res.json({ contracts: body.data.input_contracts });
     } catch (err) {
-      next(new PlaygroundError('project_invalid', `agent.json cannot be read: ${(err as Error).message}`));
+      next(err);
+    }
+  });
+
+  // spec 4.3: where a node lives in the project's source (ts-morph, in a worker thread).
+  router.get('/source-targets/:node_id', async (req, res, next) => {
+    try {
+      const nodeId = req.params.node_id;
+      const found = await o.sources.targets(nodeId);
+      if (!found) {
+        const nodes = await o.sources.nodeIds().catch(() => []);
+        throw new PlaygroundError('not_found', `the graph adds no node '${nodeId}'`, { node_id: nodeId, nodes });
+      }
+      res.json({ node_id: nodeId, targets: found.targets });
+    } catch (err) {
+      next(err);
     }
   });
 

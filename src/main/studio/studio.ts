@@ -12,7 +12,7 @@ import { PlaygroundError } from '../playground/errors.ts';
 import { EventBus } from '../playground/events/bus.ts';
 import { EventLog } from '../playground/events/log.ts';
 import { RunExecutor } from '../playground/executor/executor.ts';
-import type { ProjectDiagnostic, RuntimeHandle } from '../playground/executor/runtime.ts';
+import type { RuntimeHandle } from '../playground/executor/runtime.ts';
 import { errorHandler, notFoundRoute } from '../playground/http/errors.ts';
 import { createPlaygroundRouter } from '../playground/http/router.ts';
 import { createProjectRoutes } from './project-routes.ts';
@@ -23,7 +23,13 @@ import { CAPTURE_PATH, createCaptureRouter } from './capture.ts';
 import { lockDataDir } from './lock.ts';
 import { repoRoot } from './paths.ts';
 import { hostOriginGuard, LOOPBACK_NAMES } from './security.ts';
+import { requestTargetGuard, screenRequestTarget } from '../http/request-target.ts';
+import { answerClientErrors } from '../http/client-errors.ts';
 import { createStaticRouter } from './static.ts';
+import { ProjectState } from './project/state.ts';
+import { ProjectWatcher } from './project/watcher.ts';
+import { createStudioRoutes } from './project/routes.ts';
+import { SourceAnalysis } from './source/client.ts';
 import { RuntimeSupervisor, type RuntimeCommand, type SupervisorStatus } from './supervisor.ts';
 
 export interface StudioOptions {
@@ -131,7 +137,6 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
     blobs,
     log,
     runtime,
-    validateProject: () => validateProject(projectDir),
     logger,
     readyTimeoutMs: opts.runtimeReadyTimeoutMs,
   });
@@ -139,13 +144,23 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
   const recovered = executor.recover();
   if (recovered > 0) logger.warn({ runs: recovered }, 'runs left active by an earlier studio ended interrupted (studio_shutdown)');
 
+  const project = new ProjectState(projectDir, runtime, () => executor.activeCount > 0, logger, blobs);
+  executor.attachProject(project);
+  const sources = new SourceAnalysis(projectDir);
+  const watcher = new ProjectWatcher(projectDir, (files) => project.changed(files));
   const service = new PlaygroundService({ store, blobs, log, executor, logger });
   const playground = createPlaygroundRouter({ service, store, bus, log, logger });
   let closing = false;
 
   const app = express();
   app.disable('x-powered-by');
+  app.use(requestTargetGuard());
   app.use(hostOriginGuard({ port: () => port, extraOrigins: opts.allowedOrigins }));
+  app.use((req, _res, next) => {
+    // The studio sends no CORS headers, so its own pages never need a preflight.
+    if (req.method === 'OPTIONS') next(new PlaygroundError('method_not_allowed', 'the studio does not answer OPTIONS: it serves only its own pages and sends no CORS headers'));
+    else next();
+  });
   app.use((_req, res, next) => {
     res.setHeader('x-content-type-options', 'nosniff');
     res.setHeader('x-frame-options', 'DENY');
@@ -156,14 +171,20 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
     else next();
   });
   app.use(createCaptureRouter(executor));
-  app.use(PLAYGROUND_PREFIX, createProjectRoutes({ projectDir, blobs, runtime, runtimeStatus: () => supervisor?.status() ?? { state: 'disabled' } }));
+  const runtimeStatus = () => supervisor?.status() ?? { state: 'disabled' };
+  app.use(PLAYGROUND_PREFIX, createProjectRoutes({ projectDir, sources, blobs, runtime, runtimeStatus }));
   app.use(PLAYGROUND_PREFIX, playground.router);
+  app.use(createStudioRoutes({ projectDir, project, runtimeStatus, store, blobs }));
   app.use(createStaticRouter(opts.rendererDir ?? path.join(repoRoot(), 'out', 'renderer')));
   app.use(notFoundRoute);
   app.use(errorHandler(logger));
 
-  const server = http.createServer(app);
+  const server = http.createServer((req, res) => {
+    screenRequestTarget(req);
+    app(req, res);
+  });
   server.keepAliveTimeout = 65_000;
+  answerClientErrors(server, (status, message) => ({ detail: { error: status === 405 ? 'method_not_allowed' : 'invalid_request', message } }));
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -181,6 +202,7 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
   port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}/`;
   supervisor?.start();
+  await watcher.start();
   logger.info({ url, project: projectDir, data_dir: dataDir }, 'studio ready');
 
   let closed: Promise<void> | null = null;
@@ -203,6 +225,8 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
         server.closeIdleConnections();
         await Promise.race([stopped, new Promise((r) => setTimeout(r, 1000).unref())]);
         server.closeAllConnections();
+        await watcher.close();
+        await sources.close();
         await supervisor?.stop();
         log.close();
         store.close();
@@ -214,25 +238,14 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
   };
 }
 
-/** Validation in the preparing phase (issue 3 section 3): the runtime's own project loader. */
-async function validateProject(projectDir: string): Promise<ProjectDiagnostic[]> {
-  const { loadProject, ProjectLoadError } = await import('../runtime/project/loader.ts');
-  try {
-    await loadProject(projectDir);
-    return [];
-  } catch (err) {
-    if (err instanceof ProjectLoadError) return err.diagnostics;
-    throw err;
-  }
-}
-
 function noRuntime(projectDir: string): RuntimeHandle {
   return {
     generation: 0,
     waitReady: async () => null,
     waitExit: async () => false,
     onExit: () => () => undefined,
-    applyChanges: async () => 'restart',
+    applyChanges: async () => ({ applied: 'restart' }),
+    controlHeaders: () => ({}),
     recommendedRunCommand: () => `npx agent-studio runtime --project "${projectDir}" --port 8080`,
     unavailableDetail: () => 'the studio was started without a runtime',
   };

@@ -4,19 +4,27 @@
 // the studio. Why a child process: a crashing or hanging agent must not take the studio
 // down (architecture.md).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
 import type { Logger } from 'pino';
-import type { RuntimeHandle } from '../playground/executor/runtime.ts';
-import { readEnvFile } from '../runtime/config.ts';
+import type { ApplyOutcome, RuntimeHandle } from '../playground/executor/runtime.ts';
+import {
+  controlHeaders,
+  parseDiagnosticsLine,
+  parseReadyLine,
+  RELOAD_PATH,
+  RUNTIME_ENV,
+  type ProjectDiagnostic,
+} from '../../shared/runtime-contract.ts';
 import { repoRoot } from './paths.ts';
 
 export interface RuntimeCommandContext {
   projectDir: string;
   host: string;
+  /** 0 on a first start: the runtime picks a free port and names it in its ready line. */
   port: number;
   /** The runtime's own data dir (<studio data dir>/runtime). */
   dataDir: string;
@@ -83,22 +91,6 @@ export interface SupervisorOptions {
 const HOST = '127.0.0.1';
 const DEFAULT_BACKOFF = [250, 500, 1000, 2000, 5000, 10_000];
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.once('error', reject);
-    srv.listen(0, HOST, () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms).unref());
-}
-
 export class RuntimeSupervisor implements RuntimeHandle {
   private readonly events = new EventEmitter();
   private child: ChildProcess | null = null;
@@ -114,6 +106,12 @@ export class RuntimeSupervisor implements RuntimeHandle {
   private backoffTimer: NodeJS.Timeout | null = null;
   private healthTimer: NodeJS.Timeout | null = null;
   private deliberate = false;
+  /** The control token of the current child (RUNTIME_CONTROL_TOKEN). */
+  private token = '';
+  /** Diagnostics the current child printed when its project did not load. */
+  private childDiagnostics: ProjectDiagnostic[] | null = null;
+  /** Those of the last start that failed, until a start succeeds. */
+  private failedStartDiagnostics: ProjectDiagnostic[] | null = null;
   private readonly pidFile: string;
   private readonly backoff: number[];
 
@@ -203,19 +201,52 @@ export class RuntimeSupervisor implements RuntimeHandle {
   /** Issue 3 section 3: hot reload when the runtime answers it with success (the
    * registry endpoints exist with INTERNAL_RUNTIME_CONTROL_ENABLED=true, spec 4.2), else
    * a restart of the process. */
-  async applyChanges(): Promise<'reload' | 'restart'> {
+  async applyChanges(): Promise<ApplyOutcome> {
+    // A child that is starting is let finish (then reloaded, or restarted if it failed):
+    // killing it would race its own ready line against the next child's.
+    if (this.state === 'starting') await this.nextStart(this.o.startTimeoutMs ?? 60_000);
     if (this.state === 'ready' && this.url) {
       try {
-        const res = await fetch(`${this.url}api/v1/registry/reload`, { method: 'POST', signal: AbortSignal.timeout(60_000) });
-        const body = (await res.json().catch(() => null)) as { success?: boolean } | null;
-        if (res.ok && body?.success === true) return 'reload';
+        const res = await fetch(`${this.url}${RELOAD_PATH}`, { method: 'POST', headers: this.controlHeaders(), signal: AbortSignal.timeout(60_000) });
+        const body = (await res.json().catch(() => null)) as { success?: boolean; error?: { code?: string; diagnostics?: ProjectDiagnostic[] } } | null;
+        if (res.ok && body?.success === true) return { applied: 'reload' };
+        // The runtime loaded the changed files and they are broken: it keeps serving the
+        // previous ones, and its diagnostics say what to fix.
+        if (body?.error?.code === 'RELOAD_FAILED' && Array.isArray(body.error.diagnostics)) return { diagnostics: body.error.diagnostics };
         this.o.logger.info({ status: res.status, body }, 'runtime reload refused; restarting the runtime');
       } catch (err) {
         this.o.logger.info({ err: (err as Error).message }, 'runtime reload failed; restarting the runtime');
       }
     }
+    const started = this.nextStart(this.o.startTimeoutMs ?? 60_000);
     await this.restart();
-    return 'restart';
+    const diagnostics = await started;
+    return diagnostics ? { diagnostics } : { applied: 'restart' };
+  }
+
+  startDiagnostics(): ProjectDiagnostic[] | null {
+    return this.state === 'ready' ? null : this.failedStartDiagnostics;
+  }
+
+  controlHeaders(): Record<string, string> {
+    return controlHeaders(this.token);
+  }
+
+  /** Resolves when the next child is ready (null) or fails to start (its diagnostics, if it
+   * printed any). */
+  private nextStart(timeoutMs: number): Promise<ProjectDiagnostic[] | null> {
+    return new Promise((resolve) => {
+      const done = (diagnostics: ProjectDiagnostic[] | null) => {
+        clearTimeout(timer);
+        this.events.off('ready', onReady);
+        this.events.off('start-failed', done);
+        resolve(diagnostics?.length ? diagnostics : null);
+      };
+      const onReady = () => done(null);
+      const timer = setTimeout(() => done(null), timeoutMs);
+      this.events.on('ready', onReady);
+      this.events.on('start-failed', done);
+    });
   }
 
   /** Stops the current process (if any) and starts a new one now. */
@@ -269,21 +300,27 @@ export class RuntimeSupervisor implements RuntimeHandle {
   private async spawnChild(): Promise<void> {
     if (this.state === 'stopping' || this.state === 'stopped') return;
     this.state = 'starting';
-    this.port ??= await freePort();
     const generation = ++this.gen;
     const runtimeDataDir = path.join(this.o.dataDir, 'runtime');
-    const spec = (this.o.command ?? defaultRuntimeCommand)({ projectDir: this.o.projectDir, host: HOST, port: this.port, dataDir: runtimeDataDir });
+    // A first start takes any free port (the child names it in its ready line); restarts
+    // ask for the same one, so clients pointed at the runtime keep working.
+    const spec = (this.o.command ?? defaultRuntimeCommand)({ projectDir: this.o.projectDir, host: HOST, port: this.port ?? 0, dataDir: runtimeDataDir });
+    // A new control token for every process: only this studio can reload its runtime.
+    this.token = randomBytes(32).toString('base64url');
     const env: NodeJS.ProcessEnv = {
       ...process.env,
-      AGENT_STUDIO_CAPTURE_URL: this.o.captureUrl,
+      [RUNTIME_ENV.captureUrl]: this.o.captureUrl,
       // The registry reload endpoint (spec 4.2) lets changed files apply without a restart.
-      INTERNAL_RUNTIME_CONTROL_ENABLED: 'true',
-      AGENT_ID: process.env.AGENT_ID ?? this.projectAgentId() ?? 'studio',
+      [RUNTIME_ENV.controlEnabled]: 'true',
+      [RUNTIME_ENV.controlToken]: this.token,
+      [RUNTIME_ENV.studioChild]: '1',
+      [RUNTIME_ENV.defaultAgentId]: 'studio',
       // Under Electron, execPath is the Electron binary: make it behave as plain Node.
       ...(process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}),
       ...spec.env,
     };
     this.stderrTail = [];
+    this.childDiagnostics = null;
     let child: ChildProcess;
     try {
       // Its own process group on POSIX: a Ctrl+C in the studio's terminal reaches only the
@@ -302,55 +339,68 @@ export class RuntimeSupervisor implements RuntimeHandle {
     }
     this.child = child;
     this.writePidFile(child.pid);
-    this.o.logger.info({ pid: child.pid, port: this.port, generation }, 'runtime starting');
+    this.o.logger.info({ pid: child.pid, generation }, 'runtime starting');
 
     let exited = false;
+    const timeout = setTimeout(() => {
+      if (exited || this.gen !== generation || this.state !== 'starting') return;
+      this.stderrTail.push('the runtime did not become ready in time');
+      child.kill('SIGKILL');
+    }, this.o.startTimeoutMs ?? 60_000);
+    timeout.unref();
     child.once('error', (err) => {
       this.stderrTail.push(`cannot start the runtime: ${err.message}`);
       if (!exited) {
         exited = true;
+        clearTimeout(timeout);
         this.onChildExit(generation, null, null);
       }
     });
     child.once('exit', (code, signal) => {
       if (exited) return;
       exited = true;
+      clearTimeout(timeout);
       this.onChildExit(generation, code, signal);
     });
-    readline.createInterface({ input: child.stdout! }).on('line', (line) => this.o.logger.info({ runtime: line }, 'runtime output'));
+    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+      const url = parseReadyLine(line);
+      if (url && !exited && this.gen === generation && this.state === 'starting') {
+        clearTimeout(timeout);
+        this.onReady(child, url);
+      } else this.o.logger.info({ runtime: line }, 'runtime output');
+    });
     readline.createInterface({ input: child.stderr! }).on('line', (line) => {
+      const diagnostics = parseDiagnosticsLine(line);
+      if (diagnostics) {
+        this.childDiagnostics = diagnostics;
+        return;
+      }
       this.stderrTail.push(line);
       if (this.stderrTail.length > 30) this.stderrTail.shift();
       // The runtime logs JSON (pino) at debug here; a plain line is a start error for people.
       if (line.trim().startsWith('{')) this.o.logger.debug({ runtime: line }, 'runtime log');
       else if (line.trim()) this.o.logger.warn({ runtime: line }, 'runtime error output');
     });
+  }
 
-    const url = `http://${HOST}:${this.port}/`;
-    const deadline = Date.now() + (this.o.startTimeoutMs ?? 60_000);
-    while (!exited && this.gen === generation && Date.now() < deadline) {
-      if (await healthy(url, 1000)) {
-        if (exited || this.gen !== generation) return;
-        this.state = 'ready';
-        this.url = url;
-        this.failures = 0;
-        this.o.logger.info({ url, pid: child.pid, generation }, 'runtime ready');
-        this.events.emit('ready', url);
-        this.watchHealth(child, url);
-        return;
-      }
-      await delay(100);
-    }
-    if (!exited && this.gen === generation) {
-      this.stderrTail.push('the runtime did not become healthy in time');
-      child.kill('SIGKILL');
-    }
+  /** The child printed its ready line (the contract's): it serves at `url`. */
+  private onReady(child: ChildProcess, url: string): void {
+    this.state = 'ready';
+    this.failedStartDiagnostics = null;
+    this.url = url;
+    this.port = Number(new URL(url).port);
+    this.failures = 0;
+    this.o.logger.info({ url, pid: child.pid, generation: this.gen }, 'runtime ready');
+    this.events.emit('ready', url);
+    this.watchHealth(child, url);
   }
 
   private onChildExit(generation: number, code: number | null, signal: NodeJS.Signals | null): void {
     this.exited.add(generation);
     if (this.gen !== generation) return;
     const wasReady = this.state === 'ready';
+    // A port someone else took meanwhile: the next start picks a free one.
+    if (!wasReady && this.stderrTail.some((l) => l.includes('already in use'))) this.port = null;
     this.child = null;
     this.url = null;
     this.stopHealth();
@@ -363,7 +413,10 @@ export class RuntimeSupervisor implements RuntimeHandle {
     this.failures += 1;
     this.restarts += 1;
     this.state = 'backoff';
-    if (!wasReady) this.events.emit('start-failed');
+    if (!wasReady) {
+      this.failedStartDiagnostics = this.childDiagnostics;
+      this.events.emit('start-failed', this.childDiagnostics);
+    }
     const wait = this.backoff[Math.min(this.failures - 1, this.backoff.length - 1)];
     this.backoffTimer = setTimeout(() => {
       this.backoffTimer = null;
@@ -403,14 +456,6 @@ export class RuntimeSupervisor implements RuntimeHandle {
     const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
     await gone;
     clearTimeout(timer);
-  }
-
-  private projectAgentId(): string | undefined {
-    try {
-      return readEnvFile(path.join(this.o.projectDir, '.env')).AGENT_ID || undefined;
-    } catch {
-      return undefined;
-    }
   }
 
   private writePidFile(pid: number | undefined): void {

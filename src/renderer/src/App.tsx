@@ -7,8 +7,13 @@ import { useAgentGraph } from './api/queries.ts';
 import { Announcer } from './components/Announcer.tsx';
 import { Composer, SEND_SHORTCUT } from './components/composer/Composer.tsx';
 import { EmptyState } from './components/EmptyState.tsx';
-import { GraphView } from './components/graph/GraphView.tsx';
-import { ComparePlaceholder, SourcePlaceholder } from './components/Placeholders.tsx';
+import { GraphView, type RunOverlay } from './components/graph/GraphView.tsx';
+import { useRunStream } from './hooks/useRunStream.ts';
+import { buildSpans, graphPath } from './lib/spans.ts';
+import { isActive } from '../../shared/playground.ts';
+import { ComparePlaceholder } from './components/Placeholders.tsx';
+import { SourceView } from './components/source/SourceView.tsx';
+import { useProject } from './api/project.ts';
 import { RunView } from './components/run/RunView.tsx';
 import { Sidebar } from './components/Sidebar.tsx';
 import { TopBar } from './components/TopBar.tsx';
@@ -44,6 +49,15 @@ function SessionMain({ sessionId }: { sessionId: string }) {
   );
 }
 
+function GoToSource({ node }: { node: string }) {
+  const openSource = useUi((s) => s.openSource);
+  return (
+    <button type="button" className="btn btn--small" data-testid="node-go-to-source" onClick={() => openSource({ node })}>
+      Go to source
+    </button>
+  );
+}
+
 function NodeDetails({ node, graph }: { node: GraphNode; graph: AgentGraph }) {
   const label = (id: string) => graph.nodes.find((n) => n.id === id)?.label ?? id;
   const edgeList = (edges: AgentGraph['edges'], end: 'source' | 'target') =>
@@ -63,9 +77,10 @@ function NodeDetails({ node, graph }: { node: GraphNode; graph: AgentGraph }) {
   return (
     <section className="node-details" data-testid="node-details" aria-labelledby="node-details-title">
       <h2 id="node-details-title">
-        <code>{node.label}</code>
+        <code data-testid="selected-node">{node.id}</code>
       </h2>
       {node.exit ? <p className="muted">Exit node: its model output is what streams.</p> : null}
+      <GoToSource node={node.id} />
       <h3 className="subhead">Comes from</h3>
       {edgeList(graph.edges.filter((e) => e.target === node.id), 'source')}
       <h3 className="subhead">Goes to</h3>
@@ -74,21 +89,29 @@ function NodeDetails({ node, graph }: { node: GraphNode; graph: AgentGraph }) {
   );
 }
 
+/** The selected run's path through the graph, live while it runs. */
+function useRunOverlay(runId: string | null): RunOverlay | undefined {
+  const stream = useRunStream(runId);
+  if (!runId) return undefined;
+  const path = graphPath(buildSpans(stream.traces.map((e) => ({ name: e.name, ts: e.ts, data: (e.data ?? {}) as Record<string, unknown> }))));
+  return { runId, path, ended: stream.status !== null && !isActive(stream.status) };
+}
+
 function GraphPanel() {
   const selectedNodeId = useUi((s) => s.selectedNodeId);
   const selectNode = useUi((s) => s.selectNode);
+  const runId = useUi((s) => s.runId);
   const graph = useAgentGraph();
+  const overlay = useRunOverlay(runId);
   const node = graph.data?.nodes.find((n) => n.id === selectedNodeId) ?? null;
-  // The source view of a later release subscribes here: a node click names what to open.
   const onNodeSelect = (n: GraphNode) => selectNode(n.id);
   return (
     <div className="graph-panel">
       <div className="graph-panel__canvas">
-        <GraphView selectedNodeId={selectedNodeId} onNodeSelect={onNodeSelect} />
+        <GraphView selectedNodeId={selectedNodeId} onNodeSelect={onNodeSelect} overlay={overlay} />
       </div>
       <aside className="graph-panel__side" aria-label="Selected node">
-        {node && graph.data ? <NodeDetails node={node} graph={graph.data} /> : null}
-        <SourcePlaceholder node={node} />
+        {node && graph.data ? <NodeDetails node={node} graph={graph.data} /> : <p className="muted">Select a node: “Go to source” opens its function.</p>}
       </aside>
     </div>
   );
@@ -120,7 +143,31 @@ function NoSession() {
   );
 }
 
-const VIEW_KEYS: Record<string, MainView> = { '1': 'run', '2': 'graph', '3': 'compare' };
+const VIEW_KEYS: Record<string, MainView> = { '1': 'run', '2': 'graph', '3': 'compare', '4': 'source' };
+
+/** A project that does not load, as soon as the studio knows: every diagnostic, each
+ * opening the source view at its line. */
+function ProjectBanner() {
+  const project = useProject();
+  const openSource = useUi((s) => s.openSource);
+  const p = project.data;
+  if (!p || p.state !== 'invalid' || p.diagnostics.length === 0) return null;
+  return (
+    <div className="banner banner--danger project-banner" role="alert" data-testid="project-banner">
+      <strong>The project does not load.</strong> Runs are paused until it does; fix these and save:
+      <ul>
+        {p.diagnostics.map((d, i) => (
+          <li key={i}>
+            <button type="button" className="linkbtn" onClick={() => openSource({ file: d.file, line: d.line, column: d.column })} data-testid="project-diagnostic">
+              <code>{`${d.file}${d.line ? `:${d.line}` : ''}${d.column ? `:${d.column}` : ''}`}</code>
+            </button>{' '}
+            {d.field ? <code>[{d.field}]</code> : null} {d.message}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
 
 export function App() {
   const sessions = useSessions();
@@ -159,12 +206,13 @@ export function App() {
         Skip to main content
       </a>
       <TopBar />
+      <ProjectBanner />
       <div className="app__body">
         <Sidebar />
         <main id="main" className="main" tabIndex={-1} data-testid="main" data-view={view}>
           {view === 'graph' ? <GraphPanel /> : null}
           {view === 'compare' ? <ComparePlaceholder /> : null}
-          {view === 'source' ? <SourcePlaceholder node={null} /> : null}
+          {view === 'source' ? <SourceView /> : null}
           {view === 'run' ? validSession ? <SessionMain key={validSession} sessionId={validSession} /> : sessions.isSuccess ? <NoSession /> : null : null}
         </main>
       </div>

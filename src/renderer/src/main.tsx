@@ -7,6 +7,8 @@ import { ApiError } from './api/client.ts';
 import { syncUiWithHash } from './state/ui.ts';
 import './styles/tokens.css';
 import './styles/app.css';
+import './styles/inspector.css';
+import './styles/source.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {

@@ -4,6 +4,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import readline from 'node:readline';
+import { EventEmitter } from 'node:events';
 import pino from 'pino';
 import { A2AClient } from '@a2a-js/sdk/client';
 import type { AgentCard, Message, MessageSendParams, Part } from '@a2a-js/sdk';
@@ -72,4 +75,69 @@ export function sendParams(parts: Part[] | string, extra: Partial<Message> = {},
 export async function rawRpc(url: string, body: unknown): Promise<any> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
   return res.json();
+}
+
+export interface RuntimeProcess {
+  url: string;
+  /** Trace events the process wrote to its structured log (stderr), in order. */
+  traces: TraceEvent[];
+  /** Resolves with the first trace event (already read or arriving later) that matches. */
+  until(pred: (e: TraceEvent) => boolean, timeoutMs?: number): Promise<TraceEvent>;
+  close(): Promise<void>;
+}
+
+/** The runtime as users run it: `agent-studio runtime` in its own process; its trace events
+ * are read from the structured-log sink on stderr. */
+export async function spawnRuntime(projectDir: string, env: Record<string, string> = {}): Promise<RuntimeProcess> {
+  const child = spawn(process.execPath, [path.join(REPO, 'bin/agent-studio.mjs'), 'runtime', '--project', projectDir, '--port', '0', '--data-dir', tempDir('rt-proc')], {
+    env: { PATH: process.env.PATH, AGENT_ID: 'test-agent', SCRIPTED_DELAY_MS: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const traces: TraceEvent[] = [];
+  const arrivals = new EventEmitter();
+  readline.createInterface({ input: child.stderr! }).on('line', (line) => {
+    try {
+      const entry = JSON.parse(line) as { trace?: TraceEvent };
+      if (entry.trace) {
+        traces.push(entry.trace);
+        arrivals.emit('trace', entry.trace);
+      }
+    } catch {
+      // a plain line (start errors): not a trace event
+    }
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+      const m = / ready at (http:\/\/\S+\/)$/.exec(line);
+      if (m) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`the runtime exited with code ${code}`)));
+  });
+  const until = (pred: (e: TraceEvent) => boolean, timeoutMs = 10_000) =>
+    new Promise<TraceEvent>((resolve, reject) => {
+      const seen = traces.find(pred);
+      if (seen) return resolve(seen);
+      const timer = setTimeout(() => {
+        arrivals.off('trace', onTrace);
+        reject(new Error('no matching trace event in time'));
+      }, timeoutMs);
+      const onTrace = (e: TraceEvent) => {
+        if (!pred(e)) return;
+        clearTimeout(timer);
+        arrivals.off('trace', onTrace);
+        resolve(e);
+      };
+      arrivals.on('trace', onTrace);
+    });
+  return {
+    url,
+    traces,
+    until,
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
 }

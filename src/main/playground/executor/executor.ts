@@ -15,23 +15,36 @@ import { a2aToTagged, taggedToA2A } from '../parts.ts';
 import type { BlobStore } from '../store/blobs.ts';
 import type { PlaygroundStore, RunPatch, RunRow } from '../store/store.ts';
 import { errorBodyOf, isConnectionError, runtimeClient } from './a2a.ts';
-import type { ProjectDiagnostic, ProjectValidator, RuntimeHandle } from './runtime.ts';
+import type { ApplyOutcome, ProjectDiagnostic, RuntimeHandle } from './runtime.ts';
 
 /** spec 4.3 rule 8 and issue 3 section 7: the reserved metadata key that carries the
  * capture token. It exists only on the wire to the runtime: never stored, shown or exported. */
-export const RESERVED_METADATA_KEY = 'svc.playground';
+import { RESERVED_CAPTURE_KEY as RESERVED_METADATA_KEY } from '../../../shared/runtime-contract.ts';
+
+export { RESERVED_METADATA_KEY };
 
 export interface ExecutorOptions {
   store: PlaygroundStore;
   blobs: BlobStore;
   log: EventLog;
   runtime: RuntimeHandle;
-  validateProject: ProjectValidator;
   logger: Logger;
   /** How long preparing waits for a runtime that is starting (default 30 s). */
   readyTimeoutMs?: number;
   /** How long a cancelled run waits for the A2A task id before closing its stream (default 10 s). */
   cancelTimeoutMs?: number;
+  /** The studio's project watcher: edits not applied yet join a run's changed files, and the
+   * outcome of applying them is reported back (studio/project/state.ts). */
+  project?: {
+    /** Resolves when changes being applied right now are applied. */
+    settled(): Promise<void>;
+    takePending(): string[];
+    recordOutcome(diagnostics: ProjectDiagnostic[]): void;
+    /** The diagnostics of the last load of the files on disk (empty when they load). */
+    diagnostics(): ProjectDiagnostic[];
+    /** The project's files now (their contents kept in the blob store). */
+    snapshot(): { fingerprint: string; files: Record<string, string>; sizes: Record<string, number> };
+  };
 }
 
 interface ActiveRun {
@@ -51,6 +64,8 @@ interface ActiveRun {
   /** A user cancel arrived before the task id: cancel the A2A task as soon as it is known. */
   cancelRemote: boolean;
   remoteCancelSent: boolean;
+  /** Text streamed so far: a run that ends before its answer keeps it, marked partial. */
+  streamed: string;
 }
 
 const OPTIONAL_SCORE_KEYS = ['reason', 'passStatus', 'scope', 'node', 'duration_ms'] as const;
@@ -79,6 +94,11 @@ export class RunExecutor {
     this.readyTimeoutMs = o.readyTimeoutMs ?? 30_000;
     this.cancelTimeoutMs = o.cancelTimeoutMs ?? 10_000;
     this.unsubscribeExit = o.runtime.onExit((generation) => this.onRuntimeExit(generation));
+  }
+
+  /** The studio's project state (studio/project/state.ts), known once both exist. */
+  attachProject(project: NonNullable<ExecutorOptions['project']>): void {
+    this.o.project = project;
   }
 
   get activeCount(): number {
@@ -115,6 +135,7 @@ export class RunExecutor {
       startedAt: null,
       cancelRemote: false,
       remoteCancelSent: false,
+      streamed: '',
     };
     this.runs.set(runId, ctx);
     // The request that created the run answers 202 before any work starts (spec 4.3 rule 1).
@@ -132,7 +153,7 @@ export class RunExecutor {
     const ctx = this.runs.get(runId);
     if (!ctx) return false;
     const invoking = ctx.phase === 'invoke';
-    if (!this.finish(ctx, 'cancelled', 'user_cancelled', statusParts('cancelled', 'user_cancelled'))) return false;
+    if (!this.finish(ctx, 'cancelled', 'user_cancelled', [...statusParts('cancelled', 'user_cancelled'), ...partialText(ctx)])) return false;
     if (!invoking) ctx.controller.abort();
     else if (ctx.taskId) this.cancelRemoteTask(ctx);
     else {
@@ -171,7 +192,7 @@ export class RunExecutor {
   shutdown(): void {
     this.stopping = true;
     for (const ctx of [...this.runs.values()]) {
-      this.finish(ctx, 'interrupted', 'studio_shutdown', statusParts('interrupted', 'studio_shutdown'));
+      this.finish(ctx, 'interrupted', 'studio_shutdown', [...statusParts('interrupted', 'studio_shutdown'), ...partialText(ctx)]);
       ctx.controller.abort();
     }
     this.recover();
@@ -182,7 +203,11 @@ export class RunExecutor {
 
   private async execute(ctx: ActiveRun, row: RunRow): Promise<void> {
     if (ctx.finished) return;
-    const changed = JSON.parse(row.changed_files) as string[];
+    // The client's changed files, plus edits the studio saw on disk and has not applied yet
+    // (after any reload already under way, so the run never starts on the old code).
+    await this.o.project?.settled();
+    if (ctx.finished) return;
+    const changed = [...new Set([...(JSON.parse(row.changed_files) as string[]), ...(this.o.project?.takePending() ?? [])])];
     this.phase(ctx, 'queue', 'completed', { queue_ms: Date.now() - ctx.createdAt });
     ctx.phase = 'prepare';
     this.setStatus(ctx, 'preparing');
@@ -190,27 +215,22 @@ export class RunExecutor {
 
     let applied: 'none' | 'reload' | 'restart' = 'none';
     if (changed.length > 0) {
-      // Issue 3 section 3: validate, then apply by reload or restart.
-      const diagnostics = await this.validate();
+      // Issue 3 section 3: the runtime validates and applies (reload, else restart); the
+      // studio never loads the project itself.
+      const outcome = await this.apply();
+      this.o.project?.recordOutcome('diagnostics' in outcome ? outcome.diagnostics : []);
       if (ctx.finished) return;
-      if (diagnostics.length > 0) {
-        for (const d of diagnostics) {
-          this.o.log.append(ctx.runId, 'diagnostic', {
-            severity: 'error',
-            message: d.message,
-            file: d.file,
-            ...(d.line !== undefined ? { line: d.line } : {}),
-            ...(d.column !== undefined ? { column: d.column } : {}),
-            ...(d.field !== undefined ? { field: d.field } : {}),
-          });
-        }
-        this.phase(ctx, 'prepare', 'failed', { reason: 'project_validation', diagnostics: diagnostics.length });
-        const message = `The project did not validate (${diagnostics.length} problem${diagnostics.length === 1 ? '' : 's'}); see the diagnostics.`;
-        this.finish(ctx, 'failed', 'project_validation', [...statusParts('failed', 'project_validation'), { kind: 'error', message }]);
+      if ('diagnostics' in outcome) {
+        const { diagnostics } = outcome;
+        this.failValidation(ctx, diagnostics);
         return;
       }
-      applied = await this.o.runtime.applyChanges();
-      if (ctx.finished) return;
+      applied = outcome.applied;
+    } else {
+      // The files on disk do not load (the runtime still serves the last good ones): a run
+      // would answer with code the author no longer has, so it fails with the real cause.
+      const broken = this.o.project?.diagnostics() ?? [];
+      if (broken.length) return this.failValidation(ctx, broken);
     }
     const baseUrl = await this.o.runtime.waitReady(this.readyTimeoutMs);
     if (ctx.finished) return;
@@ -219,11 +239,26 @@ export class RunExecutor {
     await this.invoke(ctx, row, baseUrl);
   }
 
-  private async validate(): Promise<ProjectDiagnostic[]> {
+  /** The code the run runs with: its fingerprint, and each file's content linked to the run
+   * as a blob (so it is kept, and deleted, with the run's session). */
+  private codeOf(ctx: ActiveRun): RunPatch {
+    let snap: ReturnType<NonNullable<ExecutorOptions['project']>['snapshot']> | undefined;
     try {
-      return await this.o.validateProject();
+      snap = this.o.project?.snapshot();
     } catch (err) {
-      return [{ file: '.', message: `the project could not be validated: ${(err as Error).message}` }];
+      this.o.logger.warn({ err: (err as Error).message, run_id: ctx.runId }, 'the code fingerprint could not be taken');
+    }
+    if (!snap) return {};
+    const now = new Date().toISOString();
+    for (const [file, sha] of Object.entries(snap.files)) this.o.store.linkBlob(ctx.runId, sha, snap.sizes[file] ?? 0, now);
+    return { code_fingerprint: snap.fingerprint, code_files: snap.files };
+  }
+
+  private async apply(): Promise<ApplyOutcome> {
+    try {
+      return await this.o.runtime.applyChanges();
+    } catch (err) {
+      return { diagnostics: [{ file: '.', message: `the changed files could not be applied: ${(err as Error).message}` }] };
     }
   }
 
@@ -234,7 +269,7 @@ export class RunExecutor {
     ctx.captureToken = randomBytes(24).toString('base64url');
     this.tokens.set(ctx.captureToken, ctx);
     ctx.startedAt = Date.now();
-    this.setStatus(ctx, 'running', { started_at: new Date(ctx.startedAt).toISOString() });
+    this.setStatus(ctx, 'running', { started_at: new Date(ctx.startedAt).toISOString(), ...this.codeOf(ctx) });
     this.phase(ctx, 'invoke', 'started', {
       ...(ctx.contextId ? { context_id: ctx.contextId } : {}),
       ...(ctx.taskId ? { task_id: ctx.taskId } : {}),
@@ -253,7 +288,6 @@ export class RunExecutor {
     const generation = ctx.generation;
     let received = 0;
     let chunks = 0;
-    let streamed = '';
     let artifact: Part[] | null = null;
     let final: TaskStatus | null = null;
 
@@ -274,7 +308,7 @@ export class RunExecutor {
           else {
             for (const p of ev.artifact.parts) {
               if (p.kind !== 'text' || !p.text) continue;
-              streamed += p.text;
+              ctx.streamed += p.text;
               chunks += 1;
               this.o.log.append(ctx.runId, 'output.delta', { text: p.text });
             }
@@ -309,7 +343,7 @@ export class RunExecutor {
       this.finish(ctx, 'failed', 'runtime_error', [...statusParts('failed', 'runtime_error'), { kind: 'error', message: text }]);
       return;
     }
-    this.complete(ctx, final, artifact, streamed, chunks);
+    this.complete(ctx, final, artifact, ctx.streamed, chunks);
   }
 
   /** Maps the A2A final state (spec 3) to the run's terminal state and stored output. */
@@ -341,7 +375,28 @@ export class RunExecutor {
     }
   }
 
+  /** The project does not load: its diagnostics as events, and the run failed project_validation. */
+  private failValidation(ctx: ActiveRun, diagnostics: ProjectDiagnostic[]): void {
+    for (const d of diagnostics) {
+      this.o.log.append(ctx.runId, 'diagnostic', {
+        severity: 'error',
+        message: d.message,
+        file: d.file,
+        ...(d.line !== undefined ? { line: d.line } : {}),
+        ...(d.column !== undefined ? { column: d.column } : {}),
+        ...(d.field !== undefined ? { field: d.field } : {}),
+      });
+    }
+    this.phase(ctx, 'prepare', 'failed', { reason: 'project_validation', diagnostics: diagnostics.length });
+    const message = `The project did not validate (${diagnostics.length} problem${diagnostics.length === 1 ? '' : 's'}); see the diagnostics.`;
+    this.finish(ctx, 'failed', 'project_validation', [...statusParts('failed', 'project_validation'), { kind: 'error', message }]);
+  }
+
   private unavailable(ctx: ActiveRun, phase: PhaseName): void {
+    // A runtime that cannot start because the project does not load: say that, with the
+    // diagnostics, rather than asking the user to start the runtime by hand.
+    const diagnostics = this.o.runtime.startDiagnostics?.();
+    if (diagnostics?.length) return this.failValidation(ctx, diagnostics);
     // spec 6.2: the failed phase carries `recommended_run_command`.
     const command = this.o.runtime.recommendedRunCommand();
     const detail = this.o.runtime.unavailableDetail();
@@ -354,7 +409,7 @@ export class RunExecutor {
 
   private interruptByRestart(ctx: ActiveRun): void {
     this.phase(ctx, 'invoke', 'failed', { reason: 'runtime_restarted' });
-    this.finish(ctx, 'interrupted', 'runtime_restarted', statusParts('interrupted', 'runtime_restarted'));
+    this.finish(ctx, 'interrupted', 'runtime_restarted', [...statusParts('interrupted', 'runtime_restarted'), ...partialText(ctx)]);
     ctx.controller.abort();
   }
 
@@ -460,6 +515,11 @@ export class RunExecutor {
 
 function isFinalState(state: TaskState): boolean {
   return state !== 'submitted' && state !== 'working';
+}
+
+/** The text a run streamed before it was stopped, marked as not the whole answer. */
+function partialText(ctx: ActiveRun): TaggedPart[] {
+  return ctx.streamed ? [{ kind: 'text', text: ctx.streamed, partial: true }] : [];
 }
 
 function statusParts(status: RunStatus | string, reason: string): TaggedPart[] {

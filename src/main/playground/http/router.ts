@@ -2,7 +2,7 @@
 // validates first (content type, JSON, zod) and then calls the service, which knows
 // nothing of HTTP. Errors become `{detail: {error, message, ...}}` in http/errors.ts.
 import type { ServerResponse } from 'node:http';
-import express, { Router, type Request } from 'express';
+import { Router, type Request } from 'express';
 import type { Logger } from 'pino';
 import { PLAYGROUND_PREFIX, TERMINAL_STATES } from '../../../shared/playground.ts';
 import { PlaygroundError } from '../errors.ts';
@@ -10,7 +10,9 @@ import type { EventBus } from '../events/bus.ts';
 import type { EventLog } from '../events/log.ts';
 import type { PlaygroundService } from '../service.ts';
 import { decodeCursor, type PageQuery, type PlaygroundStore } from '../store/store.ts';
-import { errorHandler, notFoundRoute, requireJsonBody } from './errors.ts';
+import { errorHandler, notFoundRoute } from './errors.ts';
+import { jsonBody } from '../../http/json-body.ts';
+import { PLAYGROUND_BODY_LIMIT } from '../../http/limits.ts';
 import {
   CreateRunSchema,
   CreateSessionSchema,
@@ -73,7 +75,7 @@ export function createPlaygroundRouter(o: PlaygroundRouterOptions): PlaygroundRo
   const router = Router();
   const streams = new Set<ServerResponse>();
 
-  router.use(requireJsonBody, express.json({ limit: o.bodyLimit ?? '25mb', type: 'application/json' }));
+  router.use(jsonBody({ limit: o.bodyLimit ?? PLAYGROUND_BODY_LIMIT }));
   const bodyOf = (req: Request): unknown => req.body ?? {};
 
   router.get('/sessions', (req, res) => {

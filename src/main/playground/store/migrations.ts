@@ -72,6 +72,16 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX run_blobs_by_hash ON run_blobs(sha256);
     `,
   },
+  {
+    version: 2,
+    name: 'run_code_fingerprint',
+    sql: `
+      -- The code a run ran with (docs/studio-api.md): one hash over the project's files, and
+      -- each file's sha256 (its content is a blob linked to the run, so it is kept with it).
+      ALTER TABLE runs ADD COLUMN code_fingerprint TEXT;
+      ALTER TABLE runs ADD COLUMN code_files TEXT;
+    `,
+  },
 ];
 
 /** The newest schema this build understands (bundle import refuses newer databases, spec 4.3 rule 7). */

@@ -25,10 +25,14 @@ export interface RunRow {
   changed_files: string;
   revision: string | null;
   last_seq: number;
+  code_fingerprint: string | null;
+  /** JSON object: project-relative path → sha256. */
+  code_files: string | null;
 }
 
 export type RunPatch = Partial<
-  Pick<RunRow, 'status' | 'reason' | 'context_id' | 'task_id' | 'started_at' | 'ended_at' | 'revision'> & {
+  Pick<RunRow, 'status' | 'reason' | 'context_id' | 'task_id' | 'started_at' | 'ended_at' | 'revision' | 'code_fingerprint'> & {
+    code_files: Record<string, string>;
     output_parts: TaggedPart[];
     scores: ScoreEntry[];
   }
@@ -95,6 +99,8 @@ export function toDetail(row: RunRow): RunDetail {
     changed_files: JSON.parse(row.changed_files),
     revision: row.revision,
     last_seq: row.last_seq,
+    code_fingerprint: row.code_fingerprint ?? null,
+    code_files: row.code_files ? (JSON.parse(row.code_files) as Record<string, string>) : null,
   };
 }
 
@@ -247,7 +253,7 @@ export class PlaygroundStore {
     for (const [key, value] of Object.entries(patch)) {
       if (value === undefined) continue;
       cols.push(`${key} = ?`);
-      values.push(key === 'output_parts' || key === 'scores' ? JSON.stringify(value) : value);
+      values.push(key === 'output_parts' || key === 'scores' || key === 'code_files' ? JSON.stringify(value) : value);
     }
     if (cols.length === 0) return;
     // Column names come from the RunPatch type, never from a request; values are bound.

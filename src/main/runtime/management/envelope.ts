@@ -1,6 +1,22 @@
 // The management API envelope (spec 2.1) and its errors (spec 7.1). One error class with
 // stable codes; one table maps codes to HTTP statuses; conversion happens once, here.
 import type { ErrorRequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+import { fromClientHttpError, HttpInputError, type HttpInputCode } from '../../http/input-error.ts';
+
+/** Edge refusals (src/main/http) in the envelope's codes. */
+const INPUT_CODES: Record<HttpInputCode, ManagementCode> = {
+  bad_request_target: 'BAD_REQUEST',
+  invalid_path_encoding: 'BAD_REQUEST',
+  invalid_json: 'INVALID_BODY',
+  json_too_deep: 'INVALID_BODY',
+  body_too_large: 'PAYLOAD_TOO_LARGE',
+  unsupported_media_type: 'UNSUPPORTED_MEDIA_TYPE',
+  forbidden_host: 'FORBIDDEN_HOST',
+  forbidden_origin: 'FORBIDDEN_ORIGIN',
+  bad_request: 'BAD_REQUEST',
+  range_not_satisfiable: 'BAD_REQUEST',
+};
 
 export const MANAGEMENT_ERRORS = {
   MEMORY_DISABLED: 404,
@@ -16,6 +32,18 @@ export const MANAGEMENT_ERRORS = {
   NOT_FOUND: 404,
   /** A registry reload that fails validation; the old generation keeps serving. */
   RELOAD_FAILED: 409,
+  /** Registry endpoints without the control token, when RUNTIME_CONTROL_TOKEN is set. */
+  UNAUTHORIZED: 401,
+  /** A foreign Host or a cross-site Origin on a loopback-bound runtime (docs/security.md). */
+  FORBIDDEN_HOST: 403,
+  FORBIDDEN_ORIGIN: 403,
+  /** A malformed request line: two Host headers, another host in the target, a bad %-encoding. */
+  BAD_REQUEST: 400,
+  PAYLOAD_TOO_LARGE: 413,
+  /** A body that is not application/json (UTF-8, identity/gzip/deflate/br). */
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  /** A failure the runtime did not expect: logged with its stack; the request may be retried. */
+  INTERNAL_ERROR: 500,
 } as const;
 
 export type ManagementCode = keyof typeof MANAGEMENT_ERRORS;
@@ -38,11 +66,21 @@ export function fail(res: Response, err: ManagementError): void {
   res.status(MANAGEMENT_ERRORS[err.code]).json({ success: false, data: null, error: { code: err.code, message: err.message, ...err.extra } });
 }
 
-/** Malformed JSON bodies and thrown ManagementErrors become envelopes. */
-export const managementErrorHandler: ErrorRequestHandler = (err, _req, res, next) => {
-  if (res.headersSent) return next(err);
-  if (err instanceof ManagementError) return fail(res, err);
-  if (err?.type === 'entity.parse.failed') return fail(res, new ManagementError('INVALID_BODY', 'The request body is not valid JSON.'));
-  if (err?.type === 'entity.too.large') return fail(res, new ManagementError('INVALID_BODY', 'The request body is too large.'));
-  fail(res, new ManagementError('RUNTIME_UNAVAILABLE', `The runtime could not complete the request: ${(err as Error)?.message ?? err}`));
-};
+/** Any error as a ManagementError: thrown ones as they are, edge refusals by their code, and
+ * anything else as INTERNAL_ERROR, logged with its stack (never sent to the client). */
+export function toManagementError(err: unknown, log: Logger, where: string): ManagementError {
+  if (err instanceof ManagementError) return err;
+  if (err instanceof HttpInputError) return new ManagementError(INPUT_CODES[err.code], err.message);
+  const clientError = fromClientHttpError(err);
+  if (clientError) return new ManagementError(INPUT_CODES[clientError.code], clientError.message);
+  log.error({ err, where }, 'management request failed unexpectedly');
+  return new ManagementError('INTERNAL_ERROR', 'The runtime failed unexpectedly while handling this request; it has been logged. Retry, or report it with the runtime log.');
+}
+
+/** The envelope for every error of the routes it follows. */
+export function managementErrorHandler(log: Logger): ErrorRequestHandler {
+  return (err, req, res, next) => {
+    if (res.headersSent) return next(err);
+    fail(res, toManagementError(err, log, `${req.method} ${req.path}`));
+  };
+}

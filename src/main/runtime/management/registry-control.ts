@@ -3,11 +3,12 @@ import type { RuntimeContext } from '../server.ts';
 import { ProjectLoadError } from '../project/loader.ts';
 import { ReloadBusyError } from '../registry.ts';
 import { ManagementError } from './envelope.ts';
+import type { RegistryMetadata } from '../../../shared/runtime-contract.ts';
 
 export class RegistryService {
   constructor(private readonly ctx: RuntimeContext) {}
 
-  metadata() {
+  metadata(): RegistryMetadata {
     const { registry } = this.ctx;
     if (!registry.loaded) throw new ManagementError('RUNTIME_UNAVAILABLE', 'The registry runtime is not available: the project is not loaded.');
     const gen = registry.current;
@@ -17,6 +18,14 @@ export class RegistryService {
       loaded_at: gen.loadedAt,
       exit_node: gen.exitNode,
       components: gen.project.components.map((c) => ({ kind: c.kind, name: c.name, file: c.file, hash: c.hash, version: registry.componentVersion(c) })),
+      // The contracts the loaded project declares, schemas resolved: the studio's composer
+      // offers them without reading (or running) the project itself.
+      input_contracts: [...gen.project.contracts.values()].map(({ decl, validate }) => ({
+        schema: decl.schema,
+        name: decl.name ?? decl.schema,
+        ...(decl.description ? { description: decl.description } : {}),
+        json_schema: (validate.schema as Record<string, unknown> | undefined) ?? decl.jsonSchema ?? null,
+      })),
     };
   }
 

@@ -1,6 +1,9 @@
 // The management REST API (spec 4.2) under /api/v1, with the legacy aliases of spec 9.5.
 // Routes validate input and call services that know nothing of express.
+import { timingSafeEqual } from 'node:crypto';
 import express, { type Request, type Response, type NextFunction } from 'express';
+import { jsonBody } from '../../http/json-body.ts';
+import { MANAGEMENT_BODY_LIMIT } from '../../http/limits.ts';
 import type { RuntimeContext } from '../server.ts';
 import { ManagementError, managementErrorHandler, ok } from './envelope.ts';
 import { CardUrlService } from './card-url.ts';
@@ -21,18 +24,12 @@ function route(fn: Handler) {
   };
 }
 
-/** Reads a JSON object body; a body that is not JSON (or not an object) is INVALID_BODY. */
+/** The JSON object body (parsed by jsonBody: application/json only, 415 otherwise). */
 export function jsonObject(req: Request, required: boolean): Record<string, unknown> {
-  const raw = typeof req.body === 'string' ? req.body : '';
-  if (raw.trim() === '') {
-    if (required) throw new ManagementError('INVALID_BODY', 'A JSON object body is required.');
+  const parsed: unknown = req.body;
+  if (parsed === undefined) {
+    if (required) throw new ManagementError('INVALID_BODY', 'A JSON object body (Content-Type: application/json) is required.');
     return {};
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw new ManagementError('INVALID_BODY', 'The request body is not valid JSON.');
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new ManagementError('INVALID_BODY', 'The request body must be a JSON object.');
@@ -40,12 +37,26 @@ export function jsonObject(req: Request, required: boolean): Record<string, unkn
   return parsed as Record<string, unknown>;
 }
 
+/** With RUNTIME_CONTROL_TOKEN set, the registry endpoints need `Authorization: Bearer <token>`
+ * (the studio sets a new token for every start of its child; docs/security.md). */
+function requireControlToken(token: string | null) {
+  const expected = token ? Buffer.from(`Bearer ${token}`) : null;
+  return (req: Request, _res: Response, next: NextFunction) => {
+    if (!expected) return next();
+    const given = Buffer.from(req.headers.authorization ?? '');
+    if (given.length === expected.length && timingSafeEqual(given, expected)) return next();
+    next(new ManagementError('UNAUTHORIZED', 'The registry endpoints of this runtime need its control token (Authorization: Bearer <RUNTIME_CONTROL_TOKEN>).'));
+  };
+}
+
 export function mountManagement(app: express.Express, ctx: RuntimeContext): void {
   const card = new CardUrlService(ctx);
   const memory = new MemoryService(ctx);
   const threads = new ThreadService(ctx);
   const registry = new RegistryService(ctx);
-  const body = express.text({ type: () => true, limit: '1mb' });
+  const body = jsonBody({ limit: MANAGEMENT_BODY_LIMIT });
+  const control = requireControlToken(ctx.settings.controlToken);
+  const errors = managementErrorHandler(ctx.log);
 
   const api = express.Router();
   const status = route(() => ({
@@ -81,18 +92,18 @@ export function mountManagement(app: express.Express, ctx: RuntimeContext): void
 
   // spec 5.2: registry endpoints exist only with INTERNAL_RUNTIME_CONTROL_ENABLED=true.
   if (ctx.settings.internalRuntimeControl) {
-    api.get('/registry/metadata', route(() => registry.metadata()));
-    api.post('/registry/reload', body, route(() => registry.reload()));
+    api.get('/registry/metadata', control, route(() => registry.metadata()));
+    api.post('/registry/reload', control, body, route(() => registry.reload()));
   }
 
   api.use((req, _res, next) => next(new ManagementError('NOT_FOUND', `No management route ${req.method} /api/v1${req.path}.`)));
-  api.use(managementErrorHandler);
+  api.use(errors);
   app.use('/api/v1', api);
 
   // Legacy unversioned aliases (spec 9.5).
-  app.get('/status', status, managementErrorHandler);
+  app.get('/status', status, errors);
   if (ctx.settings.internalRuntimeControl) {
-    app.get('/internal/runtime-metadata', route(() => registry.metadata()), managementErrorHandler);
-    app.post('/internal/reload', body, route(() => registry.reload()), managementErrorHandler);
+    app.get('/internal/runtime-metadata', control, route(() => registry.metadata()), errors);
+    app.post('/internal/reload', control, body, route(() => registry.reload()), errors);
   }
 }

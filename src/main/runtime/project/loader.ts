@@ -7,8 +7,9 @@ import crypto from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { register as registerTsx } from 'tsx/esm/api';
 import { register as registerHooks } from 'node:module';
+import { lineCol, locateJson } from '../../common/json-locate.ts';
 import { nativeImport } from './native-import.mjs';
-import { parseTree, findNodeAtLocation, printParseErrorCode, parse as parseJsonc, type ParseError } from 'jsonc-parser';
+import { printParseErrorCode, parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { ManifestSchema, MANIFEST_FILE, type Manifest, type InputContract, type EvaluatorDecl } from './manifest.ts';
 import { defineErrorCatalogue, type ErrorRaiser } from '../../../sdk/errors.ts';
@@ -87,24 +88,10 @@ function sha256(buf: Buffer | string): string {
   return crypto.createHash('sha256').update(buf).digest('hex');
 }
 
-function lineCol(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  return { line, column: offset - before.lastIndexOf('\n') };
-}
-
 /** Line and column of a manifest field, or of its nearest existing parent. */
 function locate(text: string, fieldPath: (string | number)[]): { line?: number; column?: number } {
-  const root = parseTree(text);
-  if (!root) return {};
-  for (let n = fieldPath.length; n >= 0; n--) {
-    const node = findNodeAtLocation(root, fieldPath.slice(0, n));
-    if (node) {
-      const target = node.parent?.type === 'property' ? node.parent : node;
-      return lineCol(text, target.offset);
-    }
-  }
-  return {};
+  const at = locateJson(text, fieldPath);
+  return at ? { line: at.line, column: at.column } : {};
 }
 
 function readManifest(dir: string): { manifest: Manifest; text: string } {
@@ -169,6 +156,9 @@ const HOOKS_KEY = Symbol.for('agent-studio.loader-hooks');
 function ensureHooks(): void {
   const g = globalThis as unknown as Record<symbol, boolean | undefined>;
   if (g[HOOKS_KEY]) return;
+  // Stacks of project code show TypeScript positions (tsx emits inline source maps): a failing
+  // node is reported at its line in the author's file (docs/runtime-traces.md).
+  process.setSourceMapsEnabled(true);
   if (!g[Symbol.for('agent-studio.tsx')]) {
     registerTsx();
     g[Symbol.for('agent-studio.tsx')] = true;

@@ -368,4 +368,29 @@ describe('durable A2A task store', () => {
     expect((await open().taskStore().load('task-1'))?.artifacts?.[0]?.parts).toEqual([{ kind: 'text', text: 'last words' }]);
     await expect(tasks.save(withState('working', 'too late'))).rejects.toThrow(/closed/);
   });
+
+  it('upgrades a file whose stored task documents SQLite cannot parse: later lookups on their context still work', async () => {
+    // A file at schema 2, as an earlier runtime left it: one task nested past SQLite's JSON
+    // depth limit, one unreadable document, and a plain task waiting for input.
+    const db = new Database(temp.file);
+    db.exec('CREATE TABLE schema_version (version INTEGER PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL)');
+    for (const [i, step] of MIGRATIONS.slice(0, 2).entries()) {
+      db.exec(step as string);
+      db.prepare('INSERT INTO schema_version VALUES (?, ?)').run(i + 1, new Date().toISOString());
+    }
+    db.prepare("INSERT INTO threads VALUES ('ctx-1', 'a', '2026-01-01')").run();
+    const deep = `{"a":`.repeat(1100) + '1' + '}'.repeat(1100);
+    const insert = db.prepare('INSERT INTO a2a_tasks (task_id, context_id, task, updated_at) VALUES (?, ?, ?, ?)');
+    insert.run('waiting', 'ctx-1', JSON.stringify(withState('input-required')), '2026-01-01T00:00:01Z');
+    insert.run('deep', 'ctx-1', `{"id":"deep","status":{"state":"completed"},"metadata":${deep}}`, '2026-01-01T00:00:02Z');
+    insert.run('garbled', 'ctx-1', '{"id": "garbled", "status": ', '2026-01-01T00:00:03Z');
+    expect(() => db.prepare("SELECT json_extract(task, '$.status.state') FROM a2a_tasks").all()).toThrow(/JSON/);
+    db.close();
+
+    const store = open();
+    expect(await store.waitingTask('a', 'ctx-1')).toBe('waiting');
+    expect((await store.taskStore().load('deep'))?.status.state).toBe('completed');
+    await store.taskStore().save({ ...withState('working'), id: 'waiting' });
+    expect(await store.waitingTask('a', 'ctx-1')).toBeUndefined();
+  });
 });

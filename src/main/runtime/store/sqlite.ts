@@ -18,7 +18,7 @@ export const BUSY_TIMEOUT_MS = 5_000;
  * Numbered schema migrations: entry i is schema version i + 1. Applied versions are recorded in
  * `schema_version`; never edit an applied entry, append a new one instead.
  */
-export const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly (string | ((db: Database.Database) => void))[] = [
   // 1: initial schema.
   `
   -- Ownership (spec 2.4: a thread belongs to exactly one agent). Every other table's rows of a
@@ -97,7 +97,32 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX a2a_tasks_context_idx ON a2a_tasks (context_id, updated_at);
   `,
+  // 3: the task's state in a real column. Queries never parse stored task documents with
+  // SQLite's JSON functions: a document they cannot read (nested past their 1,000-level
+  // limit) made every later message on its context fail. Existing rows are read in JS.
+  (db) => {
+    db.exec(`
+      ALTER TABLE a2a_tasks ADD COLUMN state TEXT;
+      DROP INDEX a2a_tasks_context_idx;
+      CREATE INDEX a2a_tasks_waiting_idx ON a2a_tasks (context_id, state, updated_at);
+    `);
+    const set = db.prepare('UPDATE a2a_tasks SET state = ? WHERE task_id = ?');
+    // All rows first: better-sqlite3 cannot write on a connection while it iterates a query.
+    for (const row of db.prepare('SELECT task_id, task FROM a2a_tasks').all() as { task_id: string; task: string }[]) {
+      set.run(taskState(row.task), row.task_id);
+    }
+  },
 ];
+
+/** The status.state of a stored task document, or null when it cannot be read. */
+function taskState(doc: string): string | null {
+  try {
+    const state = (JSON.parse(doc) as { status?: { state?: unknown } }).status?.state;
+    return typeof state === 'string' ? state : null;
+  } catch {
+    return null;
+  }
+}
 
 /** Brings the schema to the latest version. Runs in one IMMEDIATE transaction so that two
  * processes opening a fresh file at once cannot both apply migration 1. */
@@ -111,7 +136,9 @@ function migrate(db: Database.Database): void {
     }
     const record = db.prepare('INSERT INTO schema_version (version, applied_at) VALUES (?, ?)');
     for (let v = current + 1; v <= MIGRATIONS.length; v++) {
-      db.exec(MIGRATIONS[v - 1]);
+      const step = MIGRATIONS[v - 1];
+      if (typeof step === 'string') db.exec(step);
+      else step(db);
       record.run(v, new Date().toISOString());
     }
   }).immediate();
@@ -147,7 +174,7 @@ class SqliteMemoryStore implements MemoryStore {
       waitingTask: db
         .prepare(
           `SELECT a.task_id FROM a2a_tasks a JOIN threads t ON t.thread_id = a.context_id AND t.agent_id = ?
-           WHERE a.context_id = ? AND json_extract(a.task, '$.status.state') = 'input-required'
+           WHERE a.context_id = ? AND a.state = 'input-required'
            ORDER BY a.updated_at DESC LIMIT 1`,
         )
         .pluck(),

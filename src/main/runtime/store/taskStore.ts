@@ -35,10 +35,11 @@ export class SqliteTaskStore implements TaskStore {
 
   constructor(private readonly db: Database.Database) {
     // Prepared once; save overwrites, as the TaskStore contract requires.
-    const upsert = `INSERT INTO a2a_tasks (task_id, context_id, task, updated_at) VALUES (?, ?, ?, ?)
-       ON CONFLICT (task_id) DO UPDATE SET context_id = excluded.context_id, task = excluded.task, updated_at = excluded.updated_at`;
+    // The state lives in its own column (migration 3): queries never parse task documents.
+    const upsert = `INSERT INTO a2a_tasks (task_id, context_id, state, task, updated_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (task_id) DO UPDATE SET context_id = excluded.context_id, state = excluded.state, task = excluded.task, updated_at = excluded.updated_at`;
     this.saveStmt = db.prepare(upsert);
-    this.saveInProgressStmt = db.prepare(`${upsert} WHERE json_extract(a2a_tasks.task, '$.status.state') NOT IN (${FINAL_SQL})`);
+    this.saveInProgressStmt = db.prepare(`${upsert} WHERE a2a_tasks.state IS NULL OR a2a_tasks.state NOT IN (${FINAL_SQL})`);
     this.loadStmt = db.prepare('SELECT task FROM a2a_tasks WHERE task_id = ?').pluck();
   }
 
@@ -54,7 +55,7 @@ export class SqliteTaskStore implements TaskStore {
     if (settled) this.inProgress.delete(task.id);
     else this.inProgress.add(task.id);
     const stmt = settled ? this.saveStmt : this.saveInProgressStmt;
-    stmt.run(task.id, task.contextId ?? null, JSON.stringify(task), new Date().toISOString());
+    stmt.run(task.id, task.contextId ?? null, task.status.state, JSON.stringify(task), new Date().toISOString());
   }
 
   async load(taskId: string): Promise<Task | undefined> {
@@ -77,7 +78,7 @@ export class SqliteTaskStore implements TaskStore {
     try {
       this.db.transaction(() => {
         for (const t of tasks) {
-          const { changes } = this.saveInProgressStmt.run(t.id, t.contextId ?? null, JSON.stringify(t), now);
+          const { changes } = this.saveInProgressStmt.run(t.id, t.contextId ?? null, t.status.state, JSON.stringify(t), now);
           if (changes === 0) this.inProgress.delete(t.id); // already final: settled elsewhere
         }
       })();

@@ -24,7 +24,9 @@ export class ApiError extends Error {
   }
 }
 
+/** A Playground path (`/sessions`), or one of the studio's unversioned paths (`/api/project`). */
 export function apiUrl(path: string): string {
+  if (path.startsWith('/api/')) return path;
   return `${API_BASE}${path}`;
 }
 

@@ -1,6 +1,7 @@
 // Clearly labelled places for what a later release adds: run comparison, the source view
 // and bundle export/import. Each says what it will do and what to use meanwhile.
 import type { GraphNode } from '../api/types.ts';
+import type { SourceTarget } from '../state/ui.ts';
 
 export function ComparePlaceholder() {
   return (
@@ -18,12 +19,23 @@ export function ComparePlaceholder() {
   );
 }
 
-export function SourcePlaceholder({ node }: { node: GraphNode | null }) {
+export function SourcePlaceholder({ node, target }: { node: GraphNode | null; target?: SourceTarget | null }) {
   return (
     <section className="placeholder placeholder--compact" data-testid="source-placeholder" aria-labelledby="source-title">
       <span className="placeholder__tag">Coming in a later release</span>
       <h2 id="source-title">Source view</h2>
-      {node ? (
+      {target ? (
+        <p data-testid="source-target">
+          Asked to open {target.node ? <>node <code>{target.node}</code></> : 'the source'}
+          {target.file ? (
+            <>
+              {' '}
+              at <code data-testid="source-target-location">{`${target.file}${target.line ? `:${target.line}` : ''}${target.column ? `:${target.column}` : ''}`}</code>
+            </>
+          ) : null}
+          . The source view will show that file at that line.
+        </p>
+      ) : node ? (
         <p>
           Selected node <code data-testid="selected-node">{node.id}</code>. The source view will open the code that defines it, found by syntax-tree
           analysis, and jump to its evaluation declarations.

@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { errorMessage } from '../api/client.ts';
 import { useAgentGraph } from '../api/queries.ts';
+import { useProject } from '../api/project.ts';
 import { desktopBridge } from '../lib/bridge.ts';
 import { useUi, type MainView } from '../state/ui.ts';
 import { BundleActionsPlaceholder } from './Placeholders.tsx';
@@ -10,7 +11,30 @@ const VIEWS: { id: MainView; label: string; shortcut: string }[] = [
   { id: 'run', label: 'Runs', shortcut: '1' },
   { id: 'graph', label: 'Graph', shortcut: '2' },
   { id: 'compare', label: 'Compare', shortcut: '3' },
+  { id: 'source', label: 'Source', shortcut: '4' },
 ];
+
+/** Edits seen on disk and whether the agent runs them yet. */
+function ProjectState() {
+  const project = useProject();
+  const p = project.data;
+  if (!p) return null;
+  if (p.state === 'loading' || p.pending_changes.length) {
+    return (
+      <span className="topbar__state topbar__state--pending" data-testid="project-state" data-state="pending" title={p.pending_changes.join(', ')}>
+        Edited · reloading…
+      </span>
+    );
+  }
+  if (p.state === 'invalid') {
+    return (
+      <span className="topbar__state topbar__state--invalid" data-testid="project-state" data-state="invalid">
+        Does not load
+      </span>
+    );
+  }
+  return null;
+}
 
 export function TopBar() {
   const view = useUi((s) => s.view);
@@ -54,6 +78,7 @@ export function TopBar() {
           </span>
         ) : null}
       </div>
+      <ProjectState />
       <nav className="viewtabs" aria-label="Views">
         {VIEWS.map((v) => (
           <button

@@ -125,15 +125,17 @@ function phaseAnnouncement(e: Extract<RunEvent, { kind: 'run.phase' }>): string 
 
 const FLUSH_MS = 50;
 
-export function useRunStream(runId: string): RunStreamState {
-  const [state, dispatch] = useReducer(reducer, runId, initial);
+/** Follows a run's events; with no run (null) it follows nothing. */
+export function useRunStream(runId: string | null): RunStreamState {
+  const [state, dispatch] = useReducer(reducer, runId ?? '', initial);
   const qc = useQueryClient();
   const announce = useAnnouncer((s) => s.announce);
   const buffer = useRef<RunEvent[]>([]);
 
   useEffect(() => {
-    dispatch({ type: 'reset', runId });
+    dispatch({ type: 'reset', runId: runId ?? '' });
     buffer.current = [];
+    if (!runId) return;
     const controller = new AbortController();
     // Replayed history is not news: only phase events that happen while we watch are announced.
     const mountedAt = Date.now() - 1000;

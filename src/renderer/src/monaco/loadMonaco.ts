@@ -11,6 +11,8 @@ let pending: Promise<MonacoModule> | null = null;
 
 export function loadMonaco(): Promise<MonacoModule> {
   pending ??= import('./setup.ts').then((m) => ({ monaco: m.monaco as unknown as typeof Monaco, jsonDefaults: m.jsonDefaults }));
+  // Vite reports a failed import of a lazy chunk once; a retry later may succeed.
+  pending.catch(() => (pending = null));
   return pending;
 }
 

@@ -6,6 +6,18 @@ export type MainView = 'run' | 'graph' | 'compare' | 'source';
 
 export type ComposerMode = { kind: 'new' } | { kind: 'resume'; runId: string };
 
+/** What "Go to source" asks the source view to open: a node, and where known its file and line. */
+export interface SourceTarget {
+  node?: string;
+  file?: string;
+  line?: number;
+  column?: number;
+  /** Which of the node's targets to open first (a score opens its evaluator declaration). */
+  prefer?: 'evaluator';
+  /** Open the file as it was when this run ran (read-only). */
+  runId?: string;
+}
+
 /** A 409 active_run_conflict answer (spec 4.3 rule 2), shown until dismissed or the run ends. */
 export interface RunConflict {
   activeRunId: string;
@@ -22,6 +34,9 @@ interface UiState {
   conflict: RunConflict | null;
   /** The graph node last selected; the source view of a later release opens it. */
   selectedNodeId: string | null;
+  /** The last "Go to source" request (a span, a node): the source view opens it. */
+  sourceTarget: SourceTarget | null;
+  openSource(target: SourceTarget): void;
   selectSession(sessionId: string | null): void;
   selectRun(sessionId: string, runId: string | null): void;
   setView(view: MainView): void;
@@ -57,13 +72,16 @@ export const useUi = create<UiState>()((set) => ({
   blockingRunId: null,
   conflict: null,
   selectedNodeId: null,
+  sourceTarget: null,
+  openSource: (sourceTarget) => set({ sourceTarget, view: 'source' }),
   selectSession: (sessionId) =>
     set((s) => (s.sessionId === sessionId ? { view: 'run' } : { sessionId, runId: null, view: 'run', composerMode: { kind: 'new' } })),
   selectRun: (sessionId, runId) =>
     set((s) => ({
       sessionId,
       runId,
-      view: 'run',
+      // On the graph, choosing a run shows its path there; from anywhere else, its timeline.
+      view: s.view === 'graph' ? 'graph' : 'run',
       // A resume draft belongs to its run; leaving it goes back to a new message.
       composerMode: s.composerMode.kind === 'resume' && s.composerMode.runId !== runId ? { kind: 'new' } : s.composerMode,
     })),

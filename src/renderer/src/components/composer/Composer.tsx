@@ -1,6 +1,7 @@
 // The composer: text, data parts (Monaco JSON), files and metadata; Send creates a run in
 // the selected session, or, in resume mode, the child run of an input_required run.
 // One active run per project (spec 8): while one is active Send is disabled and says why.
+import { useProject } from '../../api/project.ts';
 import { useEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import { isActive } from '../../../../shared/playground.ts';
 import { ApiError, errorMessage } from '../../api/client.ts';
@@ -59,7 +60,10 @@ export function Composer({ sessionId }: { sessionId: string }) {
   }, [blockingEnded, blockingRunId, setBlockingRun, setConflict]);
 
   const pending = createRun.isPending || resumeRun.isPending;
-  const disabled = blocker !== null || pending;
+  // A project that does not load cannot answer: say so rather than fail the run.
+  const project = useProject();
+  const invalid = project.data?.state === 'invalid' ? project.data.diagnostics.length : 0;
+  const disabled = blocker !== null || pending || invalid > 0;
 
   const sending = useRef(false);
   const send = async () => {
@@ -239,6 +243,10 @@ export function Composer({ sessionId }: { sessionId: string }) {
             <span className="composer__why" id="send-why" data-testid="send-blocked-reason" data-run-id={blocker.runId}>
               Run <code>{shortId(blocker.runId)}</code> is {statusLabel(blocker.status).toLowerCase()}: one run at a time per project.
             </span>
+          ) : invalid ? (
+            <span className="composer__why" id="send-why" data-testid="send-blocked-reason" data-reason="project_invalid">
+              The project does not load ({invalid} problem{invalid === 1 ? '' : 's'}): fix it first.
+            </span>
           ) : (
             <span className="composer__why muted">
               <kbd>{SEND_SHORTCUT}</kbd> sends
@@ -249,7 +257,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
             className="btn btn--primary"
             onClick={() => void send()}
             disabled={disabled}
-            aria-describedby={blocker ? 'send-why' : undefined}
+            aria-describedby={blocker || invalid ? 'send-why' : undefined}
             data-testid="send"
           >
             {pending ? 'Sending…' : mode.kind === 'resume' ? 'Send reply' : 'Send'}

@@ -6,8 +6,29 @@ import { useAgentGraph } from '../../api/queries.ts';
 import type { GraphNode } from '../../api/types.ts';
 import { edgePath, layoutGraph, type GraphLayout } from '../../lib/graphLayout.ts';
 import { EmptyState } from '../EmptyState.tsx';
+import type { NodeVisit } from '../../lib/spans.ts';
 
-export function GraphView({ selectedNodeId, onNodeSelect }: { selectedNodeId: string | null; onNodeSelect: (node: GraphNode) => void }) {
+/** A run drawn over the graph: the nodes it ran (in order, with counts), and whether it ended. */
+export interface RunOverlay {
+  runId: string;
+  path: Map<string, NodeVisit>;
+  ended: boolean;
+}
+
+function visitClass(visit: NodeVisit | undefined, overlay: RunOverlay | undefined): string {
+  if (!overlay) return '';
+  if (!visit) return overlay.ended ? ' is-unreached' : ' is-pending';
+  return ` is-${visit.status === 'completed' ? 'ran' : visit.status}`;
+}
+
+function visitLabel(visit: NodeVisit | undefined, overlay: RunOverlay | undefined): string {
+  if (!overlay) return '';
+  if (!visit) return overlay.ended ? ', not reached in this run' : ', not reached yet';
+  const times = visit.count > 1 ? `, ran ${visit.count} times` : '';
+  return `, step ${visit.order} of the run${times}, ${visit.status === 'completed' ? 'done' : visit.status}`;
+}
+
+export function GraphView({ selectedNodeId, onNodeSelect, overlay }: { selectedNodeId: string | null; onNodeSelect: (node: GraphNode) => void; overlay?: RunOverlay }) {
   const graph = useAgentGraph();
   const [layout, setLayout] = useState<GraphLayout | null>(null);
   const [layoutError, setLayoutError] = useState<string | null>(null);
@@ -47,7 +68,7 @@ export function GraphView({ selectedNodeId, onNodeSelect }: { selectedNodeId: st
   };
 
   return (
-    <div className="graphview" data-testid="graph-view">
+    <div className="graphview" data-testid="graph-view" data-overlay-run={overlay?.runId}>
       <svg
         className="graph"
         viewBox={`0 0 ${layout.width} ${layout.height}`}
@@ -74,19 +95,22 @@ export function GraphView({ selectedNodeId, onNodeSelect }: { selectedNodeId: st
         {layout.nodes.map((n) => {
           const selected = n.id === selectedNodeId;
           const clickable = n.kind === 'node';
+          const visit = clickable ? overlay?.path.get(n.id) : undefined;
           return (
             <g
               key={n.id}
-              className={`graph__node graph__node--${n.kind}${n.exit ? ' graph__node--exit' : ''}${selected ? ' is-selected' : ''}`}
+              className={`graph__node graph__node--${n.kind}${n.exit ? ' graph__node--exit' : ''}${selected ? ' is-selected' : ''}${clickable ? visitClass(visit, overlay) : ''}`}
               transform={`translate(${n.x},${n.y})`}
               role={clickable ? 'button' : 'img'}
               tabIndex={clickable ? 0 : undefined}
               aria-pressed={clickable ? selected : undefined}
-              aria-label={`${n.kind === 'node' ? 'Node' : ''} ${n.label}${n.exit ? ' (exit node: its output streams)' : ''}`.trim()}
+              aria-label={`${n.kind === 'node' ? 'Node' : ''} ${n.label}${n.exit ? ' (exit node: its output streams)' : ''}${clickable ? visitLabel(visit, overlay) : ''}`.trim()}
               onClick={clickable ? () => select(n) : undefined}
               onKeyDown={clickable ? (e) => onKey(e, n) : undefined}
               data-testid="graph-node"
               data-node-id={n.id}
+              data-run-state={overlay && clickable ? (visit ? visit.status : overlay.ended ? 'unreached' : 'pending') : undefined}
+              data-run-count={visit?.count}
             >
               <rect width={n.width} height={n.height} rx={n.kind === 'node' ? 8 : n.height / 2} />
               <text x={n.width / 2} y={n.height / 2} className="graph__label">
@@ -97,6 +121,12 @@ export function GraphView({ selectedNodeId, onNodeSelect }: { selectedNodeId: st
                   exit
                 </text>
               ) : null}
+              {visit ? (
+                <text x={8} y={11} className="graph__order" aria-hidden="true" data-testid="graph-node-order">
+                  {visit.order}
+                  {visit.count > 1 ? ` ×${visit.count}` : ''}
+                </text>
+              ) : null}
             </g>
           );
         })}
@@ -104,6 +134,15 @@ export function GraphView({ selectedNodeId, onNodeSelect }: { selectedNodeId: st
       <p className="graph__legend muted">
         <span className="legend legend--solid" /> edge <span className="legend legend--dashed" /> conditional edge · <strong>exit</strong> marks the node whose output
         streams
+        {overlay ? (
+          <>
+            {' '}
+            · run <code>{overlay.runId.slice(-8)}</code>: <span className="legend legend--ran" /> ran (numbered in order, ×N for loops){' '}
+            <span className="legend legend--running" /> running <span className="legend legend--failed" /> failed <span className="legend legend--unreached" /> not reached
+          </>
+        ) : (
+          ' · choose a run in the sidebar to see its path'
+        )}
       </p>
     </div>
   );

@@ -47,7 +47,12 @@ export function PartView({ part }: { part: TaggedPart }) {
   switch (part.kind) {
     case 'text':
       return (
-        <div className="part part--text" data-testid="part-text">
+        <div className={`part part--text${part.partial ? ' part--partial' : ''}`} data-testid="part-text" data-partial={part.partial ? 'true' : undefined}>
+          {part.partial ? (
+            <span className="part__partial" data-testid="partial-badge">
+              Partial: streamed before the run stopped
+            </span>
+          ) : null}
           {part.text}
         </div>
       );

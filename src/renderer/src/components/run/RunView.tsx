@@ -7,6 +7,7 @@ import { isActive } from '../../../../shared/playground.ts';
 import { ApiError, errorMessage } from '../../api/client.ts';
 import { useCancelRun, useRerun, useRun } from '../../api/queries.ts';
 import { useRunStream, type RunStreamState } from '../../hooks/useRunStream.ts';
+import { changedSince, useProject } from '../../api/project.ts';
 import { formatDateTime, formatDuration, shortId } from '../../lib/format.ts';
 import { useUi } from '../../state/ui.ts';
 import { CopyButton } from '../CopyButton.tsx';
@@ -17,6 +18,9 @@ import { PhaseStepper } from './PhaseStepper.tsx';
 import { ScoresTable } from './ScoresTable.tsx';
 import { StatusBanner } from './StatusBanner.tsx';
 import { TraceList } from './TraceList.tsx';
+import { Waterfall } from './Waterfall.tsx';
+
+const isSpanEvent = (name: string) => name === 'span.start' || name === 'span.end';
 
 function Section({ title, count, children, testId, defaultOpen = true }: { title: string; count?: number; children: ReactNode; testId?: string; defaultOpen?: boolean }) {
   return (
@@ -98,6 +102,26 @@ function Actions({ run, active }: { run: RunDetail; active: boolean }) {
   );
 }
 
+/** Says when the project's code changed since the run ran, and shows it as it was. */
+function CodeChanged({ run }: { run: RunDetail }) {
+  const project = useProject();
+  const openSource = useUi((s) => s.openSource);
+  if (!run.code_files || !project.data?.file_sha256 || run.code_fingerprint === project.data.fingerprint) return null;
+  const changed = changedSince(run.code_files, project.data.file_sha256);
+  if (changed.length === 0) return null;
+  return (
+    <p className="banner banner--info code-changed" data-testid="code-changed">
+      The code changed since this run ({changed.length} file{changed.length === 1 ? '' : 's'}):{' '}
+      {changed.slice(0, 6).map((f) => (
+        <button key={f} type="button" className="linkbtn" disabled={!run.code_files![f]} title={run.code_files![f] ? 'Show this file as it was at the run' : 'The run did not have this file'} onClick={() => openSource({ file: f, runId: run.run_id })}>
+          <code>{f}</code>
+        </button>
+      ))}
+      {changed.length > 6 ? ` and ${changed.length - 6} more` : ''}
+    </p>
+  );
+}
+
 function Lineage({ run }: { run: RunDetail }) {
   const selectRun = useUi((s) => s.selectRun);
   if (!run.parent_run_id) return null;
@@ -134,6 +158,9 @@ export function RunView({ runId }: { runId: string }) {
   const detailCaughtUp = !isActive(run.status);
   const finalParts = detailCaughtUp ? run.output_parts : (stream.outputParts ?? []);
   const showFinal = !active && (detailCaughtUp || stream.outputParts !== null);
+  // Spans have their own waterfall; the trace list keeps the other events (routing, guardrail, ...).
+  const traceEvents = stream.traces.filter((e) => !isSpanEvent(e.name));
+  const spanCount = stream.traces.filter((e) => e.name === 'span.start').length;
 
   return (
     <article className="runview" data-testid="run-view" data-run-id={run.run_id} data-status={status} aria-labelledby="run-title">
@@ -168,6 +195,8 @@ export function RunView({ runId }: { runId: string }) {
 
       <PhaseStepper phases={stream.phases} status={status} />
 
+      <CodeChanged run={run} />
+
       <Section title="Output" testId="output-section">
         {active || !showFinal ? (
           <LiveOutput stream={stream} />
@@ -196,8 +225,12 @@ export function RunView({ runId }: { runId: string }) {
         </Section>
       ) : null}
 
-      <Section title="Trace" count={stream.traces.length} testId="trace-section" defaultOpen={false}>
-        <TraceList events={stream.traces} />
+      <Section title="Nodes" count={spanCount} testId="nodes-section">
+        <Waterfall traces={stream.traces} />
+      </Section>
+
+      <Section title="Trace" count={traceEvents.length} testId="trace-section" defaultOpen={false}>
+        <TraceList events={traceEvents} />
       </Section>
 
       <Section title="Input" count={run.input_parts.length} testId="input-section" defaultOpen={false}>

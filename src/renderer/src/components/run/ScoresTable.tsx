@@ -2,8 +2,10 @@
 // them; unknown keys are ignored.
 import type { ScoreEntry } from '../../../../shared/playground.ts';
 import { formatDuration } from '../../lib/format.ts';
+import { useUi } from '../../state/ui.ts';
 
 export function ScoresTable({ scores }: { scores: ScoreEntry[] }) {
+  const openSource = useUi((s) => s.openSource);
   const has = (k: keyof ScoreEntry) => scores.some((s) => s[k] !== undefined && s[k] !== null);
   return (
     <table className="table" data-testid="scores-table">
@@ -44,7 +46,17 @@ export function ScoresTable({ scores }: { scores: ScoreEntry[] }) {
             </td>
             {has('passStatus') ? <td>{s.passStatus ?? ''}</td> : null}
             <td>{s.reason ?? <span className="muted">–</span>}</td>
-            {has('scope') || has('node') ? <td>{[s.scope, s.node && `node ${s.node}`].filter(Boolean).join(' · ')}</td> : null}
+            {has('scope') || has('node') ? (
+              <td>
+                {s.scope ? `${s.scope}${s.node ? ' · ' : ''}` : ''}
+                {s.node ? (
+                  // spec 2.6: with `node` the studio jumps to that node's evaluation declaration.
+                  <button type="button" className="linkbtn" onClick={() => openSource({ node: s.node!, prefer: 'evaluator' })} data-testid="score-node">
+                    node {s.node}
+                  </button>
+                ) : null}
+              </td>
+            ) : null}
             {has('duration_ms') ? <td className="num">{s.duration_ms !== undefined ? formatDuration(s.duration_ms) : ''}</td> : null}
           </tr>
         ))}

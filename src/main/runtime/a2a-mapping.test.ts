@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Part } from '@a2a-js/sdk';
 import { AIMessage, HumanMessage, RemoveMessage } from '@langchain/core/messages';
-import { applyDefaultSchema, artifactName, historySeed, lastAiText } from './executor.ts';
+import { applyDefaultSchema, artifactName, historySeed, lastAiText } from './a2a-mapping.ts';
 import type { Generation } from './registry.ts';
 
 const gen = (configured?: string, adapter?: string) =>

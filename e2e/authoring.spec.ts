@@ -1,0 +1,94 @@
+// The authoring loop in the browser: a graph node opens its function in the source view;
+// an edit saved there changes the next answer with nothing else to do; a broken edit is
+// reported at once with its line, and sending waits until it is fixed.
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { EXAMPLE_PROJECT, useStudioWorld } from './fixtures.ts';
+import { openNewSession } from './pages/session.ts';
+
+// A copy of the example inside the repo (so `agent-studio/sdk` resolves), edited freely.
+const PROJECT = resolve(import.meta.dirname, '..', 'test', '.tmp', `e2e-authoring-${process.pid}`);
+mkdirSync(PROJECT, { recursive: true });
+cpSync(EXAMPLE_PROJECT, PROJECT, { recursive: true, filter: (src) => !src.includes('.agent-studio') && !src.endsWith('.env') });
+
+/** Pastes `text` over the open file, waits until the editor has it (dirty), saves with
+ * Ctrl/Cmd+S, and waits until the saved text is on disk. */
+async function replaceEditorText(page: Page, url: string, path: string, text: string): Promise<void> {
+  await page.evaluate((t) => (globalThis as unknown as { navigator: { clipboard: { writeText(s: string): Promise<void> } } }).navigator.clipboard.writeText(t), text);
+  await page.getByTestId('source-editor').locator('.monaco-editor .view-lines').click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('ControlOrMeta+V');
+  await page.locator(`[data-testid="source-tab"][data-path="${path}"][data-dirty="true"]`).waitFor();
+  await page.keyboard.press('ControlOrMeta+S');
+  await page.locator(`[data-testid="source-tab"][data-path="${path}"]:not([data-dirty])`).waitFor();
+  await expect
+    .poll(async () => ((await (await fetch(`${url}/api/project/file?path=${encodeURIComponent(path)}`)).json()) as { content: string }).content)
+    .toBe(text);
+}
+
+describe('authoring loop', () => {
+  const world = useStudioWorld({ studio: { projectDir: PROJECT } });
+  afterAll(() => rmSync(PROJECT, { recursive: true, force: true }));
+
+  it('goes from a graph node to its function, edits and saves it, and the next run answers with the new code', async () => {
+    const { page, url, screenshot } = world();
+    const { studio, composer, run } = await openNewSession(world());
+    await studio.showView('graph');
+    await page.locator('[data-testid="graph-node"][data-node-id="respond"]').click();
+    await page.getByTestId('node-go-to-source').click();
+
+    const view = page.locator('[data-testid="source-view"][data-active-file="src/graph.ts"]');
+    await view.waitFor();
+    const targets = (await (await fetch(`${url}/api/playground/v1/source-targets/respond`)).json()) as { targets: { kind: string; line: number }[] };
+    const fn = targets.targets.find((t) => t.kind === 'function')!;
+    await expect.poll(() => page.getByTestId('source-location').textContent()).toBe(`src/graph.ts:${fn.line}`);
+    await page.locator('.source-highlight').first().waitFor();
+    await screenshot('20-source-view');
+
+    const file = (await (await fetch(`${url}/api/project/file?path=src/graph.ts`)).json()) as { content: string };
+    await replaceEditorText(page, url, 'src/graph.ts', file.content.replace('Good news: your refund', 'Splendid news: your refund'));
+
+    await studio.showView('run');
+    await composer.typeText('I want a refund for order ORD-12345');
+    await composer.send();
+    await run.waitForNewRun(null);
+    await run.waitForStatus('completed');
+    expect(await run.finalOutput().getByTestId('part-text').first().textContent()).toContain('Splendid news');
+  });
+
+  it('reports a broken edit at once, with its line, and holds sending until it is fixed', async () => {
+    const { page, url, screenshot } = world();
+    const { studio, composer } = await openNewSession(world());
+    const original = ((await (await fetch(`${url}/api/project/file?path=src/graph.ts`)).json()) as { content: string }).content;
+    await studio.showView('source');
+    await page.locator('[data-testid="source-file"][data-path="src/graph.ts"]').click();
+    await page.locator('[data-testid="source-view"][data-active-file="src/graph.ts"]').waitFor();
+    await replaceEditorText(page, url, 'src/graph.ts', original.replace('const DRAFT_MARKER', 'const DRAFT_MARKER =;\nconst BROKEN'));
+
+    const banner = page.getByTestId('project-banner');
+    await banner.waitFor({ timeout: 20_000 }).catch(async (err) => {
+      // Say what the studio and the page saw, to tell a slow reload from a refused save.
+      const project = await (await fetch(`${url}/api/project`)).json();
+
+      const onPage = await page.locator('[data-testid="source-conflict"], .field-error').allTextContents();
+      await screenshot('21-project-banner-missing');
+      throw new Error(`${(err as Error).message}\nproject: ${JSON.stringify(project).slice(0, 400)}\npage: ${onPage.join(' | ')}`);
+    });
+    expect(await banner.getByTestId('project-diagnostic').first().textContent()).toMatch(/^src\/graph\.ts:\d+:\d+$/);
+    await screenshot('21-project-banner');
+    await studio.showView('run');
+    await composer.typeText('hello');
+    await page.locator('[data-testid="send-blocked-reason"][data-reason="project_invalid"]').waitFor();
+    expect(await composer.sendButton().isDisabled()).toBe(true);
+
+    // Fixed: the banner goes, and sending is possible again.
+    await banner.getByTestId('project-diagnostic').first().click();
+    await page.locator('[data-testid="source-view"][data-active-file="src/graph.ts"]').waitFor();
+    await replaceEditorText(page, url, 'src/graph.ts', original);
+    await banner.waitFor({ state: 'detached', timeout: 20_000 });
+    await studio.showView('run');
+    await expect.poll(() => composer.sendButton().isDisabled()).toBe(false);
+  });
+});

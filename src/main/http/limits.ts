@@ -1,0 +1,10 @@
+// Request size limits of both servers (docs/security.md). The studio forwards a run's inline
+// files to its runtime as base64 unchanged, inside a small JSON-RPC envelope, so its own body
+// limit stays below the runtime's: whatever the Playground accepts, the runtime accepts too.
+
+/** POST / (JSON-RPC) on the runtime. */
+export const RUNTIME_RPC_BODY_LIMIT = '25mb';
+/** Playground API request bodies (run creation carries inline files as base64). */
+export const PLAYGROUND_BODY_LIMIT = '24mb';
+/** Management API request bodies: small JSON objects. */
+export const MANAGEMENT_BODY_LIMIT = '1mb';

@@ -1,0 +1,30 @@
+// The project's files as the studio shows and fingerprints them: sources, the manifest,
+// prompts, contracts and docs; never `.env` (secrets), dependencies, VCS or data folders.
+import fs from 'node:fs';
+import path from 'node:path';
+
+const SHOWN = /\.(?:ts|tsx|mts|cts|js|mjs|cjs|jsx|json|md|txt|yaml|yml)$/;
+const SKIP_DIRS = new Set(['node_modules', 'out', 'dist', 'coverage', 'test-results']);
+/** Files larger than this are listed but not opened, saved or fingerprinted by content. */
+export const MAX_SOURCE_BYTES = 2 * 1024 * 1024;
+
+/** Project-relative paths (forward slashes), sorted. */
+export function projectFiles(projectDir: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string, rel: string) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (e.name.startsWith('.') || SKIP_DIRS.has(e.name)) continue;
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(path.join(dir, e.name), r);
+      else if (e.isFile() && SHOWN.test(e.name) && !e.name.endsWith('.d.ts')) out.push(r);
+    }
+  };
+  walk(projectDir, '');
+  return out.sort();
+}

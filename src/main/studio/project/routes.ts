@@ -1,0 +1,112 @@
+// The studio's unversioned paths (spec 9.3; docs/studio-api.md): /api/runtime (the runtime
+// child's state), /api/project (the open project: name, files, pending edits, diagnostics),
+// /api/project/file (a file's text) and /api/save (write a file of the project). Same
+// loopback protection and error shape as the Playground API; not versioned.
+import fs from 'node:fs/promises';
+import { Router } from 'express';
+import { z } from 'zod';
+import { OperationError, projectFile, projectFileForWrite } from '../../common/project-file.ts';
+import { jsonBody } from '../../http/json-body.ts';
+import { PlaygroundError } from '../../playground/errors.ts';
+import { sha256 } from '../source/analysis.ts';
+import { MAX_SOURCE_BYTES, projectFiles } from './files.ts';
+import type { BlobStore } from '../../playground/store/blobs.ts';
+import type { PlaygroundStore } from '../../playground/store/store.ts';
+import type { ProjectState } from './state.ts';
+
+
+const SaveBody = z.strictObject({
+  path: z.string().min(1).max(1024),
+  content: z.string().max(MAX_SOURCE_BYTES),
+  /** The sha256 of the file as the editor opened it: a save over a newer version on disk is refused (409). */
+  base_sha256: z.string().regex(/^[0-9a-f]{64}$/).nullable().optional(),
+});
+
+export interface StudioRoutesOptions {
+  projectDir: string;
+  project: ProjectState;
+  store: PlaygroundStore;
+  blobs: BlobStore;
+  runtimeStatus: () => unknown;
+}
+
+function fileError(err: unknown): Error {
+  if (err instanceof OperationError) {
+    if (err.code === 'NOT_FOUND') return new PlaygroundError('not_found', err.message);
+    return new PlaygroundError('forbidden_path', err.message);
+  }
+  return err as Error;
+}
+
+export function createStudioRoutes(o: StudioRoutesOptions): Router {
+  const router = Router();
+  router.use(jsonBody({ limit: '3mb' }));
+
+  router.get('/api/runtime', (_req, res) => {
+    res.json(o.runtimeStatus());
+  });
+
+  router.get('/api/project', async (_req, res, next) => {
+    try {
+      const code = o.project.code();
+      res.json({ ...o.project.status(), files: projectFiles(o.projectDir), fingerprint: code.fingerprint, file_sha256: code.files });
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  router.get('/api/project/file', async (req, res, next) => {
+    try {
+      const rel = typeof req.query.path === 'string' ? req.query.path : '';
+      if (!rel) throw new PlaygroundError('invalid_request', 'give the file as ?path=<project-relative path>');
+      // ?run=RUN: the file as it was when that run ran (its code fingerprint's blobs).
+      if (typeof req.query.run === 'string') {
+        const run = o.store.getRun(req.query.run);
+        if (!run) throw new PlaygroundError('not_found', `no run with id '${req.query.run}'`, { run_id: req.query.run });
+        const sha = run.code_files ? (JSON.parse(run.code_files) as Record<string, string>)[rel] : undefined;
+        if (!sha || !o.blobs.has(sha)) throw new PlaygroundError('not_found', `run ${run.run_id} did not run with a file ${rel}`);
+        const content = o.blobs.get(sha).toString('utf8');
+        res.json({ path: rel, content, sha256: sha, size: Buffer.byteLength(content), run_id: run.run_id });
+        return;
+      }
+      const abs = await projectFile(o.projectDir, rel).catch((err) => {
+        throw fileError(err);
+      });
+      const buf = await fs.readFile(abs);
+      if (buf.length > MAX_SOURCE_BYTES) throw new PlaygroundError('payload_too_large', `${rel} is larger than the 2 MB the source view opens`);
+      res.json({ path: rel, content: buf.toString('utf8'), sha256: sha256(buf.toString('utf8')), size: buf.length });
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  router.post('/api/save', async (req, res, next) => {
+    try {
+      const body = SaveBody.parse(req.body ?? {});
+      const abs = await projectFileForWrite(o.projectDir, body.path).catch((err) => {
+        throw fileError(err);
+      });
+      const current = await fs.readFile(abs, 'utf8').catch(() => null);
+      if (body.base_sha256 && current !== null && sha256(current) !== body.base_sha256) {
+        throw new PlaygroundError('file_changed', `${body.path} changed on disk since it was opened: reload it, or save again without base_sha256 to overwrite`, {
+          path: body.path,
+          sha256: sha256(current),
+        });
+      }
+      // Temp file and rename: a crash never leaves half a file.
+      const tmp = `${abs}.${process.pid}.${Date.now()}.tmp`;
+      await fs.writeFile(tmp, body.content);
+      await fs.rename(tmp, abs).catch(async (err) => {
+        await fs.rm(tmp, { force: true });
+        throw err;
+      });
+      // Applied at once (the watcher would see it too, a moment later).
+      o.project.changed([body.path]);
+      res.json({ path: body.path, sha256: sha256(body.content), size: Buffer.byteLength(body.content) });
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  return router;
+}

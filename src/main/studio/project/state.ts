@@ -1,0 +1,138 @@
+// What the studio knows about the open project, for the top bar, the source view and the
+// run executor (docs/studio-api.md): its name, its files, whether edits are waiting to be
+// applied, and the diagnostics of the last load. Changes are applied by the runtime child
+// (project code runs only there): a hot reload, else a restart; a project that does not
+// load reports its diagnostics here at once, not only when a run fails.
+import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { ProjectDiagnostic } from '../../../shared/runtime-contract.ts';
+import type { RuntimeHandle } from '../../playground/executor/runtime.ts';
+import { ProjectFingerprint, type CodeSnapshot } from './fingerprint.ts';
+
+export interface ProjectStatus {
+  name: string;
+  dir: string;
+  /** Files changed since the runtime last loaded the project (applied before the next run). */
+  pending_changes: string[];
+  /** `loading` while changes are being applied. */
+  state: 'ready' | 'loading' | 'invalid';
+  diagnostics: ProjectDiagnostic[];
+  /** When the diagnostics (or the last successful load) were learned. */
+  checked_at: string | null;
+}
+
+export class ProjectState {
+  private readonly events = new EventEmitter();
+  private pending = new Set<string>();
+  private loadDiagnostics: ProjectDiagnostic[] = [];
+  private applying: Promise<void> | null = null;
+  private checkedAt: string | null = null;
+
+  private readonly fingerprint: ProjectFingerprint;
+
+  constructor(
+    private readonly projectDir: string,
+    private readonly runtime: RuntimeHandle,
+    private readonly hasActiveRun: () => boolean,
+    private readonly logger: Logger,
+    /** Where a run's files are kept (the blob store). */
+    private readonly blobs?: { has(sha256: string): boolean; put(bytes: Buffer): unknown },
+  ) {
+    this.fingerprint = new ProjectFingerprint(projectDir);
+  }
+
+  /** The project's files now, their contents kept in the blob store (a run's code). */
+  snapshot(): { fingerprint: string; files: Record<string, string>; sizes: Record<string, number> } {
+    const snap = this.fingerprint.snapshot(this.blobs);
+    const sizes = Object.fromEntries(Object.keys(snap.files).map((f) => [f, this.fingerprint.sizeOf(f) ?? 0]));
+    return { ...snap, sizes };
+  }
+
+  /** The fingerprint of the files on disk, and each file's sha256 (nothing stored). */
+  code(): CodeSnapshot {
+    return this.fingerprint.snapshot();
+  }
+
+  status(): ProjectStatus {
+    const startDiagnostics = this.runtime.startDiagnostics?.() ?? null;
+    const diagnostics = this.loadDiagnostics.length ? this.loadDiagnostics : (startDiagnostics ?? []);
+    return {
+      name: this.name(),
+      dir: this.projectDir,
+      pending_changes: [...this.pending].sort(),
+      state: this.applying ? 'loading' : diagnostics.length ? 'invalid' : 'ready',
+      diagnostics,
+      checked_at: this.checkedAt,
+    };
+  }
+
+  /** The watcher saw `files` change: remember them, and apply them now unless a run is
+   * active (then the next run's preparing phase applies them). */
+  changed(files: string[]): void {
+    for (const f of files) this.pending.add(f);
+    this.events.emit('change');
+    if (!this.hasActiveRun()) void this.apply();
+  }
+
+  /** The diagnostics of the last load of the files on disk. */
+  diagnostics(): ProjectDiagnostic[] {
+    return this.status().diagnostics;
+  }
+
+  /** Resolves when no apply is under way. */
+  async settled(): Promise<void> {
+    while (this.applying) await this.applying;
+  }
+
+  /** Takes the pending changes for a run's preparing phase (it applies them itself). */
+  takePending(): string[] {
+    const files = [...this.pending];
+    this.pending.clear();
+    return files;
+  }
+
+  /** The outcome of applying changes, wherever it happened (here or in a run's preparing phase). */
+  recordOutcome(diagnostics: ProjectDiagnostic[]): void {
+    this.loadDiagnostics = diagnostics;
+    this.checkedAt = new Date().toISOString();
+    this.events.emit('change');
+  }
+
+  /** Applies the pending changes through the runtime; resolves when done. */
+  apply(): Promise<void> {
+    if (this.applying) return this.applying;
+    if (this.pending.size === 0) return Promise.resolve();
+    this.applying = (async () => {
+      try {
+        while (this.pending.size > 0) {
+          const files = this.takePending();
+          const outcome = await this.runtime.applyChanges();
+          if ('diagnostics' in outcome) {
+            this.recordOutcome(outcome.diagnostics);
+            this.logger.info({ files, problems: outcome.diagnostics.length }, 'project changed: it does not load');
+          } else {
+            this.recordOutcome([]);
+            this.logger.info({ files, applied: outcome.applied }, 'project changed: applied');
+          }
+        }
+      } catch (err) {
+        this.logger.warn({ err: (err as Error).message }, 'project changes could not be applied');
+      } finally {
+        this.applying = null;
+        this.events.emit('change');
+      }
+    })();
+    return this.applying;
+  }
+
+  private name(): string {
+    try {
+      const m = JSON.parse(fs.readFileSync(path.join(this.projectDir, 'agent.json'), 'utf8')) as { name?: unknown };
+      return typeof m.name === 'string' ? m.name : path.basename(this.projectDir);
+    } catch {
+      return path.basename(this.projectDir);
+    }
+  }
+}

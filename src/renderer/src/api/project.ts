@@ -1,0 +1,94 @@
+// The open project (the studio's unversioned /api/project, /api/project/file, /api/save;
+// docs/studio-api.md) and where a node lives in its source (/source-targets/{node}).
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from './client.ts';
+
+export interface ProjectDiagnostic {
+  file: string;
+  line?: number;
+  column?: number;
+  field?: string;
+  message: string;
+}
+
+export interface ProjectStatus {
+  name: string;
+  dir: string;
+  pending_changes: string[];
+  state: 'ready' | 'loading' | 'invalid';
+  diagnostics: ProjectDiagnostic[];
+  files: string[];
+  /** Hash over the files on disk, and each file's sha256 (a run's code_fingerprint compares). */
+  fingerprint: string;
+  file_sha256: Record<string, string>;
+}
+
+export interface SourceTarget {
+  kind: 'add_node' | 'function' | 'factory' | 'subgraph' | 'branch' | 'route_from' | 'route_to' | 'evaluator' | 'evaluator_function';
+  path: string;
+  line: number;
+  column: number;
+  end_line: number;
+  snippet: string;
+  file_sha256: string;
+}
+
+export interface ProjectFile {
+  path: string;
+  content: string;
+  sha256: string;
+}
+
+export const projectKeys = {
+  project: ['project'] as const,
+  targets: (node: string) => ['source-targets', node] as const,
+  file: (path: string) => ['project-file', path] as const,
+};
+
+/** The project's state, kept fresh: an edit on disk shows up within a couple of seconds. */
+export function useProject() {
+  return useQuery({
+    queryKey: projectKeys.project,
+    queryFn: ({ signal }) => api<ProjectStatus>('/api/project', { signal }),
+    refetchInterval: 1500,
+  });
+}
+
+export function useSourceTargets(node: string | null) {
+  return useQuery({
+    queryKey: projectKeys.targets(node ?? ''),
+    queryFn: ({ signal }) => api<{ node_id: string; targets: SourceTarget[] }>(`/source-targets/${encodeURIComponent(node!)}`, { signal }),
+    enabled: node !== null,
+    retry: false,
+  });
+}
+
+/** A project file now, or as it was when run `runId` ran. */
+export function fetchProjectFile(path: string, runId?: string, signal?: AbortSignal): Promise<ProjectFile> {
+  return api<ProjectFile>(`/api/project/file?path=${encodeURIComponent(path)}${runId ? `&run=${encodeURIComponent(runId)}` : ''}`, { signal });
+}
+
+/** Files whose content differs between a run's code and the files on disk (added, changed, removed). */
+export function changedSince(runFiles: Record<string, string>, now: Record<string, string>): string[] {
+  const paths = new Set([...Object.keys(runFiles), ...Object.keys(now)]);
+  return [...paths].filter((p) => runFiles[p] !== now[p]).sort();
+}
+
+export function useSaveFile() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { path: string; content: string; base_sha256?: string | null }) =>
+      api<{ path: string; sha256: string; size: number }>('/api/save', { method: 'POST', body }),
+    onSuccess: () => {
+      void qc.invalidateQueries({ queryKey: projectKeys.project });
+      void qc.invalidateQueries({ queryKey: ['source-targets'] });
+    },
+  });
+}
+
+/** The target a node's "Go to source" opens: its function, else where it is added. */
+export function primaryTarget(targets: SourceTarget[], prefer?: SourceTarget['kind']): SourceTarget | undefined {
+  const preferred = prefer ? targets.find((t) => t.kind === prefer) : undefined;
+  if (preferred) return preferred;
+  return targets.find((t) => t.kind === 'function') ?? targets.find((t) => t.kind === 'subgraph') ?? targets.find((t) => t.kind === 'add_node') ?? targets[0];
+}

@@ -1,0 +1,123 @@
+// The run's node spans as a live waterfall: one row per node execution (fan-out branches and
+// subgraph nodes nested under the node that started them), a bar placed by start time and
+// sized by duration, and the status. A row opens the span: its state update, its error with
+// file:line, and "Go to source".
+import { useEffect, useState } from 'react';
+import { buildSpans, type SpanView } from '../../lib/spans.ts';
+import { formatDuration } from '../../lib/format.ts';
+import { useUi } from '../../state/ui.ts';
+import type { TraceRunEvent } from '../../hooks/useRunStream.ts';
+import { DataTree } from './DataTree.tsx';
+
+const STATUS_LABEL: Record<SpanView['status'], string> = {
+  running: 'running',
+  completed: 'done',
+  interrupted: 'asked for input',
+  failed: 'failed',
+  cancelled: 'cancelled',
+};
+
+function Bar({ span, total }: { span: SpanView; total: number }) {
+  const left = (span.start / total) * 100;
+  const width = span.duration === null ? 100 - left : Math.max(0.8, (span.duration / total) * 100);
+  return (
+    <span className="waterfall__track" aria-hidden="true">
+      <span className={`waterfall__bar waterfall__bar--${span.status}`} style={{ left: `${Math.min(left, 99)}%`, width: `${Math.min(width, 100 - Math.min(left, 99))}%` }} />
+    </span>
+  );
+}
+
+function SpanDetail({ span }: { span: SpanView }) {
+  const openSource = useUi((s) => s.openSource);
+  const where = span.error?.source;
+  return (
+    <div className="waterfall__detail" data-testid="span-detail" data-span-id={span.id}>
+      <p className="waterfall__facts">
+        <strong>{span.node}</strong> · step {span.step} · {STATUS_LABEL[span.status]}
+        {span.duration !== null ? ` · ${formatDuration(span.duration)}` : ''}
+        <button
+          type="button"
+          className="btn btn--small"
+          data-testid="span-go-to-source"
+          onClick={() => openSource({ node: span.kind === 'node' ? span.node : span.node.replace(/\[.*\]$/, ''), ...(where ? { file: where.file, line: where.line, column: where.column } : {}) })}
+        >
+          Go to source
+        </button>
+      </p>
+      {span.error ? (
+        <div className="waterfall__error" role="note" data-testid="span-error">
+          <p>
+            {span.error.message}
+            {where ? (
+              <>
+                {' '}
+                at <code data-testid="span-error-source">{`${where.file}:${where.line}:${where.column}`}</code>
+              </>
+            ) : null}
+          </p>
+          {span.stack ? (
+            <details>
+              <summary>Stack</summary>
+              <pre className="waterfall__stack">{span.stack}</pre>
+            </details>
+          ) : null}
+        </div>
+      ) : null}
+      {span.interrupts !== undefined ? (
+        <>
+          <h4 className="subhead">Asked for</h4>
+          <DataTree value={span.interrupts as unknown[]} openDepth={2} />
+        </>
+      ) : null}
+      {span.update !== undefined ? (
+        <>
+          <h4 className="subhead">State update</h4>
+          <DataTree value={span.update as Record<string, unknown>} openDepth={2} testId="span-update" />
+        </>
+      ) : span.status === 'running' ? (
+        <p className="muted">Running…</p>
+      ) : null}
+    </div>
+  );
+}
+
+export function Waterfall({ traces }: { traces: TraceRunEvent[] }) {
+  const [selected, setSelected] = useState<string | null>(null);
+  const tree = buildSpans(traces.map((e) => ({ name: e.name, ts: e.ts, data: (e.data ?? {}) as Record<string, unknown> })));
+  // While a node runs, the scale grows with the clock so its bar does too.
+  const running = tree.rows.some((r) => r.status === 'running');
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(timer);
+  }, [running]);
+  const total = Math.max(1, tree.total, running && Number.isFinite(tree.origin) ? now - tree.origin : 0);
+  if (tree.rows.length === 0) return <p className="muted">No node has run yet. Each node of the graph appears here as it starts, with its time and its state update.</p>;
+  const chosen = tree.rows.find((s) => s.id === selected) ?? null;
+  return (
+    <div className="waterfall" data-testid="waterfall">
+      <ol className="waterfall__rows" aria-label={`${tree.rows.length} node executions`}>
+        {tree.rows.map((span) => (
+          <li key={span.id} data-testid="span-row" data-node={span.node} data-status={span.status} data-kind={span.kind} data-depth={span.depth}>
+            <button
+              type="button"
+              className={`waterfall__row${span.id === selected ? ' is-selected' : ''}${span.status === 'failed' ? ' is-failed' : ''}`}
+              aria-expanded={span.id === selected}
+              onClick={() => setSelected(span.id === selected ? null : span.id)}
+            >
+              <span className="waterfall__name" style={{ paddingLeft: `${span.depth * 14}px` }}>
+                {span.node}
+              </span>
+              <Bar span={span} total={total} />
+              <span className="waterfall__time">{span.duration === null ? '…' : formatDuration(span.duration)}</span>
+              <span className={`waterfall__status waterfall__status--${span.status}`}>{STATUS_LABEL[span.status]}</span>
+            </button>
+            {span.id === selected ? <SpanDetail span={span} /> : null}
+          </li>
+        ))}
+      </ol>
+      {chosen === null ? <p className="muted small">Select a node to see its state update{tree.rows.some((r) => r.error) ? ' or its error' : ''}.</p> : null}
+    </div>
+  );
+}

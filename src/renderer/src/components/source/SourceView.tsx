@@ -1,0 +1,356 @@
+// The source view: the project's files (tree and tabs) in Monaco, opened at a target (a
+// graph node's function, a span's failing line, a diagnostic) with the lines highlighted.
+// Edit and save (Ctrl/Cmd+S) through /api/save: a dirty marker per tab, and a conflict
+// warning when the file changed on disk since it was opened. The project's diagnostics and
+// TypeScript syntax errors show inline.
+import { useEffect, useRef, useState } from 'react';
+import type * as Monaco from 'monaco-editor';
+import { ApiError, errorMessage } from '../../api/client.ts';
+import { fetchProjectFile, primaryTarget, useProject, useSaveFile, useSourceTargets, type ProjectDiagnostic, type SourceTarget } from '../../api/project.ts';
+import { desktopBridge } from '../../lib/bridge.ts';
+import { loadMonaco, monacoTheme } from '../../monaco/loadMonaco.ts';
+import { useUi } from '../../state/ui.ts';
+import { CopyButton } from '../CopyButton.tsx';
+
+interface OpenFile {
+  /** Tab key: the path, or `path@run` for a file as it was at a run (read-only). */
+  key: string;
+  path: string;
+  runId?: string;
+  /** Content and hash as last loaded from or saved to disk. */
+  saved: string;
+  sha256: string;
+  model: Monaco.editor.ITextModel;
+  /** A save is under way: the disk may already hold it before the answer arrives. */
+  saving?: boolean;
+}
+
+const KIND_LABEL: Record<SourceTarget['kind'], string> = {
+  add_node: 'added to the graph',
+  function: 'function',
+  factory: 'factory',
+  subgraph: 'subgraph',
+  branch: 'fan-out branch',
+  route_from: 'routes from it',
+  route_to: 'routes to it',
+  evaluator: 'evaluator (agent.json)',
+  evaluator_function: 'evaluator function',
+};
+
+function languageOf(path: string): string {
+  if (/\.(ts|tsx|mts|cts)$/.test(path)) return 'typescript';
+  if (/\.(js|mjs|cjs|jsx)$/.test(path)) return 'javascript';
+  if (path.endsWith('.json')) return 'json';
+  if (path.endsWith('.md')) return 'markdown';
+  return 'plaintext';
+}
+
+export function SourceView() {
+  const target = useUi((s) => s.sourceTarget);
+  const project = useProject();
+  const save = useSaveFile();
+  const nodeTargets = useSourceTargets(target?.node && !target.file ? target.node : null);
+  const host = useRef<HTMLDivElement>(null);
+  const editor = useRef<Monaco.editor.IStandaloneCodeEditor | null>(null);
+  const monacoRef = useRef<typeof Monaco | null>(null);
+  const files = useRef(new Map<string, OpenFile>());
+  const decorations = useRef<Monaco.editor.IEditorDecorationsCollection | null>(null);
+  const [tabs, setTabs] = useState<string[]>([]);
+  const [active, setActive] = useState<string | null>(null);
+  const [dirty, setDirty] = useState<Set<string>>(new Set());
+  const [conflict, setConflict] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [ready, setReady] = useState(false);
+  const [cursor, setCursor] = useState<{ path: string; line: number } | null>(null);
+  const saveRef = useRef<() => void>(() => undefined);
+  // Opening a file waits for the editor: a click before Monaco has loaded still opens it.
+  const editorReady = useRef<{ promise: Promise<void>; resolve: () => void } | null>(null);
+  if (!editorReady.current) {
+    let resolve!: () => void;
+    const promise = new Promise<void>((r) => (resolve = r));
+    editorReady.current = { promise, resolve };
+  }
+
+  // One editor for every tab; each file is a model.
+  useEffect(() => {
+    let disposed = false;
+    let cleanup = () => {};
+    loadMonaco()
+      .then(({ monaco }) => {
+        if (disposed || !host.current) return;
+        monacoRef.current = monaco;
+        const ed = monaco.editor.create(host.current, {
+          theme: monacoTheme(),
+          automaticLayout: true,
+          minimap: { enabled: false },
+          fontSize: 13,
+          scrollBeyondLastLine: false,
+          tabSize: 2,
+          ariaLabel: 'Source file editor',
+          fixedOverflowWidgets: true,
+        });
+        ed.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => saveRef.current());
+        const moved = ed.onDidChangeCursorPosition((e) => {
+          const path = [...files.current.values()].find((f) => f.model === ed.getModel())?.path;
+          if (path) setCursor({ path, line: e.position.lineNumber });
+        });
+        editor.current = ed;
+        decorations.current = ed.createDecorationsCollection();
+        setReady(true);
+        editorReady.current?.resolve();
+        cleanup = () => {
+          moved.dispose();
+          ed.dispose();
+          for (const f of files.current.values()) f.model.dispose();
+          files.current.clear();
+        };
+      })
+      .catch((err) => setError(`The editor could not load: ${errorMessage(err)}`));
+    return () => {
+      disposed = true;
+      cleanup();
+    };
+  }, []);
+
+  /** Opens `path` (loading it once; as it was at `runId` when given, read-only), shows it,
+   * and highlights lines `line`..`endLine`. */
+  const open = async (path: string, line?: number, endLine?: number, runId?: string) => {
+    await editorReady.current?.promise;
+    const monaco = monacoRef.current;
+    const ed = editor.current;
+    if (!monaco || !ed) return;
+    setError(null);
+    const key = runId ? `${path}@${runId}` : path;
+    let file = files.current.get(key);
+    if (!file) {
+      let loaded;
+      try {
+        loaded = await fetchProjectFile(path, runId);
+      } catch (err) {
+        setError(`Could not open ${path}: ${errorMessage(err)}`);
+        return;
+      }
+      const uri = monaco.Uri.parse(runId ? `file:///runs/${runId}/${path}` : `file:///project/${path}`);
+      const model = monaco.editor.getModel(uri) ?? monaco.editor.createModel(loaded.content, languageOf(path), uri);
+      model.setValue(loaded.content);
+      file = { key, path, runId, saved: loaded.content, sha256: loaded.sha256, model };
+      const f = file;
+      model.onDidChangeContent(() =>
+        setDirty((d) => {
+          const next = new Set(d);
+          if (f.model.getValue() === f.saved) next.delete(key);
+          else next.add(key);
+          return next;
+        }),
+      );
+      files.current.set(key, file);
+      setTabs((t) => (t.includes(key) ? t : [...t, key]));
+    }
+    ed.setModel(file.model);
+    ed.updateOptions({ readOnly: Boolean(file.runId) });
+    setActive(key);
+    if (line) {
+      const last = Math.max(line, endLine ?? line);
+      ed.revealLinesInCenter(line, Math.min(last, line + 20));
+      ed.setPosition({ lineNumber: line, column: 1 });
+      decorations.current?.set([{ range: new monaco.Range(line, 1, last, 1), options: { isWholeLine: true, className: 'source-highlight', linesDecorationsClassName: 'source-highlight-gutter' } }]);
+      ed.focus();
+    } else decorations.current?.clear();
+  };
+
+  // A target to open: a file and line (a span, a diagnostic), or a node resolved by analysis.
+  useEffect(() => {
+    if (!ready || !target) return;
+    if (target.file) void open(target.file, target.line, undefined, target.runId);
+  }, [ready, target]);
+  const primary = nodeTargets.data ? primaryTarget(nodeTargets.data.targets, target?.prefer) : undefined;
+  useEffect(() => {
+    if (ready && primary) void open(primary.path, primary.line, primary.end_line);
+  }, [ready, primary?.path, primary?.line]);
+
+  // The project's diagnostics as markers in the files they name.
+  const diagnostics = project.data?.diagnostics ?? [];
+  useEffect(() => {
+    const monaco = monacoRef.current;
+    if (!monaco) return;
+    for (const f of files.current.values()) {
+      const mine = diagnostics.filter((d: ProjectDiagnostic) => d.file === f.path);
+      monaco.editor.setModelMarkers(
+        f.model,
+        'project',
+        mine.map((d) => ({
+          severity: monaco.MarkerSeverity.Error,
+          message: d.message,
+          startLineNumber: d.line ?? 1,
+          startColumn: d.column ?? 1,
+          endLineNumber: d.line ?? 1,
+          endColumn: (d.column ?? 1) + 1,
+        })),
+      );
+    }
+  }, [JSON.stringify(diagnostics), tabs.length, ready]);
+
+  // A file changed on disk (another editor, a git checkout) while open here: an untouched
+  // tab follows it; one with unsaved edits gets the conflict warning at once.
+  const onDisk = project.data?.file_sha256;
+  useEffect(() => {
+    if (!onDisk) return;
+    for (const f of files.current.values()) {
+      if (f.runId || f.saving || !onDisk[f.path] || onDisk[f.path] === f.sha256) continue;
+      if (f.model.getValue() === f.saved) {
+        void fetchProjectFile(f.path).then((loaded) => {
+          f.saved = loaded.content;
+          f.sha256 = loaded.sha256;
+          f.model.setValue(loaded.content);
+        });
+      } else setConflict(f.path);
+    }
+  }, [onDisk]);
+
+  const doSave = async (overwrite = false) => {
+    const file = active ? files.current.get(active) : undefined;
+    if (!file || file.runId) return; // a file as it was at a run is read-only
+    const content = file.model.getValue();
+    file.saving = true;
+    try {
+      const res = await save.mutateAsync({ path: file.path, content, base_sha256: overwrite ? null : file.sha256 });
+      file.saved = content;
+      file.sha256 = res.sha256;
+      setConflict(null);
+      setDirty((d) => {
+        const next = new Set(d);
+        next.delete(file.path);
+        return next;
+      });
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'file_changed') setConflict(file.path);
+      else setError(`Could not save ${file.path}: ${errorMessage(err)}`);
+    } finally {
+      file.saving = false;
+    }
+  };
+  saveRef.current = () => void doSave();
+
+  const reloadFromDisk = async (path: string) => {
+    const file = files.current.get(path);
+    if (!file) return;
+    const loaded = await fetchProjectFile(path);
+    file.saved = loaded.content;
+    file.sha256 = loaded.sha256;
+    file.model.setValue(loaded.content);
+    setConflict(null);
+  };
+
+  const closeTab = (path: string) => {
+    const file = files.current.get(path);
+    if (file && dirty.has(path) && !window.confirm(`${path} has unsaved changes. Close it anyway?`)) return;
+    file?.model.dispose();
+    files.current.delete(path);
+    setDirty((d) => {
+      const next = new Set(d);
+      next.delete(path);
+      return next;
+    });
+    const rest = tabs.filter((t) => t !== path);
+    setTabs(rest);
+    if (active === path) {
+      if (rest.length) void open(rest[rest.length - 1]);
+      else {
+        editor.current?.setModel(null);
+        setActive(null);
+      }
+    }
+  };
+
+  const bridge = desktopBridge();
+  const activeFile = active ? files.current.get(active) : undefined;
+  const activePath = activeFile?.path ?? active;
+  const where = cursor && activePath && cursor.path === activePath ? `${activePath}:${cursor.line}` : activePath;
+
+  return (
+    <div className="source" data-testid="source-view" data-active-file={active ?? undefined} data-read-only={activeFile?.runId ? 'true' : undefined}>
+      <nav className="source__tree" aria-label="Project files">
+        <h2 className="subhead">{project.data?.name ?? 'Project'}</h2>
+        <ul>
+          {(project.data?.files ?? []).map((f) => (
+            <li key={f}>
+              <button type="button" className={`source__file${f === active ? ' is-active' : ''}`} onClick={() => void open(f)} data-testid="source-file" data-path={f}>
+                {f}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="source__main">
+        {target?.node && nodeTargets.data ? (
+          <div className="source__targets" data-testid="source-targets">
+            <span className="muted">
+              Node <code>{target.node}</code>:
+            </span>
+            {nodeTargets.data.targets.map((t) => (
+              <button key={`${t.kind}:${t.path}:${t.line}`} type="button" className="chip" title={t.snippet} onClick={() => void open(t.path, t.line, t.end_line)} data-testid="source-target" data-kind={t.kind}>
+                {KIND_LABEL[t.kind]} · {t.path}:{t.line}
+              </button>
+            ))}
+          </div>
+        ) : null}
+        {target?.node && nodeTargets.isError ? <p className="field-error">{errorMessage(nodeTargets.error)}</p> : null}
+        <div className="source__tabs" role="tablist" aria-label="Open files">
+          {tabs.map((t) => (
+            <span key={t} className={`source__tab${t === active ? ' is-active' : ''}`} data-testid="source-tab" data-path={t} data-dirty={dirty.has(t) ? 'true' : undefined}>
+              <button type="button" role="tab" aria-selected={t === active} onClick={() => void open(t)}>
+                {files.current.get(t)?.path.split('/').pop() ?? t}
+                {files.current.get(t)?.runId ? <span className="muted"> @ run …{files.current.get(t)!.runId!.slice(-6)}</span> : null}
+                {dirty.has(t) ? <span className="source__dirty" aria-label="unsaved changes"> ●</span> : null}
+              </button>
+              <button type="button" className="source__close" aria-label={`Close ${t}`} onClick={() => closeTab(t)}>
+                ×
+              </button>
+            </span>
+          ))}
+        </div>
+        <div className="source__toolbar">
+          {where ? (
+            <>
+              <code data-testid="source-location">{where}</code>
+              <CopyButton value={where} label="Copy path:line" />
+              {activeFile?.runId ? (
+                <span className="chip" data-testid="source-at-run">
+                  as it was at run {activeFile.runId.slice(-8)} (read-only)
+                </span>
+              ) : null}
+              {bridge && activePath && !activeFile?.runId ? (
+                <button type="button" className="btn btn--small" onClick={() => void bridge.openInEditor(activePath, cursor?.line)}>
+                  Open in your editor
+                </button>
+              ) : null}
+              <button type="button" className="btn btn--small btn--primary" disabled={!active || !dirty.has(active) || save.isPending || Boolean(activeFile?.runId)} onClick={() => void doSave()} data-testid="source-save">
+                {save.isPending ? 'Saving…' : 'Save'}
+              </button>
+              <span className="muted small">Ctrl/Cmd+S saves; the studio reloads the agent on its own.</span>
+            </>
+          ) : (
+            <span className="muted">Open a file from the list, or use “Go to source” on a graph node or a span.</span>
+          )}
+        </div>
+        {conflict ? (
+          <div className="banner banner--warning" role="alert" data-testid="source-conflict">
+            <code>{conflict}</code> changed on disk since you opened it.
+            <button type="button" className="btn btn--small" onClick={() => void reloadFromDisk(conflict)}>
+              Reload from disk
+            </button>
+            <button type="button" className="btn btn--small" onClick={() => void doSave(true)}>
+              Overwrite with mine
+            </button>
+          </div>
+        ) : null}
+        {error ? (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <div className="source__editor" ref={host} data-testid="source-editor" />
+      </div>
+    </div>
+  );
+}

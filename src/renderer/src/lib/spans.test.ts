@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { buildSpans, graphPath } from './spans.ts';
+
+const at = (ms: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, 0, ms)).toISOString();
+const start = (id: string, node: string, ms: number, extra: Record<string, unknown> = {}) => ({ name: 'span.start', ts: at(ms), data: { span_id: id, node, kind: 'node', step: 1, ts: at(ms), ...extra } });
+const end = (id: string, ms: number, duration: number, extra: Record<string, unknown> = {}) => ({ name: 'span.end', ts: at(ms), data: { span_id: id, status: 'completed', duration_ms: duration, ts: at(ms), ...extra } });
+
+describe('buildSpans', () => {
+  it('nests branches and subgraph nodes under their parent, in start order, with offsets', () => {
+    const tree = buildSpans([
+      start('a', 'prepare', 0),
+      end('a', 5, 5, { update: { x: 1 } }),
+      start('b', 'work', 6),
+      start('b/0', 'work[x]', 7, { parent_span_id: 'b', kind: 'branch' }),
+      start('b/1', 'work[y]', 7, { parent_span_id: 'b', kind: 'branch' }),
+      end('b/1', 9, 2, { status: 'failed', error: { message: 'boom', source: { file: 'src/g.ts', line: 3, column: 9 } } }),
+      { name: 'routing', ts: at(8), data: {} },
+      end('b', 10, 4, { status: 'failed' }),
+    ]);
+    expect(tree.roots.map((s) => s.node)).toEqual(['prepare', 'work']);
+    expect(tree.rows.map((s) => [s.node, s.depth, s.status])).toEqual([
+      ['prepare', 0, 'completed'],
+      ['work', 0, 'failed'],
+      ['work[x]', 1, 'running'],
+      ['work[y]', 1, 'failed'],
+    ]);
+    expect(tree.rows[0].update).toEqual({ x: 1 });
+    expect(tree.rows[3].error?.source?.line).toBe(3);
+    expect(tree.rows[1].start).toBe(6);
+    expect(tree.total).toBe(10);
+  });
+
+  it('keeps a span running until its end arrives, and ignores an end without a start', () => {
+    const tree = buildSpans([start('a', 'n', 0), end('zzz', 3, 3)]);
+    expect(tree.rows).toHaveLength(1);
+    expect(tree.rows[0]).toMatchObject({ status: 'running', duration: null });
+  });
+});
+
+describe('graphPath', () => {
+  it('orders the nodes that ran, counts loops, and keeps the latest status', () => {
+    const tree = buildSpans([start('1', 'a', 0), end('1', 1, 1), start('2', 'b', 2), end('2', 3, 1), start('3', 'a', 4), end('3', 5, 1, { status: 'failed' }), start('4', 'c', 6)]);
+    const path = graphPath(tree);
+    expect([...path.entries()]).toEqual([
+      ['a', { count: 2, order: 1, status: 'failed' }],
+      ['b', { count: 1, order: 2, status: 'completed' }],
+      ['c', { count: 1, order: 3, status: 'running' }],
+    ]);
+  });
+});
