@@ -53,7 +53,7 @@ describe('conversation', () => {
     // After the reload the stream replays, then goes live: every snapshot is a prefix of
     // the next, so nothing repeats and nothing is skipped.
     const seen: string[] = [];
-    while (['queued', 'preparing', 'running'].includes((await run.status()) ?? '')) {
+    while (await run.isActive()) {
       const t = await run.liveText();
       if (t && t !== seen.at(-1)) seen.push(t);
       await page.waitForTimeout(40);

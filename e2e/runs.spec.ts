@@ -50,7 +50,8 @@ describe('runs', () => {
     await composer.blockedReason().waitFor();
     expect(await composer.sendButton().isDisabled()).toBe(true);
 
-    const seen = await watchLiveText(page, run, async () => (await run.status()) !== 'running' && (await run.status()) !== 'queued' && (await run.status()) !== 'preparing');
+    // One read per check: reading the status twice could straddle queued -> preparing -> running.
+    const seen = await watchLiveText(page, run, async () => !(await run.isActive()));
     const after = await api.run(runId);
     // the text grew on screen, delta by delta
     expect(seen.length, `live snapshots of ${runId} (${after.status} ${after.reason ?? ''}): ${JSON.stringify(after.output_parts).slice(0, 300)}`).toBeGreaterThanOrEqual(2);

@@ -33,6 +33,11 @@ export class RunPage {
     return this.root.getAttribute('data-status');
   }
 
+  /** Whether the run on screen still holds the active slot (queued, preparing or running). */
+  async isActive(): Promise<boolean> {
+    return ['queued', 'preparing', 'running'].includes((await this.status()) ?? '');
+  }
+
   banner(): Locator {
     return this.root.getByTestId('status-banner');
   }
