@@ -9,7 +9,7 @@ import { Composer, SEND_SHORTCUT } from './components/composer/Composer.tsx';
 import { EmptyState } from './components/EmptyState.tsx';
 import { GraphView, type RunOverlay } from './components/graph/GraphView.tsx';
 import { useRunStream } from './hooks/useRunStream.ts';
-import { buildSpans, graphPath } from './lib/spans.ts';
+import { buildSpans, graphPath } from '../../shared/spans.ts';
 import { isActive } from '../../shared/playground.ts';
 import { ComparePlaceholder } from './components/Placeholders.tsx';
 import { SourceView } from './components/source/SourceView.tsx';

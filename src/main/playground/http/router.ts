@@ -13,7 +13,10 @@ import { decodeCursor, type PageQuery, type PlaygroundStore } from '../store/sto
 import { errorHandler, notFoundRoute } from './errors.ts';
 import { jsonBody } from '../../http/json-body.ts';
 import { PLAYGROUND_BODY_LIMIT } from '../../http/limits.ts';
+import { ComparisonService } from '../compare/service.ts';
 import {
+  CompareOptionsSchema,
+  CompareQuerySchema,
   CreateRunSchema,
   CreateSessionSchema,
   ListQuerySchema,
@@ -72,6 +75,7 @@ function parseSeq(value: string, name: string): number {
 
 export function createPlaygroundRouter(o: PlaygroundRouterOptions): PlaygroundRouter {
   const { service } = o;
+  const comparison = new ComparisonService(o.store, o.log);
   const router = Router();
   const streams = new Set<ServerResponse>();
 
@@ -123,6 +127,15 @@ export function createPlaygroundRouter(o: PlaygroundRouterOptions): PlaygroundRo
     RerunSchema.parse(bodyOf(req));
     const accepted = service.rerunRun(req.params.run_id);
     res.status(202).location(`${PLAYGROUND_PREFIX}/runs/${accepted.run_id}`).json(accepted);
+  });
+
+  router.get('/compare', (req, res) => {
+    const { left, right, ...options } = CompareQuerySchema.parse(req.query);
+    res.json(comparison.compare(left, right, options));
+  });
+
+  router.get('/runs/:run_id/stability', (req, res) => {
+    res.json(comparison.stability(req.params.run_id, CompareOptionsSchema.parse(req.query)));
   });
 
   router.get('/runs/:run_id/events', async (req, res) => {

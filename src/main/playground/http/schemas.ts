@@ -60,6 +60,22 @@ export const ListQuerySchema = z.object({
   cursor: z.string().min(1).optional(),
 });
 
+/** Comparison options (docs/playground-api.md): `ignore` given once per glob. */
+export const CompareOptionsSchema = z.object({
+  ignore: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]))
+    .pipe(z.array(z.string().min(1, 'an ignore glob must not be empty').max(500)).max(50, 'at most 50 ignore globs')),
+  tolerance: z.coerce.number().finite().min(0).max(1e12).default(0),
+  arrays: z.enum(['ordered', 'set']).default('ordered'),
+});
+
+export const CompareQuerySchema = CompareOptionsSchema.extend({
+  left: z.string({ error: 'left (the baseline run id) is required' }),
+  right: z.string({ error: 'right (the run compared with it) is required' }),
+});
+
 /** An SSE cursor: a non-negative integer seq. */
 export const SeqSchema = z.coerce.number().int().min(0);
 

@@ -82,6 +82,14 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE runs ADD COLUMN code_files TEXT;
     `,
   },
+  {
+    version: 3,
+    name: 'runs_by_parent',
+    sql: `
+      -- Resumes and reruns of a run (answered questions, stability over reruns).
+      CREATE INDEX runs_by_parent ON runs(parent_run_id) WHERE parent_run_id IS NOT NULL;
+    `,
+  },
 ];
 
 /** The newest schema this build understands (bundle import refuses newer databases, spec 4.3 rule 7). */

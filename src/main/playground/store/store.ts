@@ -140,6 +140,8 @@ export class PlaygroundStore {
       ),
       insertEvent: p('INSERT INTO run_events (run_id, seq, kind, body) VALUES (?, ?, ?, ?)'),
       setLastSeq: p('UPDATE runs SET last_seq = ? WHERE run_id = ? AND last_seq < ?'),
+      childRuns: p<RunRow>('SELECT * FROM runs WHERE parent_run_id = ? AND origin = ? ORDER BY run_id'),
+      readEventsOfKind: p<{ seq: number; body: string }>('SELECT seq, body FROM run_events WHERE run_id = ? AND kind = ? AND seq > ? ORDER BY seq LIMIT ?'),
       readEvents: p<{ seq: number; kind: string; body: string }>(
         'SELECT seq, kind, body FROM run_events WHERE run_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?',
       ),
@@ -247,6 +249,11 @@ export class PlaygroundStore {
     return this.stmts.answeredBy.get(runId) as { run_id: string; status: RunStatus } | undefined;
   }
 
+  /** Runs made from this one by a resume or a rerun, oldest first. */
+  childRuns(parentId: string, origin: 'resume' | 'rerun'): RunRow[] {
+    return this.stmts.childRuns.all(parentId, origin) as RunRow[];
+  }
+
   updateRun(id: string, patch: RunPatch): void {
     const cols: string[] = [];
     const values: unknown[] = [];
@@ -280,6 +287,11 @@ export class PlaygroundStore {
 
   readEvents(runId: string, after: number, upTo: number, limit: number): { seq: number; kind: string; body: string }[] {
     return this.stmts.readEvents.all(runId, after, upTo, limit) as { seq: number; kind: string; body: string }[];
+  }
+
+  /** Stored events of one kind with seq > after, oldest first (the caller flushes pending ones). */
+  readEventsOfKind(runId: string, kind: string, after: number, limit: number): { seq: number; body: string }[] {
+    return this.stmts.readEventsOfKind.all(runId, kind, after, limit) as { seq: number; body: string }[];
   }
 
   maxStoredSeq(runId: string): number {

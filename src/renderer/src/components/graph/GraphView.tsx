@@ -6,7 +6,7 @@ import { useAgentGraph } from '../../api/queries.ts';
 import type { GraphNode } from '../../api/types.ts';
 import { edgePath, layoutGraph, type GraphLayout } from '../../lib/graphLayout.ts';
 import { EmptyState } from '../EmptyState.tsx';
-import type { NodeVisit } from '../../lib/spans.ts';
+import type { NodeVisit } from '../../../../shared/spans.ts';
 
 /** A run drawn over the graph: the nodes it ran (in order, with counts), and whether it ended. */
 export interface RunOverlay {

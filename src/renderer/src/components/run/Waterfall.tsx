@@ -3,7 +3,7 @@
 // sized by duration, and the status. A row opens the span: its state update, its error with
 // file:line, and "Go to source".
 import { useEffect, useState } from 'react';
-import { buildSpans, type SpanView } from '../../lib/spans.ts';
+import { buildSpans, type SpanView } from '../../../../shared/spans.ts';
 import { formatDuration } from '../../lib/format.ts';
 import { useUi } from '../../state/ui.ts';
 import type { TraceRunEvent } from '../../hooks/useRunStream.ts';
