@@ -31,6 +31,8 @@ export class ProjectState {
   private checkedAt: string | null = null;
 
   private readonly fingerprint: ProjectFingerprint;
+  /** The files as they were when the runtime last (re)loaded them. */
+  private loaded: CodeSnapshot;
 
   constructor(
     private readonly projectDir: string,
@@ -41,6 +43,7 @@ export class ProjectState {
     private readonly blobs?: { has(sha256: string): boolean; put(bytes: Buffer): unknown },
   ) {
     this.fingerprint = new ProjectFingerprint(projectDir);
+    this.loaded = this.fingerprint.snapshot();
   }
 
   /** The project's files now, their contents kept in the blob store (a run's code). */
@@ -71,7 +74,12 @@ export class ProjectState {
   /** The watcher saw `files` change: remember them, and apply them now unless a run is
    * active (then the next run's preparing phase applies them). */
   changed(files: string[]): void {
-    for (const f of files) this.pending.add(f);
+    // A file whose content is what the runtime already loaded (a save with no change, or an
+    // edit a run's preparing phase picked up before the watcher reported it) needs nothing.
+    const now = this.fingerprint.snapshot();
+    const news = files.filter((f) => !((f in now.files || f in this.loaded.files) && now.files[f] === this.loaded.files[f]));
+    if (news.length === 0) return;
+    for (const f of news) this.pending.add(f);
     this.events.emit('change');
     if (!this.hasActiveRun()) void this.apply();
   }
@@ -86,8 +94,17 @@ export class ProjectState {
     while (this.applying) await this.applying;
   }
 
-  /** Takes the pending changes for a run's preparing phase (it applies them itself). */
+  /** Takes the pending changes for a run's preparing phase (it applies them itself), with
+   * any file on disk that differs from what the runtime loaded although the watcher has not
+   * reported it yet (an edit made just before the run: it is debounced). */
   takePending(): string[] {
+    const now = this.fingerprint.snapshot();
+    if (now.fingerprint !== this.loaded.fingerprint) {
+      for (const f of new Set([...Object.keys(now.files), ...Object.keys(this.loaded.files)])) {
+        if (now.files[f] !== this.loaded.files[f]) this.pending.add(f);
+      }
+    }
+    this.loaded = now;
     const files = [...this.pending];
     this.pending.clear();
     return files;
