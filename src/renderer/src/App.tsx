@@ -1,5 +1,5 @@
 // The studio's layout: top bar, sessions sidebar, and the main area (a run's timeline with
-// the composer, the graph, or the compare placeholder).
+// the composer, the graph, the comparison of two runs, or the source).
 import { useEffect, useMemo } from 'react';
 import { useCreateSession, useRuns, useSessions } from './api/queries.ts';
 import type { AgentGraph, GraphNode } from './api/types.ts';
@@ -11,7 +11,7 @@ import { GraphView, type RunOverlay } from './components/graph/GraphView.tsx';
 import { useRunStream } from './hooks/useRunStream.ts';
 import { buildSpans, graphPath } from '../../shared/spans.ts';
 import { isActive } from '../../shared/playground.ts';
-import { ComparePlaceholder } from './components/Placeholders.tsx';
+import { CompareView } from './components/compare/CompareView.tsx';
 import { SourceView } from './components/source/SourceView.tsx';
 import { useProject } from './api/project.ts';
 import { RunView } from './components/run/RunView.tsx';
@@ -211,7 +211,7 @@ export function App() {
         <Sidebar />
         <main id="main" className="main" tabIndex={-1} data-testid="main" data-view={view}>
           {view === 'graph' ? <GraphPanel /> : null}
-          {view === 'compare' ? <ComparePlaceholder /> : null}
+          {view === 'compare' ? <CompareView /> : null}
           {view === 'source' ? <SourceView /> : null}
           {view === 'run' ? validSession ? <SessionMain key={validSession} sessionId={validSession} /> : sessions.isSuccess ? <NoSession /> : null : null}
         </main>

@@ -9,6 +9,7 @@ import './styles/tokens.css';
 import './styles/app.css';
 import './styles/inspector.css';
 import './styles/source.css';
+import './styles/compare.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {

@@ -1,23 +1,7 @@
-// Clearly labelled places for what a later release adds: run comparison, the source view
-// and bundle export/import. Each says what it will do and what to use meanwhile.
+// Clearly labelled places for what a later release adds: the source view and bundle
+// export/import. Each says what it will do and what to use meanwhile.
 import type { GraphNode } from '../api/types.ts';
 import type { SourceTarget } from '../state/ui.ts';
-
-export function ComparePlaceholder() {
-  return (
-    <section className="placeholder" data-testid="compare-placeholder" aria-labelledby="compare-title">
-      <span className="placeholder__tag">Coming in a later release</span>
-      <h2 id="compare-title">Compare two runs</h2>
-      <p>
-        Pick two runs to see their status and duration side by side, a diff of their text, per-path changes of their data, file hashes and each
-        evaluator’s score delta.
-      </p>
-      <p className="muted">
-        Meanwhile the API is there: <code>GET /api/playground/v1/compare?left=…&amp;right=…</code>.
-      </p>
-    </section>
-  );
-}
 
 export function SourcePlaceholder({ node, target }: { node: GraphNode | null; target?: SourceTarget | null }) {
   return (

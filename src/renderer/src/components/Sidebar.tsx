@@ -20,17 +20,43 @@ function RunList({ sessionId }: { sessionId: string }) {
   const runs = useRuns(sessionId);
   const runId = useUi((s) => s.runId);
   const selectRun = useUi((s) => s.selectRun);
+  const openCompare = useUi((s) => s.openCompare);
+  // Two runs ticked here open the compare view, the older one as the baseline (left).
+  const [picked, setPicked] = useState<string[]>([]);
+  const togglePick = (id: string, on: boolean) => setPicked((p) => (on ? [...p.filter((x) => x !== id), id].slice(-2) : p.filter((x) => x !== id)));
 
   if (runs.isPending) return <p className="sidebar__hint">Loading runs…</p>;
   if (runs.isError) return <p className="sidebar__hint sidebar__hint--error">Could not load runs: {errorMessage(runs.error)}</p>;
   const items = [...runs.data].sort((a, b) => a.created_at.localeCompare(b.created_at));
   if (items.length === 0) return <p className="sidebar__hint" data-testid="runs-empty">No runs yet. Write a message below and press Send.</p>;
 
+  const pickedInOrder = items.filter((r) => picked.includes(r.run_id)).map((r) => r.run_id);
   return (
     <>
+      {pickedInOrder.length === 2 ? (
+        <div className="runlist__compare">
+          <button type="button" className="btn btn--small btn--primary" onClick={() => openCompare(pickedInOrder[0], pickedInOrder[1])} data-testid="compare-picked">
+            Compare the 2 ticked runs
+          </button>
+          <button type="button" className="btn btn--small btn--ghost" onClick={() => setPicked([])}>
+            Clear
+          </button>
+        </div>
+      ) : items.length > 1 ? (
+        <p className="sidebar__hint small">Tick two runs to compare them.</p>
+      ) : null}
       <ol className="runlist" aria-label="Runs of this session" data-testid="run-list">
         {items.map((r, i) => (
-          <li key={r.run_id}>
+          <li key={r.run_id} className="runlist__entry">
+            <input
+              type="checkbox"
+              className="runlist__pick"
+              checked={picked.includes(r.run_id)}
+              onChange={(e) => togglePick(r.run_id, e.target.checked)}
+              aria-label={`Tick run #${i + 1} to compare it`}
+              data-testid="run-pick"
+              data-run-id={r.run_id}
+            />
             <button
               type="button"
               className={`runlist__item${r.run_id === runId ? ' is-selected' : ''}`}

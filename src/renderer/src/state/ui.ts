@@ -28,6 +28,14 @@ interface UiState {
   sessionId: string | null;
   runId: string | null;
   view: MainView;
+  /** The runs of the compare view: left is the baseline, right the one compared with it. */
+  compareLeft: string | null;
+  compareRight: string | null;
+  /** Shows the compare view for two runs (right may be picked there). */
+  openCompare(left: string | null, right: string | null): void;
+  /** A node span to open in the run's timeline (from the compare view's divergence). */
+  focusSpanId: string | null;
+  showSpan(sessionId: string, runId: string, spanId: string): void;
   composerMode: ComposerMode;
   /** The run that holds the project's single active-run slot, when the UI knows it. */
   blockingRunId: string | null;
@@ -47,24 +55,37 @@ interface UiState {
   selectNode(nodeId: string | null): void;
 }
 
-function parseHash(hash: string): { sessionId: string | null; runId: string | null; view: MainView } {
-  const m = /^#\/(?:sessions\/([^/]+))?(?:\/runs\/([^/]+))?(?:\/(graph|compare|source))?/.exec(hash);
+type HashState = Pick<UiState, 'sessionId' | 'runId' | 'view' | 'compareLeft' | 'compareRight'>;
+
+function parseHash(hash: string): HashState {
+  const m = /^#\/(?:sessions\/([^/?]+))?(?:\/runs\/([^/?]+))?(?:\/?(graph|compare|source))?(?:\?(.*))?$/.exec(hash);
+  const view = (m?.[3] as MainView | undefined) ?? 'run';
+  const query = new URLSearchParams(m?.[4] ?? '');
   return {
     sessionId: m?.[1] ? decodeURIComponent(m[1]) : null,
     runId: m?.[2] ? decodeURIComponent(m[2]) : null,
-    view: (m?.[3] as MainView | undefined) ?? 'run',
+    view,
+    compareLeft: view === 'compare' ? query.get('left') : null,
+    compareRight: view === 'compare' ? query.get('right') : null,
   };
 }
 
-export function hashFor(s: Pick<UiState, 'sessionId' | 'runId' | 'view'>): string {
+export function hashFor(s: HashState): string {
   let h = '#/';
   if (s.sessionId) h += `sessions/${encodeURIComponent(s.sessionId)}`;
   if (s.sessionId && s.runId) h += `/runs/${encodeURIComponent(s.runId)}`;
   if (s.view !== 'run') h += `${s.sessionId ? '/' : ''}${s.view}`;
+  if (s.view === 'compare' && (s.compareLeft || s.compareRight)) {
+    const q = new URLSearchParams();
+    if (s.compareLeft) q.set('left', s.compareLeft);
+    if (s.compareRight) q.set('right', s.compareRight);
+    h += `?${q.toString()}`;
+  }
   return h;
 }
 
-const initial = typeof window === 'undefined' ? { sessionId: null, runId: null, view: 'run' as const } : parseHash(window.location.hash);
+const initial: HashState =
+  typeof window === 'undefined' ? { sessionId: null, runId: null, view: 'run', compareLeft: null, compareRight: null } : parseHash(window.location.hash);
 
 export const useUi = create<UiState>()((set) => ({
   ...initial,
@@ -74,6 +95,9 @@ export const useUi = create<UiState>()((set) => ({
   selectedNodeId: null,
   sourceTarget: null,
   openSource: (sourceTarget) => set({ sourceTarget, view: 'source' }),
+  openCompare: (compareLeft, compareRight) => set({ compareLeft, compareRight, view: 'compare' }),
+  focusSpanId: null,
+  showSpan: (sessionId, runId, focusSpanId) => set({ sessionId, runId, focusSpanId, view: 'run' }),
   selectSession: (sessionId) =>
     set((s) => (s.sessionId === sessionId ? { view: 'run' } : { sessionId, runId: null, view: 'run', composerMode: { kind: 'new' } })),
   selectRun: (sessionId, runId) =>
@@ -102,7 +126,7 @@ export function syncUiWithHash(): () => void {
   const onHashChange = () => {
     const parsed = parseHash(window.location.hash);
     const s = useUi.getState();
-    if (parsed.sessionId !== s.sessionId || parsed.runId !== s.runId || parsed.view !== s.view) useUi.setState(parsed);
+    if (hashFor(parsed) !== hashFor(s)) useUi.setState(parsed);
   };
   window.addEventListener('hashchange', onHashChange);
   return () => {

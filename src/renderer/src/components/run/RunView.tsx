@@ -61,6 +61,7 @@ function Actions({ run, active }: { run: RunDetail; active: boolean }) {
   const selectRun = useUi((s) => s.selectRun);
   const setConflict = useUi((s) => s.setConflict);
   const setBlockingRun = useUi((s) => s.setBlockingRun);
+  const openCompare = useUi((s) => s.openCompare);
   const error = cancel.error ?? rerun.error;
 
   return (
@@ -93,6 +94,14 @@ function Actions({ run, active }: { run: RunDetail; active: boolean }) {
           {rerun.isPending ? 'Starting…' : 'Rerun'}
         </button>
       ) : null}
+      {!active && run.origin === 'rerun' && run.parent_run_id ? (
+        <button type="button" className="btn btn--primary-outline" data-testid="compare-original" title="Left: the original run; right: this rerun" onClick={() => openCompare(run.parent_run_id, run.run_id)}>
+          Compare with the original
+        </button>
+      ) : null}
+      <button type="button" className="btn btn--ghost" data-testid="compare-with" title="Compare this run (as the baseline) with another" onClick={() => openCompare(run.run_id, null)}>
+        Compare with…
+      </button>
       {error && !(error instanceof ApiError && error.activeRunId) ? (
         <span className="field-error" role="alert">
           {errorMessage(error)}

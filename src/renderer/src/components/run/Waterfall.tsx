@@ -84,6 +84,15 @@ function SpanDetail({ span }: { span: SpanView }) {
 export function Waterfall({ traces }: { traces: TraceRunEvent[] }) {
   const [selected, setSelected] = useState<string | null>(null);
   const tree = buildSpans(traces.map((e) => ({ name: e.name, ts: e.ts, data: (e.data ?? {}) as Record<string, unknown> })));
+  // A span asked for from elsewhere (the compare view's divergence) opens once it is known.
+  const focus = useUi((s) => s.focusSpanId);
+  const focusKnown = focus !== null && tree.rows.some((r) => r.id === focus);
+  useEffect(() => {
+    if (!focusKnown) return;
+    setSelected(focus);
+    useUi.setState({ focusSpanId: null });
+    requestAnimationFrame(() => document.querySelector(`[data-span-id="${CSS.escape(focus!)}"]`)?.scrollIntoView({ block: 'center' }));
+  }, [focus, focusKnown]);
   // While a node runs, the scale grows with the clock so its bar does too.
   const running = tree.rows.some((r) => r.status === 'running');
   const [now, setNow] = useState(() => Date.now());
@@ -99,7 +108,7 @@ export function Waterfall({ traces }: { traces: TraceRunEvent[] }) {
     <div className="waterfall" data-testid="waterfall">
       <ol className="waterfall__rows" aria-label={`${tree.rows.length} node executions`}>
         {tree.rows.map((span) => (
-          <li key={span.id} data-testid="span-row" data-node={span.node} data-status={span.status} data-kind={span.kind} data-depth={span.depth}>
+          <li key={span.id} data-testid="span-row" data-span-id={span.id} data-node={span.node} data-status={span.status} data-kind={span.kind} data-depth={span.depth}>
             <button
               type="button"
               className={`waterfall__row${span.id === selected ? ' is-selected' : ''}${span.status === 'failed' ? ' is-failed' : ''}`}
