@@ -131,6 +131,8 @@ export interface RunDetail extends RunSummary {
    * each file's sha256; null for a run that never reached the runtime. */
   code_fingerprint: string | null;
   code_files: Record<string, string> | null;
+  /** A run that came in a bundle: its id there, the project it was exported from, when. */
+  imported: { from_run_id: string; project: string | null; at: string } | null;
 }
 
 export interface CreateRunBody {

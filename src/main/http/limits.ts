@@ -8,3 +8,5 @@ export const RUNTIME_RPC_BODY_LIMIT = '25mb';
 export const PLAYGROUND_BODY_LIMIT = '24mb';
 /** Management API request bodies: small JSON objects. */
 export const MANAGEMENT_BODY_LIMIT = '1mb';
+/** POST /bundles/import: a whole bundle, files as base64 (about 190 MB of files). */
+export const BUNDLE_IMPORT_BODY_LIMIT = '256mb';

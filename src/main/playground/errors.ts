@@ -3,6 +3,9 @@
 // (spec 7.3) in one place (http/errors.ts).
 export const PLAYGROUND_ERRORS = {
   invalid_request: 400,
+  /** A bundle with problems (each with its JSON pointer); nothing was written. */
+  invalid_bundle: 400,
+  unsupported_bundle_format: 400,
   forbidden_host: 403,
   forbidden_origin: 403,
   /** A path outside the project folder (or a link leading out of it). */

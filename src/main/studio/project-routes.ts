@@ -15,6 +15,15 @@ export interface ProjectRoutesOptions {
   runtimeStatus: () => unknown;
 }
 
+/** The input contracts of the project the runtime has loaded; null when it is not running. */
+export async function runtimeContracts(runtime: RuntimeHandle): Promise<RegistryMetadata['input_contracts'] | null> {
+  const base = await runtime.waitReady(2_000);
+  if (!base) return null;
+  const res = await fetch(`${base}${METADATA_PATH}`, { headers: runtime.controlHeaders(), signal: AbortSignal.timeout(5_000) });
+  if (!res.ok) return null;
+  return ((await res.json()) as { data: RegistryMetadata }).data.input_contracts;
+}
+
 export function createProjectRoutes(o: ProjectRoutesOptions): Router {
   const router = Router();
 

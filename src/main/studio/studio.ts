@@ -15,7 +15,8 @@ import { RunExecutor } from '../playground/executor/executor.ts';
 import type { RuntimeHandle } from '../playground/executor/runtime.ts';
 import { errorHandler, notFoundRoute } from '../playground/http/errors.ts';
 import { createPlaygroundRouter } from '../playground/http/router.ts';
-import { createProjectRoutes } from './project-routes.ts';
+import { createProjectRoutes, runtimeContracts } from './project-routes.ts';
+import { createBundleRoutes } from '../playground/bundles/routes.ts';
 import { PlaygroundService } from '../playground/service.ts';
 import { BlobStore } from '../playground/store/blobs.ts';
 import { PlaygroundStore } from '../playground/store/store.ts';
@@ -173,6 +174,10 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
   app.use(createCaptureRouter(executor));
   const runtimeStatus = () => supervisor?.status() ?? { state: 'disabled' };
   app.use(PLAYGROUND_PREFIX, createProjectRoutes({ projectDir, sources, blobs, runtime, runtimeStatus }));
+  app.use(
+    PLAYGROUND_PREFIX,
+    createBundleRoutes({ store, blobs, log, logger, projectName: () => project.status().name, contracts: () => runtimeContracts(runtime) }),
+  );
   app.use(PLAYGROUND_PREFIX, playground.router);
   app.use(createStudioRoutes({ projectDir, project, runtimeStatus, store, blobs }));
   app.use(createStaticRouter(opts.rendererDir ?? path.join(repoRoot(), 'out', 'renderer')));

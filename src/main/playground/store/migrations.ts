@@ -90,6 +90,17 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX runs_by_parent ON runs(parent_run_id) WHERE parent_run_id IS NOT NULL;
     `,
   },
+  {
+    version: 4,
+    name: 'imported_runs',
+    sql: `
+      -- A run that came in a bundle (docs/playground-api.md): its id in the bundle, the
+      -- project the bundle was exported from, and when it was imported.
+      ALTER TABLE runs ADD COLUMN imported_from TEXT;
+      ALTER TABLE runs ADD COLUMN imported_project TEXT;
+      ALTER TABLE runs ADD COLUMN imported_at TEXT;
+    `,
+  },
 ];
 
 /** The newest schema this build understands (bundle import refuses newer databases, spec 4.3 rule 7). */

@@ -28,6 +28,9 @@ export interface RunRow {
   code_fingerprint: string | null;
   /** JSON object: project-relative path → sha256. */
   code_files: string | null;
+  imported_from?: string | null;
+  imported_project?: string | null;
+  imported_at?: string | null;
 }
 
 export type RunPatch = Partial<
@@ -101,6 +104,7 @@ export function toDetail(row: RunRow): RunDetail {
     last_seq: row.last_seq,
     code_fingerprint: row.code_fingerprint ?? null,
     code_files: row.code_files ? (JSON.parse(row.code_files) as Record<string, string>) : null,
+    imported: row.imported_from ? { from_run_id: row.imported_from, project: row.imported_project ?? null, at: row.imported_at ?? '' } : null,
   };
 }
 

@@ -1,0 +1,172 @@
+// POST /bundles/export (spec 4.3 rules 6 and 8): the selected sessions and runs, their
+// events and the blobs their parts reference, streamed as one JSON document. Deterministic:
+// the same selection of the same data gives the same bytes (fixed key order, everything
+// sorted by id, no export time inside). Memory stays bounded: events are read a page at a
+// time and each blob is read and base64-encoded in chunks.
+import fs from 'node:fs';
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import { BUNDLE_FORMAT, REDACTED, type Bundle, type BundleRun, type BundleSession } from '../../../shared/bundle.ts';
+import type { Session, TaggedPart } from '../../../shared/playground.ts';
+import { PlaygroundError } from '../errors.ts';
+import type { EventLog } from '../events/log.ts';
+import type { BlobStore } from '../store/blobs.ts';
+import type { PlaygroundStore, RunRow } from '../store/store.ts';
+
+/** The reserved metadata key (spec 4.3 rule 8). */
+const RESERVED = 'svc.playground';
+const EVENT_PAGE = 1000;
+/** Bytes read per base64 chunk: a multiple of 3, so chunks concatenate without padding. */
+const BLOB_CHUNK = 3 * 64 * 1024;
+
+export interface Selection {
+  session_ids: string[];
+  run_ids: string[];
+}
+
+export interface ExportPlan {
+  sessions: Session[];
+  runs: RunRow[];
+  blobs: string[];
+}
+
+const byId = <T>(key: (x: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+
+export function inlineHashes(parts: readonly TaggedPart[]): string[] {
+  return parts.flatMap((p) => (p.kind === 'file' && p.source === 'inline' ? [p.sha256] : []));
+}
+
+/** Resolves the selection: every run of each selected session, each selected run and its
+ * session; unknown ids are a 404 naming them all. */
+export function planExport(store: PlaygroundStore, sel: Selection): ExportPlan {
+  const missingSessions = sel.session_ids.filter((id) => !store.getSession(id));
+  const missingRuns = sel.run_ids.filter((id) => !store.getRun(id));
+  if (missingSessions.length || missingRuns.length) {
+    const names = [...missingSessions.map((id) => `session '${id}'`), ...missingRuns.map((id) => `run '${id}'`)];
+    throw new PlaygroundError('not_found', `nothing to export under ${names.join(', ')}`, { session_ids: missingSessions, run_ids: missingRuns });
+  }
+  if (sel.session_ids.length === 0 && sel.run_ids.length === 0) {
+    throw new PlaygroundError('invalid_request', 'select what to export: session_ids, run_ids, or both');
+  }
+  const runs = new Map<string, RunRow>();
+  for (const sid of sel.session_ids) for (const id of store.sessionRunIds(sid)) runs.set(id, store.getRun(id)!);
+  for (const id of sel.run_ids) runs.set(id, store.getRun(id)!);
+  const sessionIds = new Set([...sel.session_ids, ...[...runs.values()].map((r) => r.session_id)]);
+  const sessions = [...sessionIds].map((id) => store.getSession(id)!).sort(byId((s) => s.session_id));
+  const sortedRuns = [...runs.values()].sort(byId((r) => r.run_id));
+  const blobs = new Set<string>();
+  for (const r of sortedRuns) for (const h of [...inlineHashes(JSON.parse(r.input_parts)), ...inlineHashes(JSON.parse(r.output_parts))]) blobs.add(h);
+  return { sessions, runs: sortedRuns, blobs: [...blobs].sort() };
+}
+
+/** The contract ids the runs' input DataParts name (their `schema` key), sorted. */
+export function schemasUsed(plan: ExportPlan): string[] {
+  const ids = new Set<string>();
+  for (const r of plan.runs) {
+    for (const p of JSON.parse(r.input_parts) as TaggedPart[]) if (p.kind === 'data' && typeof p.data.schema === 'string') ids.add(p.data.schema);
+  }
+  return [...ids].sort();
+}
+
+/** User metadata: keys kept, every value replaced; the reserved key dropped. */
+export function redactMetadata(metadata: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(metadata).sort()) if (key !== RESERVED) out[key] = REDACTED;
+  return out;
+}
+
+function bundleSession(s: Session): BundleSession {
+  return { session_id: s.session_id, title: s.title, created_at: s.created_at, updated_at: s.updated_at };
+}
+
+function bundleRun(r: RunRow, exported: Set<string>): BundleRun {
+  return {
+    run_id: r.run_id,
+    session_id: r.session_id,
+    parent_run_id: r.parent_run_id && exported.has(r.parent_run_id) ? r.parent_run_id : null,
+    origin: r.origin,
+    status: r.status,
+    reason: r.reason,
+    created_at: r.created_at,
+    started_at: r.started_at,
+    ended_at: r.ended_at,
+    input_parts: JSON.parse(r.input_parts),
+    output_parts: JSON.parse(r.output_parts),
+    scores: JSON.parse(r.scores),
+    metadata: redactMetadata(JSON.parse(r.metadata)),
+    changed_files: JSON.parse(r.changed_files),
+    revision: r.revision,
+    code_fingerprint: r.code_fingerprint ?? null,
+    code_files: r.code_files ? JSON.parse(r.code_files) : null,
+  };
+}
+
+/** Trace events repeat the request's labels (userId, agentId, ...): those of the run's
+ * metadata keys, and `user_id`, are redacted there too. */
+function redactEvent(body: Record<string, unknown>, metadataKeys: Set<string>): Record<string, unknown> {
+  if (body.kind !== 'trace' || !body.data || typeof body.data !== 'object') return body;
+  const data = { ...(body.data as Record<string, unknown>) };
+  for (const key of Object.keys(data)) if (key === 'user_id' || metadataKeys.has(key)) data[key] = REDACTED;
+  delete data[RESERVED];
+  return { ...body, data };
+}
+
+async function put(out: Writable, chunk: string): Promise<void> {
+  if (!out.write(chunk)) await once(out, 'drain');
+}
+
+export interface BundleExtras {
+  project: string;
+  schemaVersion: number;
+  contracts: Bundle['input_contracts'];
+}
+
+export async function writeBundle(out: Writable, plan: ExportPlan, deps: { store: PlaygroundStore; log: EventLog; blobs: BlobStore }, extras: BundleExtras): Promise<void> {
+  deps.log.flush();
+  const exported = new Set(plan.runs.map((r) => r.run_id));
+  await put(out, `{"format":${JSON.stringify(BUNDLE_FORMAT)},"sessions":${JSON.stringify(plan.sessions.map(bundleSession))},"runs":[`);
+  for (const [i, r] of plan.runs.entries()) await put(out, (i ? ',' : '') + JSON.stringify(bundleRun(r, exported)));
+  await put(out, '],"events":[');
+  let first = true;
+  for (const r of plan.runs) {
+    const keys = new Set(Object.keys(JSON.parse(r.metadata) as object));
+    let after = 0;
+    for (;;) {
+      const rows = deps.store.readEvents(r.run_id, after, Number.MAX_SAFE_INTEGER, EVENT_PAGE);
+      let chunk = '';
+      for (const row of rows) {
+        chunk += (first ? '' : ',') + JSON.stringify(redactEvent(JSON.parse(row.body) as Record<string, unknown>, keys));
+        first = false;
+      }
+      if (chunk) await put(out, chunk);
+      if (rows.length < EVENT_PAGE) break;
+      after = rows[rows.length - 1].seq;
+    }
+  }
+  await put(out, '],"blobs":{');
+  for (const [i, sha] of plan.blobs.entries()) {
+    const file = deps.blobs.pathOf(sha);
+    const size = fs.statSync(file).size;
+    await put(out, `${i ? ',' : ''}${JSON.stringify(sha)}:{"bytes_base64":"`);
+    const fd = fs.openSync(file, 'r');
+    try {
+      const buf = Buffer.alloc(BLOB_CHUNK);
+      for (;;) {
+        // Fill the whole chunk (a short read mid-file would put padding inside the base64).
+        let n = 0;
+        while (n < BLOB_CHUNK) {
+          const got = fs.readSync(fd, buf, n, BLOB_CHUNK - n, null);
+          if (got === 0) break;
+          n += got;
+        }
+        if (n === 0) break;
+        await put(out, buf.subarray(0, n).toString('base64'));
+        if (n < BLOB_CHUNK) break;
+      }
+    } finally {
+      fs.closeSync(fd);
+    }
+    await put(out, `","size":${size}}`);
+  }
+  await put(out, `},"source":${JSON.stringify({ project: extras.project, schema_version: extras.schemaVersion })},"input_contracts":${JSON.stringify(extras.contracts)}}`);
+}

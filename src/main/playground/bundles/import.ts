@@ -1,0 +1,263 @@
+// POST /bundles/import (spec 4.3 rule 7, 9.4): everything is checked before anything is
+// written: the shape, every id relation (runs to sessions, parents, events to runs, file
+// parts to blobs) and every blob's size and sha256. Then the new blob files are written
+// (content-addressed: a blob already stored is not written again) and the rows go in one
+// transaction; if that fails, the blob files it wrote are removed again.
+import { z } from 'zod';
+import { BUNDLE_FORMAT, REDACTED, type Bundle, type BundleProblem, type ImportPlan, type ImportResult } from '../../../shared/bundle.ts';
+import { ACTIVE_STATES, EVENT_KINDS, RUN_STATES, type RunStatus, type TaggedPart } from '../../../shared/playground.ts';
+import { PlaygroundError } from '../errors.ts';
+import { newRunId, newSessionId } from '../ids.ts';
+import { BlobStore } from '../store/blobs.ts';
+import { SUPPORTED_SCHEMA_VERSION } from '../store/migrations.ts';
+import type { PlaygroundStore } from '../store/store.ts';
+import { inlineHashes } from './export.ts';
+
+const MAX_PROBLEMS = 200;
+const SHA = /^[0-9a-f]{64}$/;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+const text = z.string().max(1_000_000);
+const time = z.string().min(1).max(64);
+const part = z.looseObject({ kind: z.enum(['text', 'data', 'file', 'status', 'error']) }).superRefine((p, ctx) => {
+  if (p.kind === 'file' && p.source === 'inline') {
+    if (typeof p.sha256 !== 'string' || !SHA.test(p.sha256)) ctx.addIssue({ code: 'custom', path: ['sha256'], message: 'an inline file part needs a lowercase hex sha256' });
+    if (!Number.isSafeInteger(p.size) || (p.size as number) < 0) ctx.addIssue({ code: 'custom', path: ['size'], message: 'an inline file part needs its size in bytes' });
+  }
+});
+
+const BundleSchema = z.object({
+  format: z.string(),
+  sessions: z.array(z.object({ session_id: z.string().min(1).max(200), title: text, created_at: time, updated_at: time })),
+  runs: z.array(
+    z.object({
+      run_id: z.string().min(1).max(200),
+      session_id: z.string().min(1).max(200),
+      parent_run_id: z.string().max(200).nullable(),
+      origin: z.enum(['send', 'resume', 'rerun']),
+      status: z.enum(RUN_STATES),
+      reason: z.string().max(200).nullable(),
+      created_at: time,
+      started_at: time.nullable(),
+      ended_at: time.nullable(),
+      input_parts: z.array(part),
+      output_parts: z.array(part),
+      scores: z.array(z.looseObject({ evaluator: z.string(), score: z.number().nullable() })),
+      metadata: z.record(z.string(), z.unknown()),
+      changed_files: z.array(z.string()),
+      revision: z.string().max(200).nullable(),
+      code_fingerprint: z.string().max(200).nullable().optional(),
+      code_files: z.record(z.string(), z.string()).nullable().optional(),
+    }),
+  ),
+  events: z.array(z.looseObject({ run_id: z.string(), seq: z.number().int().min(1), kind: z.enum(EVENT_KINDS) })),
+  blobs: z.record(z.string(), z.object({ bytes_base64: z.string(), size: z.number().int().min(0) })),
+  source: z.looseObject({ project: z.string().optional() }).optional(),
+  input_contracts: z.array(z.unknown()).nullable().optional(),
+});
+
+type ParsedBundle = z.infer<typeof BundleSchema>;
+
+const pointer = (path: readonly PropertyKey[]) => path.map((k) => `/${String(k).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+
+/** Accepts `{bundle: {...}}` or the bundle itself (spec 4.3 rule 7). */
+export function unwrap(body: unknown): unknown {
+  if (body && typeof body === 'object' && !Array.isArray(body) && 'bundle' in body && !('format' in body)) return (body as { bundle: unknown }).bundle;
+  return body;
+}
+
+export interface CheckedBundle {
+  bundle: ParsedBundle;
+  /** The events as sent (the parse reorders keys; a stored event keeps its own order). */
+  rawEvents: Record<string, unknown>[];
+  bytes: Map<string, Buffer>;
+}
+
+/** Checks everything; answers the bundle and its decoded blobs, or throws 400 with every
+ * problem (JSON pointer and message). Writes nothing. */
+export function checkBundle(raw: unknown): CheckedBundle {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new PlaygroundError('invalid_bundle', 'the body is not a bundle: send the export answer, or {"bundle": <it>}', { problems: [{ path: '', message: 'expected an object' }] });
+  const format = (raw as { format?: unknown }).format;
+  if (format !== BUNDLE_FORMAT) {
+    throw new PlaygroundError('unsupported_bundle_format', `this studio reads bundles of format '${BUNDLE_FORMAT}', not ${JSON.stringify(format ?? null)}`, { format: format ?? null, supported: [BUNDLE_FORMAT] });
+  }
+  const parsed = BundleSchema.safeParse(raw);
+  const problems: BundleProblem[] = [];
+  const add = (path: string, message: string) => {
+    if (problems.length < MAX_PROBLEMS) problems.push({ path, message });
+  };
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) add(pointer(issue.path), issue.message);
+    throw invalid(problems);
+  }
+  const b = parsed.data;
+  const sessions = new Set<string>();
+  b.sessions.forEach((s, i) => {
+    if (sessions.has(s.session_id)) add(`/sessions/${i}/session_id`, `session '${s.session_id}' appears twice`);
+    sessions.add(s.session_id);
+  });
+  const runs = new Set<string>();
+  b.runs.forEach((r, i) => {
+    if (runs.has(r.run_id)) add(`/runs/${i}/run_id`, `run '${r.run_id}' appears twice`);
+    runs.add(r.run_id);
+  });
+  const referenced = new Map<string, { path: string; size: number }[]>();
+  b.runs.forEach((r, i) => {
+    if (!sessions.has(r.session_id)) add(`/runs/${i}/session_id`, `run '${r.run_id}' belongs to session '${r.session_id}', which is not in the bundle`);
+    if (r.parent_run_id !== null && !runs.has(r.parent_run_id)) add(`/runs/${i}/parent_run_id`, `run '${r.run_id}' names parent run '${r.parent_run_id}', which is not in the bundle`);
+    for (const side of ['input_parts', 'output_parts'] as const) {
+      (r[side] as TaggedPart[]).forEach((p, j) => {
+        if (p.kind === 'file' && p.source === 'inline') {
+          const list = referenced.get(p.sha256) ?? [];
+          list.push({ path: `/runs/${i}/${side}/${j}`, size: p.size });
+          referenced.set(p.sha256, list);
+        }
+      });
+    }
+  });
+  const seqs = new Set<string>();
+  b.events.forEach((e, i) => {
+    if (!runs.has(e.run_id)) add(`/events/${i}/run_id`, `event ${e.seq} belongs to run '${e.run_id}', which is not in the bundle`);
+    const key = `${e.run_id}\u0000${e.seq}`;
+    if (seqs.has(key)) add(`/events/${i}/seq`, `run '${e.run_id}' has two events with seq ${e.seq}`);
+    seqs.add(key);
+  });
+  const bytes = new Map<string, Buffer>();
+  for (const [sha, blob] of Object.entries(b.blobs)) {
+    const at = `/blobs/${sha.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    if (!SHA.test(sha)) {
+      add(at, 'a blob is keyed by its lowercase hex sha256');
+      continue;
+    }
+    if (!BASE64.test(blob.bytes_base64)) {
+      add(`${at}/bytes_base64`, 'not base64');
+      continue;
+    }
+    const buf = Buffer.from(blob.bytes_base64, 'base64');
+    if (buf.length !== blob.size) add(`${at}/size`, `says ${blob.size} bytes, the content has ${buf.length}`);
+    else if (BlobStore.hash(buf) !== sha) add(at, 'the content does not hash to its key (sha256)');
+    else bytes.set(sha, buf);
+    if (!referenced.has(sha)) add(at, 'no file part of the bundle uses this blob');
+  }
+  for (const [sha, uses] of referenced) {
+    for (const use of uses) {
+      if (!(sha in b.blobs)) add(`${use.path}/sha256`, `the file's bytes (blob ${sha}) are not in the bundle`);
+      else if (b.blobs[sha].size !== use.size) add(`${use.path}/size`, `the part says ${use.size} bytes, its blob has ${b.blobs[sha].size}`);
+    }
+  }
+  if (problems.length) throw invalid(problems);
+  return { bundle: b, rawEvents: (raw as { events: Record<string, unknown>[] }).events, bytes };
+}
+
+function invalid(problems: BundleProblem[]): PlaygroundError {
+  return new PlaygroundError('invalid_bundle', `the bundle was not imported: ${problems.length}${problems.length >= MAX_PROBLEMS ? '+' : ''} problem${problems.length === 1 ? '' : 's'}, nothing was written`, { problems });
+}
+
+export function planOf(c: CheckedBundle, blobs: BlobStore, dryRun: boolean): ImportPlan {
+  const b = c.bundle;
+  let fresh = 0;
+  let freshBytes = 0;
+  for (const [sha, buf] of c.bytes) {
+    if (!blobs.has(sha)) {
+      fresh += 1;
+      freshBytes += buf.length;
+    }
+  }
+  const redacted = new Set<string>();
+  for (const r of b.runs) for (const [k, v] of Object.entries(r.metadata)) if (v === REDACTED) redacted.add(k);
+  return {
+    dry_run: dryRun,
+    project: typeof b.source?.project === 'string' ? b.source.project : null,
+    create: { sessions: b.sessions.length, runs: b.runs.length, events: b.events.length },
+    blobs: { new: fresh, already_stored: c.bytes.size - fresh, bytes_new: freshBytes },
+    interrupted_runs: b.runs.filter((r) => ACTIVE_STATES.includes(r.status as RunStatus)).length,
+    redacted_metadata_keys: [...redacted].sort(),
+  };
+}
+
+/** Writes the checked bundle under new ids; answers the plan and the id mapping. */
+export function writeImport(store: PlaygroundStore, blobs: BlobStore, c: CheckedBundle, now = new Date().toISOString()): ImportResult {
+  if (store.schemaVersion > SUPPORTED_SCHEMA_VERSION) {
+    throw new PlaygroundError('unsupported_database_version', `the local database has schema version ${store.schemaVersion}, newer than this build supports (${SUPPORTED_SCHEMA_VERSION}); it was left unmodified`, {
+      database_version: store.schemaVersion,
+      supported_version: SUPPORTED_SCHEMA_VERSION,
+    });
+  }
+  const plan = planOf(c, blobs, false);
+  const b = c.bundle;
+  const sessions: Record<string, string> = {};
+  const runs: Record<string, string> = {};
+  for (const s of [...b.sessions].sort((x, y) => (x.session_id < y.session_id ? -1 : 1))) sessions[s.session_id] = newSessionId();
+  for (const r of [...b.runs].sort((x, y) => (x.run_id < y.run_id ? -1 : 1))) runs[r.run_id] = newRunId();
+
+  const written: string[] = [];
+  for (const [sha, buf] of c.bytes) {
+    if (blobs.has(sha)) continue;
+    blobs.put(buf);
+    written.push(sha);
+  }
+  const db = store.db;
+  try {
+    store.transaction(() => {
+      const insertSession = db.prepare('INSERT INTO sessions (session_id, title, created_at, updated_at) VALUES (?, ?, ?, ?)');
+      for (const s of b.sessions) insertSession.run(sessions[s.session_id], s.title, s.created_at, s.updated_at);
+      const lastSeq = new Map<string, number>();
+      for (const e of b.events) lastSeq.set(e.run_id, Math.max(lastSeq.get(e.run_id) ?? 0, e.seq));
+      const insertRun = db.prepare(`INSERT INTO runs (run_id, session_id, parent_run_id, origin, status, reason, context_id, task_id, created_at, started_at,
+        ended_at, input_parts, output_parts, scores, metadata, changed_files, revision, last_seq, code_fingerprint, code_files, imported_from, imported_project, imported_at)
+        VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+      const insertBlob = db.prepare('INSERT OR IGNORE INTO blobs (sha256, size, created_at) VALUES (?, ?, ?)');
+      const link = db.prepare('INSERT OR IGNORE INTO run_blobs (run_id, sha256) VALUES (?, ?)');
+      for (const r of b.runs) {
+        // An imported run is never active: one exported mid-run arrives interrupted.
+        const active = ACTIVE_STATES.includes(r.status as RunStatus);
+        const id = runs[r.run_id];
+        insertRun.run(
+          id,
+          sessions[r.session_id],
+          r.parent_run_id ? runs[r.parent_run_id] : null,
+          r.origin,
+          active ? 'interrupted' : r.status,
+          active ? 'exported_while_active' : r.reason,
+          r.created_at,
+          r.started_at,
+          r.ended_at ?? (active ? now : null),
+          JSON.stringify(r.input_parts),
+          JSON.stringify(r.output_parts),
+          JSON.stringify(r.scores),
+          JSON.stringify(r.metadata),
+          JSON.stringify(r.changed_files),
+          r.revision,
+          lastSeq.get(r.run_id) ?? 0,
+          r.code_fingerprint ?? null,
+          r.code_files ? JSON.stringify(r.code_files) : null,
+          r.run_id,
+          plan.project,
+          now,
+        );
+        for (const sha of [...inlineHashes(r.input_parts as TaggedPart[]), ...inlineHashes(r.output_parts as TaggedPart[])]) {
+          insertBlob.run(sha, c.bytes.get(sha)!.length, now);
+          link.run(id, sha);
+        }
+      }
+      const insertEvent = db.prepare('INSERT INTO run_events (run_id, seq, kind, body) VALUES (?, ?, ?, ?)');
+      b.events.forEach((e, i) => {
+        const id = runs[e.run_id];
+        insertEvent.run(id, e.seq, e.kind, JSON.stringify({ ...c.rawEvents[i], run_id: id }));
+      });
+      // A run exported mid-run gets the terminal event its stream never had.
+      const setLast = db.prepare('UPDATE runs SET last_seq = ? WHERE run_id = ?');
+      for (const r of b.runs) {
+        if (!ACTIVE_STATES.includes(r.status as RunStatus)) continue;
+        const id = runs[r.run_id];
+        const seq = (lastSeq.get(r.run_id) ?? 0) + 1;
+        insertEvent.run(id, seq, 'run.status', JSON.stringify({ seq, run_id: id, ts: now, kind: 'run.status', status: 'interrupted', reason: 'exported_while_active' }));
+        setLast.run(seq, id);
+      }
+    });
+  } catch (err) {
+    for (const sha of written) blobs.delete(sha);
+    throw err;
+  }
+  return { ...plan, mapping: { sessions, runs } };
+}
