@@ -4,7 +4,7 @@
 // (content-addressed: a blob already stored is not written again) and the rows go in one
 // transaction; if that fails, the blob files it wrote are removed again.
 import { z } from 'zod';
-import { BUNDLE_FORMAT, REDACTED, type Bundle, type BundleProblem, type ImportPlan, type ImportResult } from '../../../shared/bundle.ts';
+import { BUNDLE_FORMAT, REDACTED, type BundleProblem, type ImportPlan, type ImportResult } from '../../../shared/bundle.ts';
 import { ACTIVE_STATES, EVENT_KINDS, RUN_STATES, type RunStatus, type TaggedPart } from '../../../shared/playground.ts';
 import { PlaygroundError } from '../errors.ts';
 import { newRunId, newSessionId } from '../ids.ts';
