@@ -5,7 +5,7 @@ import { useAgentGraph } from '../api/queries.ts';
 import { useProject } from '../api/project.ts';
 import { desktopBridge } from '../lib/bridge.ts';
 import { useUi, type MainView } from '../state/ui.ts';
-import { BundleActionsPlaceholder } from './Placeholders.tsx';
+import { BundleActions } from './bundles/BundleDialogs.tsx';
 
 const VIEWS: { id: MainView; label: string; shortcut: string }[] = [
   { id: 'run', label: 'Runs', shortcut: '1' },
@@ -94,7 +94,7 @@ export function TopBar() {
           </button>
         ))}
       </nav>
-      <BundleActionsPlaceholder />
+      <BundleActions />
     </header>
   );
 }

@@ -131,6 +131,15 @@ function CodeChanged({ run }: { run: RunDetail }) {
   );
 }
 
+function Imported({ run }: { run: RunDetail }) {
+  if (!run.imported) return null;
+  return (
+    <span className="lineage" data-testid="run-imported" title={`Its id in the bundle: ${run.imported.from_run_id}`}>
+      Imported{run.imported.project ? ` from ${run.imported.project}` : ''} on {formatDateTime(run.imported.at)} (was <code>{shortId(run.imported.from_run_id)}</code>)
+    </span>
+  );
+}
+
 function Lineage({ run }: { run: RunDetail }) {
   const selectRun = useUi((s) => s.selectRun);
   if (!run.parent_run_id) return null;
@@ -181,6 +190,7 @@ export function RunView({ runId }: { runId: string }) {
           </h1>
           <p className="runview__meta">
             <Lineage run={run} />
+            <Imported run={run} />
             <span>Started {formatDateTime(run.created_at)}</span>
             {run.duration_ms !== null ? <span>Took {formatDuration(run.duration_ms)}</span> : null}
             {run.context_id ? (

@@ -1,0 +1,81 @@
+// Bundles in the browser: one author exports a session (a file download), a teammate's
+// fresh studio shows the import plan first, imports it and opens the imported run with its
+// answer and file intact; a damaged bundle shows each problem and imports nothing.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { startStudio } from '../src/main/studio/studio.ts';
+import { EXAMPLE_PROJECT, useStudioWorld } from './fixtures.ts';
+import { openNewSession } from './pages/session.ts';
+import { StudioPage } from './pages/studio.ts';
+
+describe('bundles', () => {
+  const world = useStudioWorld();
+
+  it('exports a session, and a fresh studio imports it after showing the plan', async () => {
+    const { page, api, screenshot } = world();
+    const { composer, run, sessionId } = await openNewSession(world());
+    await composer.typeText('I want a refund for order ORD-12345');
+    await composer.openPanel('files');
+    await composer.root.getByTestId('file-input').setInputFiles({ name: 'receipt.txt', mimeType: 'text/plain', buffer: Buffer.from('receipt 42\n') });
+    await composer.root.getByTestId('attached-file').waitFor();
+    await composer.sendWithShortcut();
+    const runId = await run.waitForNewRun(null);
+    await run.waitForStatus('completed');
+    const original = await api.run(runId);
+
+    // Export: the open session is ticked; the dialog says to review before sharing.
+    await page.getByTestId('export-bundle').click();
+    const dialog = page.getByTestId('export-dialog');
+    expect(await dialog.locator(`[data-testid="export-session"][data-session-id="${sessionId}"]`).isChecked()).toBe(true);
+    await dialog.getByTestId('export-review').waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByTestId('export-confirm').click()]);
+    expect(download.suggestedFilename()).toBe('support-desk.agentbundle.json');
+    const dir = await mkdtemp(join(tmpdir(), 'agent-studio-e2e-bundle-'));
+    const file = join(dir, 'shared.agentbundle.json');
+    await download.saveAs(file);
+    await dialog.getByTestId('export-saved').waitFor();
+    await screenshot('40-export');
+
+    // The teammate: another studio, its own empty data folder.
+    const dataDir = await mkdtemp(join(tmpdir(), 'agent-studio-e2e-teammate-'));
+    const teammate = await startStudio({ projectDir: EXAMPLE_PROJECT, dataDir, port: 0, runtimeCommand: false, logger: pino({ level: 'warn' }) });
+    try {
+      const studio = new StudioPage(page, teammate.url.replace(/\/$/, ''));
+      await studio.open();
+      // A damaged copy first: every problem listed, nothing imported.
+      const damaged = JSON.parse(await readFile(file, 'utf8'));
+      damaged.runs[0].session_id = 'ses_missing';
+      const bad = join(dir, 'damaged.agentbundle.json');
+      await writeFile(bad, JSON.stringify(damaged));
+      await page.getByTestId('import-bundle').click();
+      const imp = page.getByTestId('import-dialog');
+      await imp.getByTestId('import-file').setInputFiles(bad);
+      await imp.locator('[data-testid="import-problem"][data-path="/runs/0/session_id"]').waitFor();
+      expect(await imp.getByTestId('import-confirm').isDisabled()).toBe(true);
+
+      // The real one: the plan, then the import, landing on the imported session.
+      await imp.getByTestId('import-file').setInputFiles(file);
+      await imp.getByTestId('import-plan').waitFor();
+      expect(await imp.getByTestId('plan-sessions').textContent()).toContain('1 session and 1 run');
+      await screenshot('41-import-plan');
+      await imp.getByTestId('import-confirm').click();
+      await page.getByTestId('run-view').waitFor();
+      await page.getByTestId('run-imported').waitFor();
+      expect(await page.getByTestId('run-imported').textContent()).toContain('support-desk');
+      const finalText = await page.getByTestId('final-output').getByTestId('part-text').first().textContent();
+      expect(finalText).toBe((original.output_parts[0] as { text: string }).text);
+      // The file came along, byte for byte.
+      const sha = (original.input_parts[1] as { sha256: string }).sha256;
+      const bytes = await (await fetch(`${teammate.url}api/playground/v1/blobs/${sha}`)).text();
+      expect(bytes).toBe('receipt 42\n');
+      await screenshot('42-imported-run');
+    } finally {
+      await teammate.close();
+      await rm(dir, { recursive: true, force: true });
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});

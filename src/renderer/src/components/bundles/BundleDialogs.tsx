@@ -1,0 +1,260 @@
+// Export and import of bundles (docs/studio-ui.md): export chosen sessions to a
+// `.agentbundle.json` file (a download; Electron shows its save dialog for it), and import
+// one: the dry-run plan first, or each problem with its path, then the import itself.
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import type { BundleProblem, ImportPlan, ImportResult } from '../../../../shared/bundle.ts';
+import { ApiError, apiUrl, errorMessage } from '../../api/client.ts';
+import { keys, useSessions } from '../../api/queries.ts';
+import { formatBytes } from '../../lib/format.ts';
+import { useUi } from '../../state/ui.ts';
+
+function Modal({ open, title, onClose, children, testId }: { open: boolean; title: string; onClose: () => void; children: ReactNode; testId: string }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (open && !d.open) d.showModal();
+    else if (!open && d.open) d.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={ref}
+      className="dialog dialog--wide"
+      aria-label={title}
+      data-testid={testId}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+    >
+      <h2 className="dialog__title">{title}</h2>
+      {open ? children : null}
+    </dialog>
+  );
+}
+
+async function postBundle(path: string, body: string): Promise<Response> {
+  const res = await fetch(apiUrl(path), { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body });
+  if (!res.ok) {
+    const detail = ((await res.json().catch(() => null)) as { detail?: Record<string, unknown> } | null)?.detail ?? {};
+    throw new ApiError(res.status, String(detail.error ?? `http_${res.status}`), String(detail.message ?? res.statusText), detail);
+  }
+  return res;
+}
+
+function ExportDialog({ onClose }: { onClose: () => void }) {
+  const sessions = useSessions();
+  const current = useUi((s) => s.sessionId);
+  const [picked, setPicked] = useState<Set<string>>(() => new Set(current ? [current] : []));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState<{ name: string; size: number } | null>(null);
+
+  const run = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await postBundle('/bundles/export', JSON.stringify({ session_ids: [...picked], run_ids: [] }));
+      const blob = await res.blob();
+      const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'sessions.agentbundle.json';
+      const url = URL.createObjectURL(blob);
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = name;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      setSaved({ name, size: blob.size });
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <p className="dialog__body">Choose the sessions to share. Each comes with all its runs, their events and the files they used.</p>
+      <ul className="bundle__list" aria-label="Sessions to export">
+        {(sessions.data ?? []).map((s) => (
+          <li key={s.session_id}>
+            <label className="check">
+              <input
+                type="checkbox"
+                checked={picked.has(s.session_id)}
+                onChange={(e) => {
+                  const next = new Set(picked);
+                  if (e.target.checked) next.add(s.session_id);
+                  else next.delete(s.session_id);
+                  setPicked(next);
+                }}
+                data-testid="export-session"
+                data-session-id={s.session_id}
+              />
+              {s.title || s.session_id} <span className="muted small">({s.run_count} run{s.run_count === 1 ? '' : 's'})</span>
+            </label>
+          </li>
+        ))}
+      </ul>
+      <p className="banner banner--warning" data-testid="export-review">
+        Review before sharing: texts, data and files go out exactly as they are; only metadata values are replaced by <code>[redacted]</code> (keys kept). Environment
+        files and capture tokens are never included.
+      </p>
+      {saved ? (
+        <p className="banner banner--success" data-testid="export-saved" data-size={saved.size}>
+          Saved <code>{saved.name}</code> ({formatBytes(saved.size)}).
+        </p>
+      ) : null}
+      {error ? (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <div className="dialog__actions">
+        <button type="button" className="btn" onClick={onClose}>
+          {saved ? 'Done' : 'Cancel'}
+        </button>
+        <button type="button" className="btn btn--primary" disabled={busy || picked.size === 0} onClick={run} data-testid="export-confirm">
+          {busy ? 'Exporting…' : `Export ${picked.size} session${picked.size === 1 ? '' : 's'}`}
+        </button>
+      </div>
+    </>
+  );
+}
+
+function Plan({ plan }: { plan: ImportPlan }) {
+  return (
+    <div data-testid="import-plan">
+      <p>
+        From project <strong>{plan.project ?? 'unknown'}</strong>, this creates:
+      </p>
+      <ul>
+        <li data-testid="plan-sessions">
+          {plan.create.sessions} session{plan.create.sessions === 1 ? '' : 's'} and {plan.create.runs} run{plan.create.runs === 1 ? '' : 's'} with {plan.create.events} events, under
+          new ids
+        </li>
+        <li>
+          {plan.blobs.new} new file{plan.blobs.new === 1 ? '' : 's'} ({formatBytes(plan.blobs.bytes_new)}){plan.blobs.already_stored ? `, ${plan.blobs.already_stored} already stored here (kept once)` : ''}
+        </li>
+        {plan.interrupted_runs ? <li>{plan.interrupted_runs} run(s) exported while active arrive interrupted</li> : null}
+        {plan.redacted_metadata_keys.length ? (
+          <li>
+            metadata values arrive redacted: <code>{plan.redacted_metadata_keys.join(', ')}</code>
+          </li>
+        ) : null}
+      </ul>
+    </div>
+  );
+}
+
+function Problems({ problems, message }: { problems: BundleProblem[]; message: string }) {
+  return (
+    <div className="banner banner--danger" role="alert" data-testid="import-problems">
+      <p>{message}</p>
+      {problems.length ? (
+        <ul className="bundle__problems">
+          {problems.slice(0, 50).map((p, i) => (
+            <li key={i} data-testid="import-problem" data-path={p.path}>
+              <code>{p.path || '/'}</code>: {p.message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+function ImportDialog({ onClose }: { onClose: () => void }) {
+  const qc = useQueryClient();
+  const selectSession = useUi((s) => s.selectSession);
+  const [text, setText] = useState<string | null>(null);
+  const [fileName, setFileName] = useState<string | null>(null);
+  const [plan, setPlan] = useState<ImportPlan | null>(null);
+  const [failure, setFailure] = useState<{ message: string; problems: BundleProblem[] } | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const fail = (err: unknown) => setFailure({ message: errorMessage(err), problems: err instanceof ApiError && Array.isArray(err.detail.problems) ? (err.detail.problems as BundleProblem[]) : [] });
+
+  const pick = async (file: File) => {
+    setPlan(null);
+    setFailure(null);
+    setFileName(file.name);
+    setBusy(true);
+    try {
+      const body = await file.text();
+      setText(body);
+      const res = await postBundle('/bundles/import?dry_run=true', body);
+      setPlan((await res.json()) as ImportPlan);
+    } catch (err) {
+      fail(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const confirm = async () => {
+    if (!text) return;
+    setBusy(true);
+    try {
+      const res = await postBundle('/bundles/import', text);
+      const result = (await res.json()) as ImportResult;
+      await qc.invalidateQueries({ queryKey: keys.sessions });
+      const first = Object.values(result.mapping.sessions).sort()[0];
+      if (first) selectSession(first);
+      onClose();
+    } catch (err) {
+      fail(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <p className="dialog__body">Pick a teammate’s <code>.agentbundle.json</code>. Nothing is written until you confirm; the bundle is checked in full first.</p>
+      <div
+        className="bundle__drop"
+        onDragOver={(e) => e.preventDefault()}
+        onDrop={(e) => {
+          e.preventDefault();
+          const f = e.dataTransfer.files[0];
+          if (f) void pick(f);
+        }}
+      >
+        <input type="file" accept=".json,application/json" onChange={(e) => e.target.files?.[0] && pick(e.target.files[0])} data-testid="import-file" aria-label="Bundle file" />
+        <span className="muted small">or drop it here</span>
+      </div>
+      {busy && !plan ? <p className="muted">Checking {fileName}…</p> : null}
+      {plan ? <Plan plan={plan} /> : null}
+      {failure ? <Problems problems={failure.problems} message={failure.message} /> : null}
+      <div className="dialog__actions">
+        <button type="button" className="btn" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="button" className="btn btn--primary" disabled={busy || !plan || failure !== null} onClick={confirm} data-testid="import-confirm">
+          {busy && plan ? 'Importing…' : 'Import'}
+        </button>
+      </div>
+    </>
+  );
+}
+
+export function BundleActions() {
+  const [open, setOpen] = useState<'export' | 'import' | null>(null);
+  return (
+    <div className="bundle-actions" data-testid="bundle-actions" role="group" aria-label="Bundles">
+      <button type="button" className="btn btn--small btn--ghost" onClick={() => setOpen('export')} data-testid="export-bundle" title="Share sessions with a teammate as a bundle file">
+        Export bundle
+      </button>
+      <button type="button" className="btn btn--small btn--ghost" onClick={() => setOpen('import')} data-testid="import-bundle" title="Import a teammate’s bundle file">
+        Import bundle
+      </button>
+      <Modal open={open === 'export'} title="Export a bundle" onClose={() => setOpen(null)} testId="export-dialog">
+        <ExportDialog onClose={() => setOpen(null)} />
+      </Modal>
+      <Modal open={open === 'import'} title="Import a bundle" onClose={() => setOpen(null)} testId="import-dialog">
+        <ImportDialog onClose={() => setOpen(null)} />
+      </Modal>
+    </div>
+  );
+}
