@@ -1,6 +1,6 @@
 // Bundle format `svc.playground.bundle/1` (spec 2.6, 4.3 rules 6-8, 9.4) and the import
 // answers; the fields beyond the spec are documented in docs/playground-api.md.
-import type { RunStatus, ScoreEntry, TaggedPart } from './playground.ts';
+import type { RunDetail } from './playground.ts';
 
 export const BUNDLE_FORMAT = 'svc.playground.bundle/1';
 
@@ -14,27 +14,28 @@ export interface BundleSession {
   updated_at: string;
 }
 
-export interface BundleRun {
-  run_id: string;
-  session_id: string;
-  /** Kept only when the parent run is in the bundle too, else null. */
-  parent_run_id: string | null;
-  origin: 'send' | 'resume' | 'rerun';
-  status: RunStatus;
-  reason: string | null;
-  created_at: string;
-  started_at: string | null;
-  ended_at: string | null;
-  input_parts: TaggedPart[];
-  output_parts: TaggedPart[];
-  scores: ScoreEntry[];
-  /** User metadata, every value redacted. */
-  metadata: Record<string, unknown>;
-  changed_files: string[];
-  revision: string | null;
-  code_fingerprint: string | null;
-  code_files: Record<string, string> | null;
-}
+/** A run as a bundle carries it: the stored detail without the exporting machine's A2A
+ * ids; `parent_run_id` only when the parent is in the bundle too; metadata values redacted. */
+export type BundleRun = Pick<
+  RunDetail,
+  | 'run_id'
+  | 'session_id'
+  | 'parent_run_id'
+  | 'origin'
+  | 'status'
+  | 'reason'
+  | 'created_at'
+  | 'started_at'
+  | 'ended_at'
+  | 'input_parts'
+  | 'output_parts'
+  | 'scores'
+  | 'metadata'
+  | 'changed_files'
+  | 'revision'
+  | 'code_fingerprint'
+  | 'code_files'
+>;
 
 export interface BundleEvent {
   run_id: string;

@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyExample, tempDir } from './helpers/runtime.ts';
-import { rawRequest, startTestStudio, waitFor, waitForRun, type TestStudio } from './helpers/playground-studio.ts';
+import { tempDir } from './helpers/runtime.ts';
+import { rawRequest, openEditableStudio, waitFor, waitForRun, type EditableStudio, type TestStudio } from './helpers/playground-studio.ts';
 
 async function json(t: TestStudio, method: string, p: string, body?: unknown): Promise<{ status: number; body: any }> {
   const res = await fetch(`${t.url}${p.replace(/^\//, '')}`, {
@@ -21,17 +21,13 @@ describe('the authoring loop', () => {
   let dir: string;
   let t: TestStudio;
   let session: string;
+  let studio: EditableStudio;
 
   beforeAll(async () => {
-    dir = copyExample('authoring');
-    t = await startTestStudio({ projectDir: dir });
-    await t.studio.runtime.waitReady(60_000);
-    session = (await t.call('POST', '/sessions', {})).body.session_id;
+    studio = await openEditableStudio('authoring');
+    ({ dir, t, session } = studio);
   });
-  afterAll(async () => {
-    await t.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => studio?.close());
 
   const ask = async (text: string) => {
     const accepted = await t.call('POST', `/sessions/${session}/runs`, { parts: [{ kind: 'text', text }] });

@@ -6,24 +6,19 @@ import path from 'node:path';
 import { parsePatch } from 'diff';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunComparison, StabilityReport } from '../../src/shared/compare.ts';
-import { copyExample } from './helpers/runtime.ts';
-import { startTestStudio, waitFor, waitForRun, type TestStudio } from './helpers/playground-studio.ts';
+import { openEditableStudio, waitFor, waitForRun, type EditableStudio, type TestStudio } from './helpers/playground-studio.ts';
 
 describe('compare runs', () => {
   let dir: string;
   let t: TestStudio;
   let session: string;
+  let studio: EditableStudio;
 
   beforeAll(async () => {
-    dir = copyExample('compare');
-    t = await startTestStudio({ projectDir: dir });
-    await t.studio.runtime.waitReady(60_000);
-    session = (await t.call('POST', '/sessions', {})).body.session_id;
+    studio = await openEditableStudio('compare');
+    ({ dir, t, session } = studio);
   });
-  afterAll(async () => {
-    await t.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => studio?.close());
 
   const ask = async (text: string, metadata: Record<string, unknown> = {}) => {
     const accepted = await t.call('POST', `/sessions/${session}/runs`, { parts: [{ kind: 'text', text }], metadata });

@@ -10,9 +10,9 @@ import type { RunDetail, RunEvent } from '../../../src/shared/playground.ts';
 import { PLAYGROUND_PREFIX, TERMINAL_STATES } from '../../../src/shared/playground.ts';
 import { startStudio, type RunningStudio, type StudioOptions } from '../../../src/main/studio/studio.ts';
 
-import { EXAMPLE, REPO, tempDir } from './runtime.ts';
+import { copyExample, EXAMPLE, REPO, tempDir } from './runtime.ts';
 
-export { EXAMPLE, REPO, tempDir };
+export { copyExample, EXAMPLE, REPO, tempDir };
 export const BIN = path.join(REPO, 'bin/agent-studio.mjs');
 
 export interface ApiResponse<T = any> {
@@ -190,10 +190,28 @@ export function range(from: number, to: number): number[] {
 
 export { PLAYGROUND_PREFIX };
 
-/** A copy of the example inside the repo (so 'agent-studio/sdk' resolves), to edit freely. */
-export function copyExample(name: string): string {
-  const dir = path.join(REPO, 'test/.tmp', `${name}-${Math.random().toString(36).slice(2, 10)}`);
-  fs.mkdirSync(path.dirname(dir), { recursive: true });
-  fs.cpSync(EXAMPLE, dir, { recursive: true, filter: (src) => !src.includes('.agent-studio') && !src.endsWith('.env') });
-  return dir;
+export interface EditableStudio {
+  /** A copy of the example the test may edit. */
+  dir: string;
+  t: TestStudio;
+  /** An empty session to send to. */
+  session: string;
+  close(): Promise<void>;
+}
+
+/** A studio (with its runtime ready) on a fresh copy of the example, and one session. */
+export async function openEditableStudio(name: string): Promise<EditableStudio> {
+  const dir = copyExample(name);
+  const t = await startTestStudio({ projectDir: dir });
+  await t.studio.runtime.waitReady(60_000);
+  const session = (await t.call('POST', '/sessions', {})).body.session_id as string;
+  return {
+    dir,
+    t,
+    session,
+    close: async () => {
+      await t.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

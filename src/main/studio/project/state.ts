@@ -8,20 +8,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { ProjectDiagnostic } from '../../../shared/runtime-contract.ts';
+import type { ProjectStatus } from '../../../shared/studio-api.ts';
+
+export type { ProjectStatus };
 import type { RuntimeHandle } from '../../playground/executor/runtime.ts';
 import { ProjectFingerprint, type CodeSnapshot } from './fingerprint.ts';
-
-export interface ProjectStatus {
-  name: string;
-  dir: string;
-  /** Files changed since the runtime last loaded the project (applied before the next run). */
-  pending_changes: string[];
-  /** `loading` while changes are being applied. */
-  state: 'ready' | 'loading' | 'invalid';
-  diagnostics: ProjectDiagnostic[];
-  /** When the diagnostics (or the last successful load) were learned. */
-  checked_at: string | null;
-}
 
 export class ProjectState {
   private readonly events = new EventEmitter();

@@ -6,21 +6,9 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { Node, SyntaxKind, type CallExpression, type Project, type SourceFile } from 'ts-morph';
+import type { SourceTarget, TargetKind } from '../../../shared/studio-api.ts';
 
-export type TargetKind = 'add_node' | 'function' | 'factory' | 'subgraph' | 'branch' | 'route_from' | 'route_to' | 'evaluator' | 'evaluator_function';
-
-export interface SourceTarget {
-  kind: TargetKind;
-  /** Project-relative, forward slashes. */
-  path: string;
-  line: number;
-  column: number;
-  end_line: number;
-  /** The target's first lines, trimmed. */
-  snippet: string;
-  /** sha256 of the file's text as analysed. */
-  file_sha256: string;
-}
+export type { SourceTarget, TargetKind };
 
 export interface EvaluatorDeclaration {
   name: string;

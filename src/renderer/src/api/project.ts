@@ -1,37 +1,12 @@
 // The open project (the studio's unversioned /api/project, /api/project/file, /api/save;
 // docs/studio-api.md) and where a node lives in its source (/source-targets/{node}).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ProjectDiagnostic, ProjectView, SourceTarget } from '../../../shared/studio-api.ts';
 import { api } from './client.ts';
 
-export interface ProjectDiagnostic {
-  file: string;
-  line?: number;
-  column?: number;
-  field?: string;
-  message: string;
-}
-
-export interface ProjectStatus {
-  name: string;
-  dir: string;
-  pending_changes: string[];
-  state: 'ready' | 'loading' | 'invalid';
-  diagnostics: ProjectDiagnostic[];
-  files: string[];
-  /** Hash over the files on disk, and each file's sha256 (a run's code_fingerprint compares). */
-  fingerprint: string;
-  file_sha256: Record<string, string>;
-}
-
-export interface SourceTarget {
-  kind: 'add_node' | 'function' | 'factory' | 'subgraph' | 'branch' | 'route_from' | 'route_to' | 'evaluator' | 'evaluator_function';
-  path: string;
-  line: number;
-  column: number;
-  end_line: number;
-  snippet: string;
-  file_sha256: string;
-}
+export type { ProjectDiagnostic, SourceTarget };
+/** GET /api/project. */
+export type ProjectStatus = ProjectView;
 
 export interface ProjectFile {
   path: string;
