@@ -2,7 +2,7 @@
 // contracts for the composer, blob downloads, and the supervised runtime's state.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import crypto from 'node:crypto';
-import { startTestStudio, type TestStudio } from './helpers/playground-studio.ts';
+import { startTestStudio, waitForRun, type TestStudio } from './helpers/playground-studio.ts';
 
 describe('studio project routes', () => {
   let s: TestStudio;
@@ -23,6 +23,28 @@ describe('studio project routes', () => {
     expect(r.status).toBe(200);
     expect(r.body.contracts).toEqual([expect.objectContaining({ schema: 'support.ticket/1', name: 'Ticket' })]);
     expect(r.body.contracts[0].json_schema.properties.topic.enum).toContain('refund');
+  });
+
+  it('checks a data part against its contract with the rules of the runtime, listing problems by path', async () => {
+    const ok = await s.call('POST', '/composer-schema/validate', { schema: 'support.ticket/1', data: { schema: 'support.ticket/1', topic: 'refund', orderId: 'ORD-12345' } });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ valid: true, checked: true, problems: [] });
+    const bad = await s.call('POST', '/composer-schema/validate', { schema: 'support.ticket/1', data: { schema: 'support.ticket/1', topic: 'complaint', orderId: 'nope', colour: 1 } });
+    expect(bad.body.valid).toBe(false);
+    expect(bad.body.problems).toContainEqual({ path: '/topic', message: 'must be one of: refund, order_status, question', allowed: ['refund', 'order_status', 'question'] });
+    expect(bad.body.problems.map((p: { path: string }) => p.path)).toEqual(expect.arrayContaining(['/orderId', '/colour']));
+    // The runtime refuses the same part with the same words.
+    const session = (await s.call('POST', '/sessions', {})).body.session_id;
+    const run = await s.call('POST', `/sessions/${session}/runs`, { parts: [{ kind: 'data', data: { schema: 'support.ticket/1', topic: 'complaint' } }] });
+    const done = await waitForRun(s, run.body.run_id);
+    expect(done.status).toBe('failed');
+    const error = done.output_parts.find((p) => p.kind === 'data') as { data: { errorMessage: string } } | undefined;
+    expect(JSON.stringify(done.output_parts)).toContain('/topic must be one of: refund, order_status, question');
+    expect(error).toBeDefined();
+    const unknown = await s.call('POST', '/composer-schema/validate', { schema: 'nope/1', data: {} });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.detail).toMatchObject({ error: 'not_found', contracts: ['support.ticket/1'] });
+    expect((await s.call('POST', '/composer-schema/validate', { data: {} })).status).toBe(400);
   });
 
   it('downloads a stored file by hash, and 404s an unknown one', async () => {

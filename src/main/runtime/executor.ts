@@ -26,6 +26,7 @@ import { runEvaluators } from './evaluators.ts';
 import { UsageHandler } from './usage.ts';
 import { SpanTracker } from './spans.ts';
 import { failureOf, sourceOf } from './node-failures.ts';
+import { contractProblemsText, describeContractErrors } from '../../shared/contracts.ts';
 
 function isEmptyAnswer(err: unknown): boolean {
   return err instanceof AgentError && err.reason === 'empty_response';
@@ -249,12 +250,12 @@ export class GraphAgentExecutor implements AgentExecutor {
       const contract = id ? gen.project.contracts.get(id) : undefined;
       if (!contract) continue;
       if (!contract.validate(data)) {
-        const problems = (contract.validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message}`).join('; ');
+        const problems = describeContractErrors(contract.validate.errors);
         throw new AgentError({
           code: 'INVALID_INPUT',
           reason: 'contract_violation',
-          message: `DataPart ${i + 1} does not match contract ${id}: ${problems}`,
-          detail: { schema: id, errors: contract.validate.errors },
+          message: `DataPart ${i + 1} does not match contract ${id}: ${contractProblemsText(problems)}`,
+          detail: { schema: id, part: i + 1, problems, errors: contract.validate.errors },
         });
       }
     }

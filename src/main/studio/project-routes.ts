@@ -6,6 +6,12 @@ import type { RuntimeHandle } from '../playground/executor/runtime.ts';
 import { PlaygroundError } from '../playground/errors.ts';
 import { METADATA_PATH, type RegistryMetadata } from '../../shared/runtime-contract.ts';
 import type { SourceAnalysis } from './source/client.ts';
+import { z } from 'zod';
+import { ContractChecker } from '../../shared/contracts.ts';
+import { jsonBody } from '../http/json-body.ts';
+import { PLAYGROUND_BODY_LIMIT } from '../http/limits.ts';
+
+const ValidateSchema = z.strictObject({ schema: z.string().min(1).max(200), data: z.unknown() });
 
 export interface ProjectRoutesOptions {
   projectDir: string;
@@ -54,6 +60,29 @@ export function createProjectRoutes(o: ProjectRoutesOptions): Router {
     try {
       const body = await fromRuntime<{ data: RegistryMetadata }>('the input contracts of its project', METADATA_PATH, o.runtime.controlHeaders());
       res.json({ contracts: body.data.input_contracts });
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  // The composer's check as the author types (docs/playground-api.md): the same ajv rules
+  // the runtime applies, on the contract the runtime has loaded. The studio compiles only the
+  // contract's JSON Schema: no project code runs here.
+  const checker = new ContractChecker();
+  router.post('/composer-schema/validate', jsonBody({ limit: PLAYGROUND_BODY_LIMIT }), async (req, res, next) => {
+    try {
+      const body = ValidateSchema.parse(req.body ?? {});
+      const meta = await fromRuntime<{ data: RegistryMetadata }>('the input contracts of its project', METADATA_PATH, o.runtime.controlHeaders());
+      const contract = meta.data.input_contracts.find((c) => c.schema === body.schema);
+      if (!contract) {
+        throw new PlaygroundError('not_found', `the project declares no input contract '${body.schema}'`, { schema: body.schema, contracts: meta.data.input_contracts.map((c) => c.schema) });
+      }
+      if (!contract.json_schema) {
+        res.json({ schema: body.schema, valid: true, checked: false, problems: [] });
+        return;
+      }
+      const problems = checker.check(contract.schema, contract.json_schema, body.data);
+      res.json({ schema: body.schema, valid: problems.length === 0, checked: true, problems });
     } catch (err) {
       next(err);
     }

@@ -10,7 +10,8 @@ import { register as registerHooks } from 'node:module';
 import { lineCol, locateJson } from '../../common/json-locate.ts';
 import { nativeImport } from './native-import.mjs';
 import { printParseErrorCode, parse as parseJsonc, type ParseError } from 'jsonc-parser';
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
+import { createContractAjv } from '../../../shared/contracts.ts';
 import { ManifestSchema, MANIFEST_FILE, type Manifest, type InputContract, type EvaluatorDecl } from './manifest.ts';
 import { defineErrorCatalogue, type ErrorRaiser } from '../../../sdk/errors.ts';
 
@@ -208,7 +209,7 @@ export async function loadProject(projectDir: string): Promise<LoadedProject> {
   const components: Component[] = [{ kind: 'manifest', name: MANIFEST_FILE, file: MANIFEST_FILE, hash: sha256(text) }];
 
   // Input contracts: each a JSON Schema that must compile.
-  const ajv = new Ajv({ allErrors: true, strict: false });
+  const ajv = createContractAjv();
   const contracts = new Map<string, LoadedContract>();
   manifest.inputContracts.forEach((decl, i) => {
     const field = `inputContracts.${i}`;

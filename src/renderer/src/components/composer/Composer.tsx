@@ -14,6 +14,7 @@ import { statusLabel } from '../StatusBadge.tsx';
 import { DataParts } from './DataParts.tsx';
 import { FileAttachments, filesToDrafts } from './FileAttachments.tsx';
 import { MetadataEditor } from './MetadataEditor.tsx';
+import { useContractCheck } from '../../api/contractCheck.ts';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 export const SEND_SHORTCUT = isMac ? '⌘ Enter' : 'Ctrl Enter';
@@ -63,7 +64,15 @@ export function Composer({ sessionId }: { sessionId: string }) {
   // A project that does not load cannot answer: say so rather than fail the run.
   const project = useProject();
   const invalid = project.data?.state === 'invalid' ? project.data.diagnostics.length : 0;
-  const disabled = blocker !== null || pending || invalid > 0;
+  // Data parts naming a declared contract are checked as the author types (the runtime's rules).
+  const declared = useMemo(() => (contracts.data ?? []).filter((c) => c.jsonSchema).map((c) => c.schema), [contracts.data]);
+  const contractCheck = useContractCheck(
+    draft.dataParts.map((p) => ({ id: p.id, text: p.json })),
+    declared,
+  );
+  const contractFailures = contractCheck.checks.filter((c) => c.problems.length > 0);
+  const contractProblemCount = contractFailures.reduce((n, c) => n + c.problems.length, 0);
+  const disabled = blocker !== null || pending || invalid > 0 || contractProblemCount > 0;
 
   const sending = useRef(false);
   const send = async () => {
@@ -214,6 +223,25 @@ export function Composer({ sessionId }: { sessionId: string }) {
           ))}
         </ul>
       ) : null}
+      {contractFailures.length ? (
+        <div className="field-error composer__problems" role="alert" data-testid="contract-problems">
+          {contractFailures.map((c) => {
+            const part = draft.dataParts.find((p) => p.id === c.id);
+            return (
+              <div key={c.id}>
+                <strong>{part?.label ?? 'Data'}</strong> does not meet contract <code>{c.schema}</code>:
+                <ul>
+                  {c.problems.map((p, i) => (
+                    <li key={i} data-testid="contract-problem" data-path={p.path}>
+                      <code>{p.path || '(the part)'}</code> {p.message}
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            );
+          })}
+        </div>
+      ) : null}
       {sendError ? (
         <p className="field-error" role="alert" data-testid="send-error">
           Could not send: {sendError}
@@ -247,6 +275,10 @@ export function Composer({ sessionId }: { sessionId: string }) {
             <span className="composer__why" id="send-why" data-testid="send-blocked-reason" data-reason="project_invalid">
               The project does not load ({invalid} problem{invalid === 1 ? '' : 's'}): fix it first.
             </span>
+          ) : contractProblemCount ? (
+            <span className="composer__why" id="send-why" data-testid="send-blocked-reason" data-reason="contract">
+              The data does not meet its contract ({contractProblemCount} problem{contractProblemCount === 1 ? '' : 's'} above).
+            </span>
           ) : (
             <span className="composer__why muted">
               <kbd>{SEND_SHORTCUT}</kbd> sends
@@ -257,7 +289,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
             className="btn btn--primary"
             onClick={() => void send()}
             disabled={disabled}
-            aria-describedby={blocker || invalid ? 'send-why' : undefined}
+            aria-describedby={blocker || invalid || contractProblemCount ? 'send-why' : undefined}
             data-testid="send"
           >
             {pending ? 'Sending…' : mode.kind === 'resume' ? 'Send reply' : 'Send'}
