@@ -116,6 +116,10 @@ export interface RunSummary {
   started_at: string | null;
   ended_at: string | null;
   duration_ms: number | null;
+  /** The first text of the input, on one line, at most 120 characters. */
+  input_preview: string | null;
+  /** For an input_required run: the reply run that answered it, or null while it waits. */
+  answered_by?: string | null;
 }
 
 export interface RunDetail extends RunSummary {

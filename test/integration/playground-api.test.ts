@@ -80,6 +80,35 @@ describe('sessions', () => {
   });
 });
 
+describe('session titles and search', () => {
+  it('names a session after its first message, renames it with PATCH, and finds sessions by title or run text', async () => {
+    const s = await newSession();
+    expect(s.title).toBe('Untitled session');
+    const run = await createRun(s.session_id, { parts: [text('How do I   reset\nmy password?')] });
+    await waitForRun(t, run.run_id);
+    expect((await t.call<Session>('GET', `/sessions/${s.session_id}`)).body.title).toBe('How do I reset my password?');
+    // A second message leaves the title alone.
+    await waitForRun(t, (await createRun(s.session_id, { parts: [text('Thanks')] })).run_id);
+    expect((await t.call<Session>('GET', `/sessions/${s.session_id}`)).body.title).toBe('How do I reset my password?');
+
+    const renamed = await t.call<Session>('PATCH', `/sessions/${s.session_id}`, { title: '  Password reset 100%_ sure  ' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ session_id: s.session_id, title: 'Password reset 100%_ sure', run_count: 2 });
+    expect((await t.call('PATCH', `/sessions/${s.session_id}`, { title: '   ' })).status).toBe(400);
+    expect((await t.call('PATCH', `/sessions/${s.session_id}`, { title: 'x', extra: 1 })).status).toBe(400);
+    expect((await t.call('PATCH', '/sessions/ses_01ARZ3NDEKTSV4RRFFQ69G5FAV', { title: 'x' })).status).toBe(404);
+
+    const search = async (q: string) => (await t.call<Page<Session>>('GET', `/sessions?q=${encodeURIComponent(q)}`)).body.items.map((x) => x.session_id);
+    expect(await search('refund policy nowhere')).not.toContain(s.session_id);
+    expect(await search('my PASSWORD')).toContain(s.session_id); // a run's input text, case-insensitive
+    expect(await search('reset 100')).toContain(s.session_id); // title, case-insensitive
+    expect(await search('THANKS')).toContain(s.session_id); // a run's input text
+    expect(await search('100%_')).toContain(s.session_id); // % and _ taken literally
+    expect(await search('10_%')).not.toContain(s.session_id);
+    expect(await search('"kind"')).not.toContain(s.session_id); // not the stored JSON
+  });
+});
+
 describe('runs', () => {
   it('answers 202 at once and completes in the background with output, trace events and scores', async () => {
     const s = await newSession();
@@ -180,6 +209,9 @@ describe('runs', () => {
     const twice = await t.call('POST', `/runs/${parent.run_id}/resume`, { parts: [text('order id ORD-99999')] });
     expect(twice.status).toBe(409);
     expect(twice.body.detail).toMatchObject({ error: 'run_not_resumable', status: 'input_required', resumed_by: child.run_id });
+    // The list tells the answered question from one still waiting.
+    const listed = (await t.call<Page<RunSummary>>('GET', `/sessions/${s.session_id}/runs`)).body.items;
+    expect(listed.find((r) => r.run_id === parent.run_id)).toMatchObject({ status: 'input_required', answered_by: child.run_id, input_preview: 'I want a refund' });
     expect((await t.call('POST', `/runs/${parent.run_id}/resume`, { parts: [] })).status).toBe(400);
     expect((await t.call('POST', '/runs/run_01ARZ3NDEKTSV4RRFFQ69G5FAV/resume', { parts: [text('x')] })).status).toBe(404);
   });

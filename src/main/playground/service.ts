@@ -26,7 +26,7 @@ import { newRunId, newSessionId } from './ids.ts';
 import { blobsOf, inputToTagged, type StoredBlob } from './parts.ts';
 import { normaliseChangedFile } from './paths.ts';
 import type { BlobStore } from './store/blobs.ts';
-import { toDetail, type NewRun, type PageQuery, type PlaygroundStore } from './store/store.ts';
+import { inputPreview, toDetail, type NewRun, type PageQuery, type PlaygroundStore } from './store/store.ts';
 
 export interface ResumeBody {
   parts: InputPart[];
@@ -58,6 +58,13 @@ export class PlaygroundService {
   createSession(body: CreateSessionBody): Session {
     const title = body.title?.trim() || DEFAULT_SESSION_TITLE;
     return this.o.store.insertSession(newSessionId(), title, new Date().toISOString());
+  }
+
+  /** PATCH /sessions/{id}: a new title (docs/playground-api.md). */
+  renameSession(id: string, title: string): Session {
+    this.getSession(id);
+    this.o.store.renameSession(id, title, new Date().toISOString());
+    return this.getSession(id);
   }
 
   listSessions(q: PageQuery): Page<Session> {
@@ -105,9 +112,14 @@ export class PlaygroundService {
 
   /** POST /sessions/{id}/runs (spec 4.3): 202 at once; the executor does the work. */
   createRun(sessionId: string, body: CreateRunBody): RunAccepted {
-    this.getSession(sessionId);
+    const session = this.getSession(sessionId);
     this.assertNoActiveRun();
     const input = inputToTagged(body.parts, this.o.blobs);
+    // A session nobody named takes its first message as its title.
+    if (session.title === DEFAULT_SESSION_TITLE && session.run_count === 0) {
+      const first = inputPreview(JSON.stringify(input.parts));
+      if (first) this.o.store.renameSession(sessionId, first.length > 60 ? `${first.slice(0, 59)}…` : first, new Date().toISOString());
+    }
     return this.admit(
       {
         session_id: sessionId,

@@ -20,6 +20,7 @@ import {
   CreateRunSchema,
   CreateSessionSchema,
   ListQuerySchema,
+  RenameSessionSchema,
   RerunSchema,
   ResumeSchema,
   SeqSchema,
@@ -51,7 +52,7 @@ function pageQuery(req: Request, prefix: 'ses_' | 'run_'): PageQuery {
     before = decodeCursor(q.cursor, prefix);
     if (!before) throw new PlaygroundError('invalid_request', 'cursor is not one this API issued; pass next_cursor unchanged');
   }
-  return { limit: q.limit, before };
+  return { limit: q.limit, before, search: q.q?.trim() || null };
 }
 
 /** spec 4.3 rule 4: the cursor is Last-Event-ID or ?after; when both are present the larger wins. */
@@ -93,6 +94,10 @@ export function createPlaygroundRouter(o: PlaygroundRouterOptions): PlaygroundRo
 
   router.get('/sessions/:session_id', (req, res) => {
     res.json(service.getSession(req.params.session_id));
+  });
+
+  router.patch('/sessions/:session_id', (req, res) => {
+    res.json(service.renameSession(req.params.session_id, RenameSessionSchema.parse(bodyOf(req)).title));
   });
 
   router.delete('/sessions/:session_id', (req, res) => {

@@ -58,6 +58,15 @@ export const RerunSchema = z.strictObject({});
 export const ListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().min(1).optional(),
+  /** Sessions: a text the title or any run's input text contains. */
+  q: z.string().max(200).optional(),
+});
+
+export const RenameSessionSchema = z.strictObject({
+  title: z
+    .string()
+    .transform((t) => t.trim())
+    .pipe(z.string().min(1, 'a title needs at least one character').max(200)),
 });
 
 /** Comparison options (docs/playground-api.md): `ignore` given once per glob. */

@@ -67,6 +67,23 @@ export interface PageQuery {
   limit: number;
   /** Exclusive upper bound on the id (ids are ULID-based, so they sort by creation). */
   before: string | null;
+  /** Sessions only: a text the title or a run's input text contains (case-insensitive). */
+  search?: string | null;
+}
+
+/** A LIKE pattern matching `text` anywhere, with its own % and _ taken literally. */
+const likeAnywhere = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The first text part of a run's input, on one line, cut at 120 characters. */
+export function inputPreview(inputParts: string): string | null {
+  try {
+    const text = (JSON.parse(inputParts) as TaggedPart[]).find((p) => p.kind === 'text');
+    if (!text || text.kind !== 'text') return null;
+    const line = text.text.replace(/\s+/g, ' ').trim();
+    return line.length > 120 ? `${line.slice(0, 119)}…` : line;
+  } catch {
+    return null;
+  }
 }
 
 const ACTIVE_SQL = ACTIVE_STATES.map((s) => `'${s}'`).join(', ');
@@ -89,6 +106,7 @@ export function toSummary(row: RunRow): RunSummary {
     started_at: row.started_at,
     ended_at: row.ended_at,
     duration_ms: duration,
+    input_preview: inputPreview(row.input_parts),
   };
 }
 
@@ -118,6 +136,11 @@ export class PlaygroundStore {
       insertSession: p('INSERT INTO sessions (session_id, title, created_at, updated_at) VALUES (?, ?, ?, ?)'),
       getSession: p<Session>(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.session_id = ?`),
       listSessions: p<Session>(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE (? IS NULL OR s.session_id < ?) ORDER BY s.session_id DESC LIMIT ?`),
+      searchSessions: p<Session>(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE (? IS NULL OR s.session_id < ?)
+        AND (s.title LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM runs r, json_each(r.input_parts) part WHERE r.session_id = s.session_id
+          AND json_extract(part.value, '$.kind') = 'text' AND json_extract(part.value, '$.text') LIKE ? ESCAPE '\\'))
+        ORDER BY s.session_id DESC LIMIT ?`),
+      renameSession: p('UPDATE sessions SET title = ?, updated_at = ? WHERE session_id = ?'),
       touchSession: p('UPDATE sessions SET updated_at = ? WHERE session_id = ?'),
       deleteSession: p('DELETE FROM sessions WHERE session_id = ?'),
       sessionRunIds: p<{ run_id: string }>('SELECT run_id FROM runs WHERE session_id = ?'),
@@ -180,8 +203,16 @@ export class PlaygroundStore {
     return this.stmts.getSession.get(id) as Session | undefined;
   }
 
+  renameSession(id: string, title: string, now: string): void {
+    this.stmts.renameSession.run(title, now, id);
+  }
+
   listSessions(q: PageQuery): Page<Session> {
-    const rows = this.stmts.listSessions.all(q.before, q.before, q.limit + 1) as Session[];
+    const rows = (
+      q.search
+        ? this.stmts.searchSessions.all(q.before, q.before, likeAnywhere(q.search), likeAnywhere(q.search), q.limit + 1)
+        : this.stmts.listSessions.all(q.before, q.before, q.limit + 1)
+    ) as Session[];
     return page(rows, q.limit, (s) => s.session_id);
   }
 
@@ -240,7 +271,13 @@ export class PlaygroundStore {
   listRuns(sessionId: string, q: PageQuery): Page<RunSummary> {
     const rows = this.stmts.listRuns.all(sessionId, q.before, q.before, q.limit + 1) as RunRow[];
     const p = page(rows, q.limit, (r) => r.run_id);
-    return { items: p.items.map(toSummary), next_cursor: p.next_cursor };
+    const items = p.items.map((row) => {
+      const summary = toSummary(row);
+      // An input_required run whose question a reply answered is no longer waiting.
+      if (row.status === 'input_required') summary.answered_by = this.answeredResume(row.run_id)?.run_id ?? null;
+      return summary;
+    });
+    return { items, next_cursor: p.next_cursor };
   }
 
   /** The conversation a new message in this session continues: the context of its latest run. */
