@@ -1,5 +1,5 @@
 // Server state through @tanstack/react-query: one hook per Playground API operation.
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type {
   CreateRunBody,
   InputPart,
@@ -15,6 +15,7 @@ import { normaliseContracts, normaliseGraph, type AgentGraph, type InputContract
 
 export const keys = {
   sessions: ['sessions'] as const,
+  sessionSearch: (q: string) => ['sessions', 'search', q] as const,
   runs: (sessionId: string) => ['runs', sessionId] as const,
   run: (runId: string) => ['run', runId] as const,
   contracts: ['composer-schema'] as const,
@@ -23,15 +24,21 @@ export const keys = {
 
 const RUN_PAGE = 50;
 
-/** Every session, following `next_cursor` (the sidebar shows them all). */
-export function useSessions() {
+/** Every session, following `next_cursor` (the sidebar shows them all); with `search`, those
+ * whose title or run input text contains it. */
+export function useSessions(search = '') {
+  const q = search.trim();
   return useQuery({
-    queryKey: keys.sessions,
-    queryFn: async ({ signal }) => {
+    queryKey: q ? keys.sessionSearch(q) : keys.sessions,
+    placeholderData: keepPreviousData,
+    queryFn: async ({ signal }): Promise<Session[]> => {
       const all: Session[] = [];
       let cursor: string | null = null;
       do {
-        const qs: string = cursor ? `?cursor=${encodeURIComponent(cursor)}` : '';
+        const params = new URLSearchParams();
+        if (cursor) params.set('cursor', cursor);
+        if (q) params.set('q', q);
+        const qs: string = params.size ? `?${params.toString()}` : '';
         const page: Page<Session> = await api<Page<Session>>(`/sessions${qs}`, { signal });
         all.push(...page.items);
         cursor = page.next_cursor;
@@ -87,7 +94,9 @@ export function useInputContracts() {
       }
     },
     staleTime: 30_000,
-    retry: false,
+    // While the runtime starts (503), ask again each second: the contracts come when it is up.
+    retry: (count, err) => err instanceof ApiError && err.status === 503 && count < 120,
+    retryDelay: 1000,
   });
 }
 
@@ -117,6 +126,14 @@ export function useCreateSession() {
       qc.setQueryData<Session[]>(keys.sessions, (old) => [session, ...(old ?? []).filter((s) => s.session_id !== session.session_id)]);
       void qc.invalidateQueries({ queryKey: keys.sessions });
     },
+  });
+}
+
+export function useRenameSession() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ sessionId, title }: { sessionId: string; title: string }) => api<Session>(`/sessions/${encodeURIComponent(sessionId)}`, { method: 'PATCH', body: { title } }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: keys.sessions }),
   });
 }
 

@@ -1,8 +1,8 @@
 // Sessions sidebar: create, select, delete (with confirmation); the selected session lists
 // its runs with a state badge and reason.
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import type { RunSummary, Session } from '../../../shared/playground.ts';
-import { useCreateSession, useDeleteSession, useRuns, useSessions } from '../api/queries.ts';
+import { useCreateSession, useDeleteSession, useRenameSession, useRuns, useSessions } from '../api/queries.ts';
 import { errorMessage } from '../api/client.ts';
 import { useUi } from '../state/ui.ts';
 import { formatDateTime, formatTime, shortId } from '../lib/format.ts';
@@ -72,7 +72,25 @@ function RunList({ sessionId }: { sessionId: string }) {
                 <span className="runlist__origin">{ORIGIN_LABEL[r.origin] ?? r.origin}</span>
                 <span className="runlist__time">{formatTime(r.created_at)}</span>
               </span>
-              <StatusBadge status={r.status} reason={r.reason} compact />
+              {r.input_preview ? (
+                <span className="runlist__preview" data-testid="run-preview">
+                  {r.input_preview}
+                </span>
+              ) : null}
+              <span className="runlist__badges">
+                <StatusBadge status={r.status} reason={r.reason} compact />
+                {r.status === 'input_required' ? (
+                  r.answered_by ? (
+                    <span className="pill pill--equal" data-testid="run-answered" title={`Answered by ${r.answered_by}`}>
+                      answered
+                    </span>
+                  ) : (
+                    <span className="pill pill--changed" data-testid="run-waiting">
+                      waiting for you
+                    </span>
+                  )
+                ) : null}
+              </span>
             </button>
           </li>
         ))}
@@ -86,8 +104,41 @@ function RunList({ sessionId }: { sessionId: string }) {
   );
 }
 
+/** A session's title, renamed in place (Enter or leaving the field saves, Esc cancels). */
+function SessionTitle({ session, editing, onDone }: { session: Session; editing: boolean; onDone: () => void }) {
+  const rename = useRenameSession();
+  const [value, setValue] = useState(session.title);
+  if (!editing) return <span className="session__title">{sessionTitle(session)}</span>;
+  const save = async () => {
+    const title = value.trim();
+    if (title && title !== session.title) await rename.mutateAsync({ sessionId: session.session_id, title }).catch(() => undefined);
+    onDone();
+  };
+  return (
+    <input
+      className="input input--small session__rename"
+      value={value}
+      maxLength={200}
+      autoFocus
+      aria-label="Session title"
+      data-testid="session-rename-input"
+      onChange={(e) => setValue(e.target.value)}
+      onClick={(e) => e.stopPropagation()}
+      onKeyDown={(e) => {
+        e.stopPropagation();
+        if (e.key === 'Enter') void save();
+        if (e.key === 'Escape') onDone();
+      }}
+      onBlur={() => void save()}
+    />
+  );
+}
+
 export function Sidebar() {
-  const sessions = useSessions();
+  const [search, setSearch] = useState('');
+  const deferredSearch = useDeferredValue(search);
+  const sessions = useSessions(deferredSearch);
+  const [renaming, setRenaming] = useState<string | null>(null);
   const create = useCreateSession();
   const del = useDeleteSession();
   const sessionId = useUi((s) => s.sessionId);
@@ -120,6 +171,18 @@ export function Sidebar() {
         </p>
       ) : null}
 
+      <div className="sidebar__search">
+        <input
+          className="input input--small"
+          type="search"
+          placeholder="Find sessions by title or message…"
+          aria-label="Find sessions"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          data-testid="session-search"
+        />
+      </div>
+
       <div className="sidebar__scroll">
         {sessions.isPending ? <p className="sidebar__hint">Loading sessions…</p> : null}
         {sessions.isError ? (
@@ -130,7 +193,12 @@ export function Sidebar() {
             </button>
           </div>
         ) : null}
-        {sessions.isSuccess && list.length === 0 ? (
+        {sessions.isSuccess && list.length === 0 && deferredSearch.trim() ? (
+          <p className="sidebar__hint" data-testid="sessions-no-match">
+            No session matches “{deferredSearch.trim()}”.
+          </p>
+        ) : null}
+        {sessions.isSuccess && list.length === 0 && !deferredSearch.trim() ? (
           <div className="sidebar__empty" data-testid="sessions-empty">
             <p>No sessions yet.</p>
             <p>A session is one conversation with your agent. Create one to send the first message.</p>
@@ -151,11 +219,21 @@ export function Sidebar() {
                     onClick={() => selectSession(s.session_id)}
                     data-testid="session-select"
                   >
-                    <span className="session__title">{sessionTitle(s)}</span>
+                    <SessionTitle session={s} editing={renaming === s.session_id} onDone={() => setRenaming(null)} />
                     <span className="session__meta">
                       {s.run_count} {s.run_count === 1 ? 'run' : 'runs'} · {formatDateTime(s.updated_at || s.created_at)}
                     </span>
                     {s.last_run_status && !selected ? <StatusBadge status={s.last_run_status} compact /> : null}
+                  </button>
+                  <button
+                    type="button"
+                    className="iconbtn"
+                    aria-label={`Rename ${sessionTitle(s)}`}
+                    title="Rename session"
+                    onClick={() => setRenaming(s.session_id)}
+                    data-testid="session-rename"
+                  >
+                    <Icon name="pencil" />
                   </button>
                   <button
                     type="button"

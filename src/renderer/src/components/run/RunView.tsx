@@ -16,7 +16,8 @@ import { Diagnostics } from './Diagnostics.tsx';
 import { PartsView } from './Parts.tsx';
 import { PhaseStepper } from './PhaseStepper.tsx';
 import { ScoresTable } from './ScoresTable.tsx';
-import { StatusBanner } from './StatusBanner.tsx';
+import { StatusBanner, type RunFailure } from './StatusBanner.tsx';
+import { loadRunIntoDraft } from '../../state/resend.ts';
 import { TraceList } from './TraceList.tsx';
 import { Waterfall } from './Waterfall.tsx';
 
@@ -50,6 +51,18 @@ function LiveOutput({ stream }: { stream: RunStreamState }) {
   );
 }
 
+function failureOf(parts: TaggedPart[]): RunFailure | null {
+  const d = parts.find((p) => p.kind === 'data' && typeof p.data.errorCode === 'string');
+  return d && d.kind === 'data' ? (d.data as RunFailure) : null;
+}
+
+/** Loads the run's input into the composer and puts the cursor there. */
+async function editAndResend(run: RunDetail): Promise<void> {
+  useUi.getState().cancelResume();
+  await loadRunIntoDraft(run);
+  document.getElementById('composer-text')?.focus();
+}
+
 function questionOf(parts: TaggedPart[]): string | null {
   const t = parts.find((p) => p.kind === 'text');
   return t && t.kind === 'text' ? t.text : null;
@@ -69,6 +82,11 @@ function Actions({ run, active }: { run: RunDetail; active: boolean }) {
       {active ? (
         <button type="button" className="btn btn--danger-outline" onClick={() => cancel.mutate(run.run_id)} disabled={cancel.isPending} data-testid="cancel-run">
           {cancel.isPending ? 'Cancelling…' : 'Cancel run'}
+        </button>
+      ) : null}
+      {!active ? (
+        <button type="button" className="btn" data-testid="edit-resend" title="Load this run's input into the composer to change it and send it again" onClick={() => void editAndResend(run)}>
+          Edit and resend
         </button>
       ) : null}
       {!active ? (
@@ -157,6 +175,7 @@ export function RunView({ runId }: { runId: string }) {
   const detail = useRun(runId);
   const stream = useRunStream(runId);
   const startResume = useUi((s) => s.startResume);
+  const openSource = useUi((s) => s.openSource);
 
   if (detail.isPending) return <div className="runview runview--loading">Loading run…</div>;
   if (detail.isError) {
@@ -210,6 +229,9 @@ export function RunView({ runId }: { runId: string }) {
         recommendedCommand={stream.recommendedCommand}
         question={status === 'input_required' && detailCaughtUp ? questionOf(run.output_parts) : null}
         onReply={() => startResume(run.run_id)}
+        failure={status === 'failed' && detailCaughtUp ? failureOf(run.output_parts) : null}
+        onEditResend={() => void editAndResend(run)}
+        onSource={(f) => openSource({ node: f.node, file: f.source?.file, line: f.source?.line, column: f.source?.column })}
       />
 
       <PhaseStepper phases={stream.phases} status={status} />

@@ -34,6 +34,49 @@ function describe(status: RunStatus, durationMs: number | null): string {
   }
 }
 
+/** The error DataPart of a failed run (spec 7.2), as far as the banner needs it. */
+export interface RunFailure {
+  errorCode?: string;
+  errorMessage?: string;
+  node?: string;
+  source?: { file: string; line: number; column: number };
+}
+
+/** Whose problem it is, and the next step. */
+function FailureHint({ failure, onEditResend, onSource }: { failure: RunFailure; onEditResend?: () => void; onSource?: (f: RunFailure) => void }) {
+  if (failure.errorCode === 'INVALID_INPUT') {
+    return (
+      <div className="banner__hint" data-testid="failure-input">
+        <p>
+          <strong>Your input was refused</strong>, not the agent: {failure.errorMessage ?? 'it does not meet what the agent accepts'}.
+        </p>
+        {onEditResend ? (
+          <button type="button" className="btn btn--primary btn--small" onClick={onEditResend} data-testid="banner-edit-resend">
+            Fix it and resend
+          </button>
+        ) : null}
+      </div>
+    );
+  }
+  if (failure.node) {
+    const where = failure.source ? `${failure.source.file}:${failure.source.line}` : null;
+    return (
+      <div className="banner__hint" data-testid="failure-node">
+        <p>
+          <strong>The agent failed in node {failure.node}</strong>
+          {where ? <> at <code>{where}</code></> : null}: {failure.errorMessage ?? ''}
+        </p>
+        {onSource ? (
+          <button type="button" className="btn btn--small" onClick={() => onSource(failure)} data-testid="banner-go-to-source">
+            Go to source
+          </button>
+        ) : null}
+      </div>
+    );
+  }
+  return null;
+}
+
 export function StatusBanner({
   status,
   reason,
@@ -41,6 +84,9 @@ export function StatusBanner({
   recommendedCommand,
   question,
   onReply,
+  failure,
+  onEditResend,
+  onSource,
 }: {
   status: RunStatus;
   reason: string | null;
@@ -48,6 +94,9 @@ export function StatusBanner({
   recommendedCommand: string | null;
   question?: string | null;
   onReply?: () => void;
+  failure?: RunFailure | null;
+  onEditResend?: () => void;
+  onSource?: (f: RunFailure) => void;
 }) {
   const tone = status === 'failed' ? 'danger' : status === 'input_required' || status === 'interrupted' ? 'warning' : status === 'completed' ? 'success' : 'info';
   return (
@@ -60,6 +109,7 @@ export function StatusBanner({
             <strong>Reason: {reasonLabel(reason)}.</strong> {REASON_TEXT[reason] ?? ''}
           </p>
         ) : null}
+        {status === 'failed' && failure ? <FailureHint failure={failure} onEditResend={onEditResend} onSource={onSource} /> : null}
         {question ? (
           <blockquote className="banner__question" data-testid="input-question">
             {question}

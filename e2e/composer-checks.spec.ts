@@ -1,0 +1,84 @@
+// The composer checks before sending and helps fix a refused input; sessions are named,
+// renamed in place and found by what was said in them.
+import { describe, expect, it } from 'vitest';
+import { useStudioWorld } from './fixtures.ts';
+import { openNewSession } from './pages/session.ts';
+
+describe('composer checks and sessions', () => {
+  const world = useStudioWorld();
+
+  it('blocks Send on an enum error, listing the allowed values, until the part is fixed', async () => {
+    const { page } = world();
+    const { composer } = await openNewSession(world());
+    await composer.typeText('Please look at this ticket');
+    await composer.openPanel('data');
+    await composer.addContractPart('support.ticket/1');
+    await composer.setJson(JSON.stringify({ schema: 'support.ticket/1', topic: 'complaint', orderId: 'ORD-12345' }, null, 2));
+    const problem = page.locator('[data-testid="contract-problem"][data-path="/topic"]');
+    await problem.waitFor();
+    expect(await problem.textContent()).toContain('must be one of: refund, order_status, question');
+    expect(await composer.sendButton().isDisabled()).toBe(true);
+    expect(await page.locator('[data-testid="send-blocked-reason"][data-reason="contract"]').count()).toBe(1);
+
+    await composer.setJson(JSON.stringify({ schema: 'support.ticket/1', topic: 'order_status', orderId: 'ORD-12345' }, null, 2));
+    await expect.poll(() => page.getByTestId('contract-problem').count()).toBe(0);
+    await expect.poll(() => composer.sendButton().isDisabled()).toBe(false);
+  });
+
+  it('edits and resends a refused input in two clicks', async () => {
+    const { page, api } = world();
+    const { run, sessionId, studio } = await openNewSession(world());
+    // An input the runtime refuses (sent through the API, where nothing checks it first).
+    const created = await api.createRun(sessionId, { parts: [{ kind: 'text', text: 'Where is it?' }, { kind: 'data', data: { schema: 'support.ticket/1', topic: 'lost_parcel' } }], metadata: { userId: 'e2e-user' } });
+    await api.waitForEnd(created.body.run_id);
+    await studio.open(`#/sessions/${sessionId}/runs/${created.body.run_id}`);
+    await run.waitForRun(created.body.run_id);
+    await run.waitForStatus('failed');
+    const hint = page.getByTestId('failure-input');
+    await hint.waitFor();
+    expect(await hint.textContent()).toContain('/topic must be one of: refund, order_status, question');
+
+    // Click 1: the whole input is back in the composer, its problem shown.
+    await page.getByTestId('banner-edit-resend').click();
+    expect(await page.getByTestId('composer-text').inputValue()).toBe('Where is it?');
+    await page.locator('[data-testid="contract-problem"][data-path="/topic"]').waitFor();
+    await page.getByTestId('toggle-data').click();
+    const { ComposerPage } = await import('./pages/composer.ts');
+    const composer = new ComposerPage(page);
+    await composer.setJson(JSON.stringify({ schema: 'support.ticket/1', topic: 'order_status', orderId: 'ORD-23456' }, null, 2));
+    await expect.poll(() => composer.sendButton().isDisabled()).toBe(false);
+    // Click 2: send.
+    await composer.send();
+    const resent = await run.waitForNewRun(created.body.run_id);
+    await run.waitForStatus('completed');
+    const stored = await api.run(resent);
+    expect(stored.input_parts[1]).toEqual({ kind: 'data', data: { schema: 'support.ticket/1', topic: 'order_status', orderId: 'ORD-23456' } });
+    expect(stored.metadata).toMatchObject({ userId: 'e2e-user' });
+  });
+
+  it('names a session after its first message, renames it in place, and finds it by a message', async () => {
+    const { page, api } = world();
+    const { composer, run, sessionId } = await openNewSession(world());
+    await composer.typeText('Where is my order ORD-23456?');
+    await composer.sendWithShortcut();
+    await run.waitForNewRun(null);
+    await run.waitForStatus('completed');
+    const item = page.locator(`[data-testid="session-item"][data-session-id="${sessionId}"]`);
+    await expect.poll(() => item.locator('.session__title').textContent()).toBe('Where is my order ORD-23456?');
+    expect(await page.getByTestId('run-preview').first().textContent()).toBe('Where is my order ORD-23456?');
+
+    await item.getByTestId('session-rename').click();
+    const input = item.getByTestId('session-rename-input');
+    await input.fill('Parcel to Lyon');
+    await input.press('Enter');
+    await expect.poll(() => item.locator('.session__title').textContent()).toBe('Parcel to Lyon');
+    expect((await api.sessions()).find((s) => s.session_id === sessionId)?.title).toBe('Parcel to Lyon');
+
+    const other = await api.createSession('Something else');
+    await page.getByTestId('session-search').fill('ORD-23456');
+    await expect.poll(() => page.locator(`[data-testid="session-item"][data-session-id="${other.session_id}"]`).count()).toBe(0);
+    expect(await item.count()).toBe(1);
+    await page.getByTestId('session-search').fill('no such words anywhere');
+    await page.getByTestId('sessions-no-match').waitFor();
+  });
+});
