@@ -48,8 +48,9 @@ describe('sessions', () => {
 
   it('draws the agent graph with clickable nodes', async () => {
     const { page, url, api, screenshot } = world();
-    const probe = await api.call('GET', '/graph');
-    expect(probe.status).toBe(200);
+    // The studio serves the graph once its runtime is up (503 until then; a slow machine
+    // can take more than the route's own 5 s wait).
+    await expect.poll(async () => (await api.call('GET', '/graph')).status, { timeout: 60_000, interval: 250 }).toBe(200);
     const studio = new StudioPage(page, url);
     await studio.open();
     await studio.showView('graph');
