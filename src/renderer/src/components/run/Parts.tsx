@@ -7,6 +7,9 @@ import { CopyButton } from '../CopyButton.tsx';
 import { Icon } from '../Icon.tsx';
 import { DataTree } from './DataTree.tsx';
 import { reasonLabel, statusLabel } from '../StatusBadge.tsx';
+import { useState } from 'react';
+import { looksLikeMarkdown, Markdown } from './Markdown.tsx';
+import { DataViews } from './ArrayTable.tsx';
 
 function FilePartView({ part }: { part: Extract<TaggedPart, { kind: 'file' }> }) {
   if (part.source === 'uri') {
@@ -43,19 +46,37 @@ function FilePartView({ part }: { part: Extract<TaggedPart, { kind: 'file' }> })
   );
 }
 
+function TextPart({ part }: { part: Extract<TaggedPart, { kind: 'text' }> }) {
+  const [raw, setRaw] = useState(false);
+  const markdown = looksLikeMarkdown(part.text);
+  return (
+    <div className="part-block">
+      {markdown ? (
+        <button type="button" className="linkbtn small part__format" aria-pressed={raw} onClick={() => setRaw(!raw)} data-testid="toggle-raw">
+          {raw ? 'Show formatted' : 'Show raw text'}
+        </button>
+      ) : null}
+      <div
+        className={`part part--text${part.partial ? ' part--partial' : ''}`}
+        data-testid="part-text"
+        data-partial={part.partial ? 'true' : undefined}
+        data-format={markdown && !raw ? 'markdown' : 'plain'}
+      >
+        {part.partial ? (
+          <span className="part__partial" data-testid="partial-badge">
+            Partial: streamed before the run stopped
+          </span>
+        ) : null}
+        {markdown && !raw ? <Markdown text={part.text} /> : part.text}
+      </div>
+    </div>
+  );
+}
+
 export function PartView({ part }: { part: TaggedPart }) {
   switch (part.kind) {
     case 'text':
-      return (
-        <div className={`part part--text${part.partial ? ' part--partial' : ''}`} data-testid="part-text" data-partial={part.partial ? 'true' : undefined}>
-          {part.partial ? (
-            <span className="part__partial" data-testid="partial-badge">
-              Partial: streamed before the run stopped
-            </span>
-          ) : null}
-          {part.text}
-        </div>
-      );
+      return <TextPart part={part} />;
     case 'data': {
       const schema = typeof part.data.schema === 'string' ? part.data.schema : null;
       return (
@@ -64,7 +85,7 @@ export function PartView({ part }: { part: TaggedPart }) {
             <span className="part__kind">Data</span>
             {schema ? <code className="chip chip--schema">{schema}</code> : null}
           </div>
-          <DataTree value={part.data} />
+          <DataViews data={part.data} tree={<DataTree value={part.data} />} />
         </div>
       );
     }
