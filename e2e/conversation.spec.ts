@@ -15,7 +15,12 @@ describe('conversation', () => {
     await composer.send();
     const parentId = await run.waitForNewRun(null);
     await run.waitForStatus('input_required');
-    await run.root.getByTestId('input-question').waitFor();
+    const question = run.root.getByTestId('input-question');
+    await question.waitFor();
+    // The question is said once: in the banner, not again in the output below it.
+    const asked = (await question.textContent())!;
+    expect(await run.finalOutput().getByTestId('part-text').filter({ hasText: asked }).count()).toBe(0);
+    await studio.runItem((await run.runId())).getByTestId('run-waiting').waitFor();
     await screenshot('06-input-required');
 
     await run.reply();
@@ -33,6 +38,8 @@ describe('conversation', () => {
     expect(child.task_id).toBe(parent.task_id);
     expect(await run.finalOutput().getByTestId('part-text').first().textContent()).toMatch(/refund/i);
     await studio.runItem(parentId).locator('[data-status="input_required"]').waitFor();
+    // The answered question is no longer waiting.
+    await studio.runItem(parentId).getByTestId('run-answered').waitFor();
   });
 
   it('continues a run after a page reload with no lost or repeated delta', async () => {

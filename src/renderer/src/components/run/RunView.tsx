@@ -63,6 +63,18 @@ async function editAndResend(run: RunDetail): Promise<void> {
   document.getElementById('composer-text')?.focus();
 }
 
+/** The output below the banner, without what the banner already says: the status part, and
+ * for an input_required run its question (shown once, in the banner). */
+function shownParts(parts: TaggedPart[], status: string): TaggedPart[] {
+  const question = status === 'input_required' ? questionOf(parts) : null;
+  let questionDropped = false;
+  return parts.filter((p) => {
+    if (p.kind === 'status') return false;
+    if (question !== null && !questionDropped && p.kind === 'text' && p.text === question) return !(questionDropped = true);
+    return true;
+  });
+}
+
 function questionOf(parts: TaggedPart[]): string | null {
   const t = parts.find((p) => p.kind === 'text');
   return t && t.kind === 'text' ? t.text : null;
@@ -244,7 +256,7 @@ export function RunView({ runId }: { runId: string }) {
         ) : (
           <>
             {/* The banner already states the run's status: its status part would repeat it. */}
-            <PartsView parts={finalParts.filter((p) => p.kind !== 'status')} testId="final-output" empty="The run produced no output." />
+            <PartsView parts={shownParts(finalParts, status)} testId="final-output" empty="The run produced no output." />
             {stream.deltaCount > 0 ? (
               <p className="muted small" data-testid="stream-summary" data-delta-count={stream.deltaCount} data-delta-chars={stream.deltaText.length}>
                 Streamed live as {stream.deltaCount} chunks; the stored final answer replaces them.
