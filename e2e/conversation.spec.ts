@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { useStudioWorld } from './fixtures.ts';
 import { openNewSession } from './pages/session.ts';
+import { StudioPage } from './pages/studio.ts';
 
 describe('conversation', () => {
   const world = useStudioWorld();
@@ -40,6 +41,32 @@ describe('conversation', () => {
     await studio.runItem(parentId).locator('[data-status="input_required"]').waitFor();
     // The answered question is no longer waiting.
     await studio.runItem(parentId).getByTestId('run-answered').waitFor();
+  });
+
+  it('reads a three-turn session as a conversation, each turn linked to its timeline', async () => {
+    const { page, url, api, screenshot } = world();
+    const sessionId = (await api.createSession()).session_id;
+    const said = ['Where is my order ORD-23456?', 'I want a refund for order ORD-12345', 'How do I reset my password?'];
+    const ids: string[] = [];
+    for (const text of said) {
+      const created = await api.createRun(sessionId, { parts: [{ kind: 'text', text }] });
+      ids.push(created.body.run_id);
+      await api.waitForEnd(created.body.run_id);
+    }
+    const studio = new StudioPage(page, url);
+    await studio.open(`#/sessions/${sessionId}`);
+    await page.getByTestId('session-mode-conversation').click();
+    const turns = page.getByTestId('turn');
+    await expect.poll(() => turns.count()).toBe(3);
+    expect(await turns.evaluateAll((els) => els.map((e) => e.getAttribute('data-run-id')))).toEqual(ids);
+    for (const [i, text] of said.entries()) {
+      expect(await turns.nth(i).getByTestId('turn-user').textContent()).toContain(text);
+      expect((await turns.nth(i).getByTestId('turn-output').textContent())?.length).toBeGreaterThan(10);
+    }
+    expect(await turns.nth(1).getByTestId('turn-output').textContent()).toContain('refund');
+    await screenshot('08-conversation');
+    await turns.nth(1).getByTestId('turn-open-run').click();
+    await page.locator(`[data-testid="run-view"][data-run-id="${ids[1]}"]`).waitFor();
   });
 
   it('continues a run after a page reload with no lost or repeated delta', async () => {

@@ -139,6 +139,20 @@ export interface RunDetail extends RunSummary {
   imported: { from_run_id: string; project: string | null; at: string } | null;
 }
 
+/** One turn of GET /sessions/{id}/transcript: a run's input and what the agent answered. */
+export interface TranscriptTurn {
+  run_id: string;
+  parent_run_id: string | null;
+  origin: RunSummary['origin'];
+  status: RunStatus;
+  reason: RunReason | null;
+  created_at: string;
+  duration_ms: number | null;
+  input_parts: TaggedPart[];
+  output_parts: TaggedPart[];
+  answered_by?: string | null;
+}
+
 export interface CreateRunBody {
   parts: InputPart[];
   metadata?: Record<string, unknown>;

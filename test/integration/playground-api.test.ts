@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A2AClient } from '@a2a-js/sdk/client';
-import type { Page, RunAccepted, RunDetail, RunSummary, Session } from '../../src/shared/playground.ts';
+import type { Page, RunAccepted, RunDetail, RunSummary, Session, TranscriptTurn } from '../../src/shared/playground.ts';
 import { isTerminal, openEvents, range, rawRequest, seqs, startTestStudio, waitForRun, type TestStudio } from './helpers/playground-studio.ts';
 
 let t: TestStudio;
@@ -212,6 +212,16 @@ describe('runs', () => {
     // The list tells the answered question from one still waiting.
     const listed = (await t.call<Page<RunSummary>>('GET', `/sessions/${s.session_id}/runs`)).body.items;
     expect(listed.find((r) => r.run_id === parent.run_id)).toMatchObject({ status: 'input_required', answered_by: child.run_id, input_preview: 'I want a refund' });
+    // The session as a conversation: oldest turn first, question then reply, paged forward.
+    const page1 = (await t.call<Page<TranscriptTurn>>('GET', `/sessions/${s.session_id}/transcript?limit=1`)).body;
+    expect(page1.items).toHaveLength(1);
+    expect(page1.items[0]).toMatchObject({ run_id: parent.run_id, status: 'input_required', answered_by: child.run_id, input_parts: [text('I want a refund')] });
+    expect(page1.items[0].output_parts).toEqual(parent.output_parts);
+    const page2 = (await t.call<Page<TranscriptTurn>>('GET', `/sessions/${s.session_id}/transcript?limit=1&cursor=${page1.next_cursor}`)).body;
+    expect(page2.items.map((x) => [x.run_id, x.origin, x.parent_run_id])).toEqual([[child.run_id, 'resume', parent.run_id]]);
+    expect(page2.items[0].output_parts).toEqual(child.output_parts);
+    expect((await t.call('GET', `/sessions/${s.session_id}/transcript?cursor=bogus`)).status).toBe(400);
+    expect((await t.call('GET', '/sessions/ses_01ARZ3NDEKTSV4RRFFQ69G5FAV/transcript')).status).toBe(404);
     expect((await t.call('POST', `/runs/${parent.run_id}/resume`, { parts: [] })).status).toBe(400);
     expect((await t.call('POST', '/runs/run_01ARZ3NDEKTSV4RRFFQ69G5FAV/resume', { parts: [text('x')] })).status).toBe(404);
   });

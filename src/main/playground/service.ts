@@ -12,6 +12,7 @@ import type {
   CreateSessionBody,
   InputPart,
   Page,
+  TranscriptTurn,
   RunAccepted,
   RunDetail,
   RunSummary,
@@ -99,6 +100,11 @@ export class PlaygroundService {
   listRuns(sessionId: string, q: PageQuery): Page<RunSummary> {
     this.getSession(sessionId);
     return this.o.store.listRuns(sessionId, q);
+  }
+
+  transcript(sessionId: string, after: string | null, limit: number): Page<TranscriptTurn> {
+    this.getSession(sessionId);
+    return this.o.store.transcript(sessionId, after, limit);
   }
 
   getRun(id: string): RunDetail {

@@ -15,6 +15,7 @@ import { CompareView } from './components/compare/CompareView.tsx';
 import { SourceView } from './components/source/SourceView.tsx';
 import { useProject } from './api/project.ts';
 import { RunView } from './components/run/RunView.tsx';
+import { Transcript } from './components/run/Transcript.tsx';
 import { Sidebar } from './components/Sidebar.tsx';
 import { TopBar } from './components/TopBar.tsx';
 import { useUi, type MainView } from './state/ui.ts';
@@ -22,6 +23,8 @@ import { useUi, type MainView } from './state/ui.ts';
 function SessionMain({ sessionId }: { sessionId: string }) {
   const runId = useUi((s) => s.runId);
   const selectRun = useUi((s) => s.selectRun);
+  const mode = useUi((s) => s.sessionMode);
+  const setMode = useUi((s) => s.setSessionMode);
   const runs = useRuns(sessionId);
 
   // Opening a session shows its latest run.
@@ -32,8 +35,19 @@ function SessionMain({ sessionId }: { sessionId: string }) {
 
   return (
     <div className="session-main">
+      {runs.data?.length ? (
+        <div className="segmented session-main__mode" role="group" aria-label="Show">
+          {(['run', 'conversation'] as const).map((m) => (
+            <button key={m} type="button" className={`segmented__btn${mode === m ? ' is-on' : ''}`} aria-pressed={mode === m} onClick={() => setMode(m)} data-testid={`session-mode-${m}`}>
+              {m === 'run' ? 'Run timeline' : 'Conversation'}
+            </button>
+          ))}
+        </div>
+      ) : null}
       <div className="session-main__scroll">
-        {runId ? (
+        {mode === 'conversation' && runs.data?.length ? (
+          <Transcript sessionId={sessionId} />
+        ) : runId ? (
           <RunView key={runId} runId={runId} />
         ) : runs.isSuccess && runs.data.length === 0 ? (
           <EmptyState icon="mail" title="Send the first message" testId="session-empty">

@@ -21,6 +21,7 @@ import {
   CreateSessionSchema,
   ListQuerySchema,
   RenameSessionSchema,
+  TranscriptQuerySchema,
   RerunSchema,
   ResumeSchema,
   SeqSchema,
@@ -107,6 +108,16 @@ export function createPlaygroundRouter(o: PlaygroundRouterOptions): PlaygroundRo
 
   router.get('/sessions/:session_id/runs', (req, res) => {
     res.json(service.listRuns(req.params.session_id, pageQuery(req, 'run_')));
+  });
+
+  router.get('/sessions/:session_id/transcript', (req, res) => {
+    const q = TranscriptQuerySchema.parse(req.query);
+    let after: string | null = null;
+    if (q.cursor !== undefined) {
+      after = decodeCursor(q.cursor, 'run_');
+      if (!after) throw new PlaygroundError('invalid_request', 'cursor is not one this API issued; pass next_cursor unchanged');
+    }
+    res.json(service.transcript(req.params.session_id, after, q.limit));
   });
 
   router.post('/sessions/:session_id/runs', (req, res) => {

@@ -62,6 +62,12 @@ export const ListQuerySchema = z.object({
   q: z.string().max(200).optional(),
 });
 
+/** The transcript pages forward, oldest turn first, up to 500 turns a page. */
+export const TranscriptQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(200),
+  cursor: z.string().min(1).optional(),
+});
+
 export const RenameSessionSchema = z.strictObject({
   title: z
     .string()

@@ -1,7 +1,7 @@
 // The Playground store: sessions, runs, run events and blob references in SQLite
 // (better-sqlite3: synchronous, so a check-then-insert inside one transaction cannot
 // interleave with another request). Statements are prepared once; every value is bound.
-import type { Page, RunDetail, RunStatus, RunSummary, ScoreEntry, Session, TaggedPart } from '../../../shared/playground.ts';
+import type { Page, RunDetail, RunStatus, RunSummary, ScoreEntry, Session, TaggedPart, TranscriptTurn } from '../../../shared/playground.ts';
 import { ACTIVE_STATES } from '../../../shared/playground.ts';
 import type { Statement } from 'better-sqlite3';
 import { openDatabase, schemaVersion, type Db } from './db.ts';
@@ -159,6 +159,7 @@ export class PlaygroundStore {
         @context_id, @task_id, @created_at, @input_parts, @metadata, @changed_files, @revision)`),
       getRun: p<RunRow>('SELECT * FROM runs WHERE run_id = ?'),
       listRuns: p<RunRow>('SELECT * FROM runs WHERE session_id = ? AND (? IS NULL OR run_id < ?) ORDER BY run_id DESC LIMIT ?'),
+      transcript: p<RunRow>('SELECT * FROM runs WHERE session_id = ? AND (? IS NULL OR run_id > ?) ORDER BY run_id ASC LIMIT ?'),
       latestContext: p<{ context_id: string }>(
         'SELECT context_id FROM runs WHERE session_id = ? AND context_id IS NOT NULL ORDER BY run_id DESC LIMIT 1',
       ),
@@ -276,6 +277,29 @@ export class PlaygroundStore {
       // An input_required run whose question a reply answered is no longer waiting.
       if (row.status === 'input_required') summary.answered_by = this.answeredResume(row.run_id)?.run_id ?? null;
       return summary;
+    });
+    return { items, next_cursor: p.next_cursor };
+  }
+
+  /** The session as a conversation, oldest turn first: each run with its input and output
+   * parts (docs/playground-api.md); `after` pages forward. */
+  transcript(sessionId: string, after: string | null, limit: number): Page<TranscriptTurn> {
+    const rows = this.stmts.transcript.all(sessionId, after, after, limit + 1) as RunRow[];
+    const p = page(rows, limit, (r) => r.run_id);
+    const items = p.items.map((row): TranscriptTurn => {
+      const d = toDetail(row);
+      return {
+        run_id: d.run_id,
+        parent_run_id: d.parent_run_id,
+        origin: d.origin,
+        status: d.status,
+        reason: d.reason,
+        created_at: d.created_at,
+        duration_ms: d.duration_ms,
+        input_parts: d.input_parts,
+        output_parts: d.output_parts,
+        ...(row.status === 'input_required' ? { answered_by: this.answeredResume(row.run_id)?.run_id ?? null } : {}),
+      };
     });
     return { items, next_cursor: p.next_cursor };
   }

@@ -8,7 +8,9 @@ import type {
   RunDetail,
   RunSummary,
   Session,
+  TranscriptTurn,
 } from '../../../shared/playground.ts';
+import { useEffect } from 'react';
 import { isActive } from '../../../shared/playground.ts';
 import { ApiError, api } from './client.ts';
 import { normaliseContracts, normaliseGraph, type AgentGraph, type InputContract } from './types.ts';
@@ -17,6 +19,7 @@ export const keys = {
   sessions: ['sessions'] as const,
   sessionSearch: (q: string) => ['sessions', 'search', q] as const,
   runs: (sessionId: string) => ['runs', sessionId] as const,
+  transcript: (sessionId: string) => ['transcript', sessionId] as const,
   run: (runId: string) => ['run', runId] as const,
   contracts: ['composer-schema'] as const,
   graph: ['graph'] as const,
@@ -115,6 +118,26 @@ export function invalidateRunLists(qc: QueryClient, sessionId?: string | null): 
   void qc.invalidateQueries({ queryKey: keys.sessions });
   if (sessionId) void qc.invalidateQueries({ queryKey: keys.runs(sessionId) });
   else void qc.invalidateQueries({ queryKey: ['runs'] });
+  void qc.invalidateQueries({ queryKey: sessionId ? keys.transcript(sessionId) : ['transcript'] });
+}
+
+const TRANSCRIPT_PAGE = 200;
+
+/** A session's turns, oldest first: every page is fetched (the view is virtualised). */
+export function useTranscript(sessionId: string) {
+  const q = useInfiniteQuery({
+    queryKey: keys.transcript(sessionId),
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam, signal }) =>
+      api<Page<TranscriptTurn>>(`/sessions/${encodeURIComponent(sessionId)}/transcript?limit=${TRANSCRIPT_PAGE}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`, { signal }),
+    getNextPageParam: (last) => last.next_cursor,
+    select: (data) => data.pages.flatMap((p) => p.items),
+  });
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = q;
+  useEffect(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  return q;
 }
 
 export function useCreateSession() {

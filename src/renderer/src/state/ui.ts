@@ -33,6 +33,9 @@ interface UiState {
   compareRight: string | null;
   /** Shows the compare view for two runs (right may be picked there). */
   openCompare(left: string | null, right: string | null): void;
+  /** The session's main area: one run's timeline, or the whole conversation. */
+  sessionMode: 'run' | 'conversation';
+  setSessionMode(mode: 'run' | 'conversation'): void;
   /** A node span to open in the run's timeline (from the compare view's divergence). */
   focusSpanId: string | null;
   showSpan(sessionId: string, runId: string, spanId: string): void;
@@ -97,6 +100,8 @@ export const useUi = create<UiState>()((set) => ({
   openSource: (sourceTarget) => set({ sourceTarget, view: 'source' }),
   openCompare: (compareLeft, compareRight) => set({ compareLeft, compareRight, view: 'compare' }),
   focusSpanId: null,
+  sessionMode: 'run',
+  setSessionMode: (sessionMode) => set({ sessionMode }),
   showSpan: (sessionId, runId, focusSpanId) => set({ sessionId, runId, focusSpanId, view: 'run' }),
   selectSession: (sessionId) =>
     set((s) => (s.sessionId === sessionId ? { view: 'run' } : { sessionId, runId: null, view: 'run', composerMode: { kind: 'new' } })),
@@ -106,6 +111,7 @@ export const useUi = create<UiState>()((set) => ({
       runId,
       // On the graph, choosing a run shows its path there; from anywhere else, its timeline.
       view: s.view === 'graph' ? 'graph' : 'run',
+      sessionMode: 'run',
       // A resume draft belongs to its run; leaving it goes back to a new message.
       composerMode: s.composerMode.kind === 'resume' && s.composerMode.runId !== runId ? { kind: 'new' } : s.composerMode,
     })),
