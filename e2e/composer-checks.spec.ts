@@ -81,4 +81,38 @@ describe('composer checks and sessions', () => {
     await page.getByTestId('session-search').fill('no such words anywhere');
     await page.getByTestId('sessions-no-match').waitFor();
   });
+
+  it('moves around by keyboard and lists the shortcuts on ?', async () => {
+    const { page, api } = world();
+    const { studio, sessionId } = await openNewSession(world());
+    const ids: string[] = [];
+    for (const text of ['first', 'second']) {
+      const created = await api.createRun(sessionId, { parts: [{ kind: 'text', text }] });
+      ids.push(created.body.run_id);
+      await api.waitForEnd(created.body.run_id);
+    }
+    await studio.open(`#/sessions/${sessionId}/runs/${ids[1]}`);
+    await page.locator(`[data-testid="run-view"][data-run-id="${ids[1]}"]`).waitFor();
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Alt+ArrowUp');
+    await page.locator(`[data-testid="run-view"][data-run-id="${ids[0]}"]`).waitFor();
+    await page.keyboard.press('Alt+ArrowDown');
+    await page.locator(`[data-testid="run-view"][data-run-id="${ids[1]}"]`).waitFor();
+    await page.keyboard.press('Alt+KeyC');
+    await page.getByTestId('compare-view').waitFor();
+    expect(await page.getByTestId('compare-left').inputValue()).toBe(ids[1]);
+    await page.keyboard.press('Alt+KeyM');
+    await expect.poll(() => page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id)).toBe('composer-text');
+    // ? types a question mark in the composer, and opens the sheet elsewhere.
+    await page.keyboard.press('Shift+Slash');
+    expect(await page.getByTestId('composer-text').inputValue()).toBe('?');
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Shift+Slash');
+    await page.getByTestId('shortcut-sheet').waitFor();
+    expect(await page.getByTestId('shortcut-sheet').textContent()).toContain('Alt+N');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('shortcut-sheet').isVisible()).toBe(false);
+    await page.keyboard.press('Alt+KeyN');
+    await expect.poll(async () => (await api.sessions()).length).toBe(2);
+  });
 });

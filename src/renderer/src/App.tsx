@@ -1,10 +1,11 @@
 // The studio's layout: top bar, sessions sidebar, and the main area (a run's timeline with
 // the composer, the graph, the comparison of two runs, or the source).
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useCreateSession, useRuns, useSessions } from './api/queries.ts';
 import type { AgentGraph, GraphNode } from './api/types.ts';
 import { useAgentGraph } from './api/queries.ts';
 import { Announcer } from './components/Announcer.tsx';
+import { Shortcuts } from './components/Shortcuts.tsx';
 import { Composer, SEND_SHORTCUT } from './components/composer/Composer.tsx';
 import { EmptyState } from './components/EmptyState.tsx';
 import { GraphView, type RunOverlay } from './components/graph/GraphView.tsx';
@@ -18,7 +19,7 @@ import { RunView } from './components/run/RunView.tsx';
 import { Transcript } from './components/run/Transcript.tsx';
 import { Sidebar } from './components/Sidebar.tsx';
 import { TopBar } from './components/TopBar.tsx';
-import { useUi, type MainView } from './state/ui.ts';
+import { useUi } from './state/ui.ts';
 
 function SessionMain({ sessionId }: { sessionId: string }) {
   const runId = useUi((s) => s.runId);
@@ -157,8 +158,6 @@ function NoSession() {
   );
 }
 
-const VIEW_KEYS: Record<string, MainView> = { '1': 'run', '2': 'graph', '3': 'compare', '4': 'source' };
-
 /** A project that does not load, as soon as the studio knows: every diagnostic, each
  * opening the source view at its line. */
 function ProjectBanner() {
@@ -187,7 +186,6 @@ export function App() {
   const sessions = useSessions();
   const sessionId = useUi((s) => s.sessionId);
   const view = useUi((s) => s.view);
-  const setView = useUi((s) => s.setView);
   const selectSession = useUi((s) => s.selectSession);
 
   // The explicit ready marker for tests and tools (conventions.md).
@@ -197,20 +195,18 @@ export function App() {
 
   // A session from the URL that no longer exists is dropped.
   const known = useMemo(() => new Set(sessions.data?.map((s) => s.session_id)), [sessions.data]);
+  // (Asked once more first: the session may be newer than the list, e.g. a link or an import.)
+  const rechecked = useRef<string | null>(null);
+  const { isSuccess: sessionsLoaded, isFetching: sessionsFetching, refetch: refetchSessions } = sessions;
   useEffect(() => {
-    if (sessions.isSuccess && sessionId && !known.has(sessionId)) selectSession(null);
-  }, [sessions.isSuccess, sessionId, known, selectSession]);
-
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.altKey && !e.ctrlKey && !e.metaKey && VIEW_KEYS[e.key]) {
-        e.preventDefault();
-        setView(VIEW_KEYS[e.key]);
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [setView]);
+    if (!sessionsLoaded || !sessionId || known.has(sessionId) || sessionsFetching) return;
+    if (rechecked.current !== sessionId) {
+      rechecked.current = sessionId;
+      void refetchSessions();
+      return;
+    }
+    selectSession(null);
+  }, [sessionsLoaded, sessionsFetching, refetchSessions, sessionId, known, selectSession]);
 
   const validSession = sessionId && known.has(sessionId) ? sessionId : null;
 
@@ -231,6 +227,7 @@ export function App() {
         </main>
       </div>
       <Announcer />
+      <Shortcuts />
     </div>
   );
 }

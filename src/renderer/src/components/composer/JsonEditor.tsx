@@ -16,6 +16,27 @@ function publishSchemas(m: MonacoModule): void {
   });
 }
 
+const HEIGHT_KEY = 'agent-studio.data-editor-height';
+
+/** The height the author last dragged the editor to (CSS caps it at a third of the window). */
+function initialHeight(): number {
+  const stored = Number(localStorage.getItem(HEIGHT_KEY));
+  return Number.isFinite(stored) && stored >= 100 ? stored : 180;
+}
+
+function useRememberedHeight(frame: React.RefObject<HTMLDivElement | null>): void {
+  useEffect(() => {
+    const el = frame.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      const h = Math.round(el.getBoundingClientRect().height);
+      if (h >= 100) localStorage.setItem(HEIGHT_KEY, String(h));
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [frame]);
+}
+
 export function JsonEditor({
   modelId,
   value,
@@ -36,6 +57,9 @@ export function JsonEditor({
   testId?: string;
 }) {
   const host = useRef<HTMLDivElement>(null);
+  const frame = useRef<HTMLDivElement>(null);
+  const [startHeight] = useState(initialHeight);
+  useRememberedHeight(frame);
   const editorRef = useRef<Monaco.editor.IStandaloneCodeEditor | null>(null);
   const [mode, setMode] = useState<'loading' | 'monaco' | 'textarea'>('loading');
   const onChangeRef = useRef(onChange);
@@ -137,7 +161,7 @@ export function JsonEditor({
     );
   }
   return (
-    <div className="json-editor" data-testid={testId} data-editor={mode}>
+    <div ref={frame} className="json-editor" data-testid={testId} data-editor={mode} style={{ height: startHeight }}>
       <div ref={host} className="json-editor__host" />
       {mode === 'loading' ? <div className="json-editor__loading">Loading editor…</div> : null}
     </div>
