@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useCreateSession, useRuns } from '../api/queries.ts';
 import { useUi, type MainView } from '../state/ui.ts';
 import { SEND_SHORTCUT } from './composer/Composer.tsx';
+import { Modal } from './Modal.tsx';
 
 export const SHORTCUTS: { keys: string; does: string }[] = [
   { keys: SEND_SHORTCUT, does: 'Send (from the message, a data part or any composer field)' },
@@ -69,27 +70,8 @@ export function useShortcuts(onSheet: () => void): void {
 }
 
 export function ShortcutSheet({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (open && !d.open) d.showModal();
-    else if (!open && d.open) d.close();
-  }, [open]);
   return (
-    <dialog
-      ref={ref}
-      className="dialog"
-      aria-labelledby="shortcuts-title"
-      data-testid="shortcut-sheet"
-      onCancel={(e) => {
-        e.preventDefault();
-        onClose();
-      }}
-    >
-      <h2 id="shortcuts-title" className="dialog__title">
-        Keyboard shortcuts
-      </h2>
+    <Modal open={open} title="Keyboard shortcuts" onClose={onClose} testId="shortcut-sheet">
       <table className="table table--compact">
         <caption className="visually-hidden">Keyboard shortcuts</caption>
         <tbody>
@@ -108,7 +90,7 @@ export function ShortcutSheet({ open, onClose }: { open: boolean; onClose: () =>
           Close
         </button>
       </div>
-    </dialog>
+    </Modal>
   );
 }
 

@@ -1,38 +1,14 @@
 // Export and import of bundles (docs/studio-ui.md): export chosen sessions to a
 // `.agentbundle.json` file (a download; Electron shows its save dialog for it), and import
 // one: the dry-run plan first, or each problem with its path, then the import itself.
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { BundleProblem, ImportPlan, ImportResult } from '../../../../shared/bundle.ts';
 import { ApiError, apiUrl, errorMessage } from '../../api/client.ts';
 import { keys, useSessions } from '../../api/queries.ts';
 import { formatBytes } from '../../lib/format.ts';
 import { useUi } from '../../state/ui.ts';
-
-function Modal({ open, title, onClose, children, testId }: { open: boolean; title: string; onClose: () => void; children: ReactNode; testId: string }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (open && !d.open) d.showModal();
-    else if (!open && d.open) d.close();
-  }, [open]);
-  return (
-    <dialog
-      ref={ref}
-      className="dialog dialog--wide"
-      aria-label={title}
-      data-testid={testId}
-      onCancel={(e) => {
-        e.preventDefault();
-        onClose();
-      }}
-    >
-      <h2 className="dialog__title">{title}</h2>
-      {open ? children : null}
-    </dialog>
-  );
-}
+import { Modal } from '../Modal.tsx';
 
 async function postBundle(path: string, body: string): Promise<Response> {
   const res = await fetch(apiUrl(path), { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body });
@@ -249,10 +225,10 @@ export function BundleActions() {
       <button type="button" className="btn btn--small btn--ghost" onClick={() => setOpen('import')} data-testid="import-bundle" title="Import a teammate’s bundle file">
         Import bundle
       </button>
-      <Modal open={open === 'export'} title="Export a bundle" onClose={() => setOpen(null)} testId="export-dialog">
+      <Modal open={open === 'export'} title="Export a bundle" onClose={() => setOpen(null)} testId="export-dialog" wide>
         <ExportDialog onClose={() => setOpen(null)} />
       </Modal>
-      <Modal open={open === 'import'} title="Import a bundle" onClose={() => setOpen(null)} testId="import-dialog">
+      <Modal open={open === 'import'} title="Import a bundle" onClose={() => setOpen(null)} testId="import-dialog" wide>
         <ImportDialog onClose={() => setOpen(null)} />
       </Modal>
     </div>
