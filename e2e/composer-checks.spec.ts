@@ -23,6 +23,16 @@ describe('composer checks and sessions', () => {
     await composer.setJson(JSON.stringify({ schema: 'support.ticket/1', topic: 'order_status', orderId: 'ORD-12345' }, null, 2));
     await expect.poll(() => page.getByTestId('contract-problem').count()).toBe(0);
     await expect.poll(() => composer.sendButton().isDisabled()).toBe(false);
+
+    // The form view edits the same part: an enum is a select of the allowed values.
+    await page.getByTestId('data-view-form-edit').click();
+    const topic = page.locator('[data-testid="form-field"][data-field="topic"]');
+    expect(await topic.inputValue()).toBe('order_status');
+    expect(await topic.locator('option').allTextContents()).toEqual(['Choose…', 'refund', 'order_status', 'question']);
+    await topic.selectOption('refund');
+    await page.locator('[data-testid="form-field"][data-field="priority"]').selectOption('high');
+    await page.getByTestId('data-view-json-edit').click();
+    await expect.poll(async () => JSON.parse(await composer.editorText())).toEqual({ schema: 'support.ticket/1', topic: 'refund', orderId: 'ORD-12345', priority: 'high' });
   });
 
   it('edits and resends a refused input in two clicks', async () => {

@@ -3,7 +3,9 @@
 import type { InputContract } from '../../api/types.ts';
 import { contractSkeleton } from '../../lib/compose.ts';
 import { useDraft } from '../../state/draft.ts';
+import { useState } from 'react';
 import { JsonEditor } from './JsonEditor.tsx';
+import { ContractForm } from './ContractForm.tsx';
 
 export function DataParts({ contracts, contractsNote, onSubmit, invalidId }: { contracts: InputContract[]; contractsNote?: string; onSubmit: () => void; invalidId?: string }) {
   const parts = useDraft((s) => s.dataParts);
@@ -14,6 +16,9 @@ export function DataParts({ contracts, contractsNote, onSubmit, invalidId }: { c
   const setActive = useDraft((s) => s.setActiveData);
   const active = parts.find((p) => p.id === activeId) ?? parts[0];
   const contractOf = (schema?: string) => contracts.find((c) => c.schema === schema);
+  const [view, setView] = useState<'json' | 'form'>('json');
+  const formContract = active?.contractSchema ? contractOf(active.contractSchema) : undefined;
+  const canForm = Boolean(formContract?.jsonSchema && (formContract.jsonSchema as { properties?: unknown }).properties);
 
   return (
     <div className="dataparts" data-testid="data-parts">
@@ -73,6 +78,18 @@ export function DataParts({ contracts, contractsNote, onSubmit, invalidId }: { c
               Contract <code>{active.contractSchema}</code>: its id stays in <code>data.schema</code> and the runtime validates the part before the graph runs.
             </p>
           ) : null}
+          {canForm ? (
+            <div className="segmented" role="group" aria-label="Edit as">
+              {(['form', 'json'] as const).map((v) => (
+                <button key={v} type="button" className={`segmented__btn${view === v ? ' is-on' : ''}`} aria-pressed={view === v} onClick={() => setView(v)} data-testid={`data-view-${v}-edit`}>
+                  {v === 'form' ? 'Form' : 'JSON'}
+                </button>
+              ))}
+            </div>
+          ) : null}
+          {canForm && view === 'form' ? (
+            <ContractForm contract={formContract!} json={active.json} onChange={(v) => update(active.id, v)} />
+          ) : (
           <JsonEditor
             key={active.id}
             modelId={active.id}
@@ -84,6 +101,7 @@ export function DataParts({ contracts, contractsNote, onSubmit, invalidId }: { c
             label={`JSON of data part ${active.label}`}
             testId="data-part-editor"
           />
+          )}
         </div>
       ) : null}
     </div>
