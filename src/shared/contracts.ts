@@ -44,18 +44,26 @@ export function contractProblemsText(problems: readonly ContractProblem[]): stri
   return problems.map((p) => `${p.path || '(the part)'} ${p.message}`).join('; ');
 }
 
-/** Compiled validators by contract id, recompiled when the schema changes. */
+/** Compiled validators by contract id, recompiled when the schema changes. Each schema gets
+ * its own ajv, so an edited schema that keeps its `$id` compiles again. */
 export class ContractChecker {
-  private readonly ajv = createContractAjv();
-  private readonly compiled = new Map<string, { key: string; validate: ValidateFunction }>();
+  private readonly compiled = new Map<string, { key: string; validate: ValidateFunction | null }>();
 
-  check(schemaId: string, jsonSchema: Record<string, unknown>, data: unknown): ContractProblem[] {
+  /** The problems of `data`, or null when the contract's schema does not compile. */
+  check(schemaId: string, jsonSchema: Record<string, unknown>, data: unknown): ContractProblem[] | null {
     const key = JSON.stringify(jsonSchema);
     let entry = this.compiled.get(schemaId);
     if (!entry || entry.key !== key) {
-      entry = { key, validate: this.ajv.compile(jsonSchema) };
+      let validate: ValidateFunction | null = null;
+      try {
+        validate = createContractAjv().compile(jsonSchema);
+      } catch {
+        validate = null;
+      }
+      entry = { key, validate };
       this.compiled.set(schemaId, entry);
     }
+    if (!entry.validate) return null;
     return entry.validate(data) ? [] : describeContractErrors(entry.validate.errors);
   }
 }

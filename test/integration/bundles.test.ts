@@ -82,6 +82,12 @@ describe('bundles', () => {
     expect(text).not.toContain('desk-7');
     expect(text).not.toContain('"svc.playground"');
     expect(text).not.toContain('capture_token');
+    // The exporting machine's A2A ids are not in it either (phase details and traces name them).
+    for (const r of runs) {
+      expect(r.context_id).toBeTruthy();
+      expect(text).not.toContain(r.context_id!);
+      expect(text).not.toContain(r.task_id!);
+    }
   });
 
   it('a run brings its session; unknown ids are a 404 naming them; an empty selection is a 400', async () => {
@@ -121,7 +127,11 @@ describe('bundles', () => {
       // Events replay with the same seq, kinds and payloads, under the new run id.
       const original = await (await fetch(`${a.api}/runs/${r.run_id}/events`)).text();
       const copy = await (await fetch(`${b.api}/runs/${newId}/events`)).text();
-      const strip = (sse: string, id: string) => sse.replaceAll(id, 'RUN').replace(/"(userId|agentId|user_id)":"[^"]*"/g, '');
+      const strip = (sse: string, id: string) =>
+        sse
+          .replaceAll(id, 'RUN')
+          .replace(/"(userId|agentId|user_id|context_id|task_id)":"[^"]*",?/g, '')
+          .replace(/,}/g, '}');
       expect(strip(copy, newId)).toBe(strip(original, r.run_id));
     }
     expect((await b.call<RunDetail>('GET', `/runs/${mapping.runs[runs[1].run_id]}`)).body.parent_run_id).toBe(mapping.runs[runs[0].run_id]);
@@ -150,6 +160,9 @@ describe('bundles', () => {
       ['dangling event', (x) => (x.events[3].run_id = 'run_gone'), '/events/3/run_id'],
       ['dangling parent', (x) => (x.runs[1].parent_run_id = 'run_gone'), '/runs/1/parent_run_id'],
       ['bad shape', (x) => ((x.runs[0] as unknown as { status: string }).status = 'sleeping'), '/runs/0/status'],
+      ['data part without data', (x) => (x.runs[0].output_parts = [{ kind: 'data' } as never]), '/runs/0/output_parts/0/data'],
+      ['code file not a hash', (x) => (x.runs[0].code_files = { 'src/graph.ts': 'x' }), '/runs/0/code_files/src~1graph.ts'],
+      ['own ancestor', (x) => (x.runs[1].parent_run_id = x.runs[1].run_id), '/runs/1/parent_run_id'],
     ];
     for (const [name, damage, where] of cases) {
       const bad = clone();

@@ -82,7 +82,9 @@ export function createProjectRoutes(o: ProjectRoutesOptions): Router {
         return;
       }
       const problems = checker.check(contract.schema, contract.json_schema, body.data);
-      res.json({ schema: body.schema, valid: problems.length === 0, checked: true, problems });
+      // A schema ajv cannot compile is the runtime's to report (it does not load): not checked here.
+      if (problems === null) res.json({ schema: body.schema, valid: true, checked: false, problems: [] });
+      else res.json({ schema: body.schema, valid: problems.length === 0, checked: true, problems });
     } catch (err) {
       next(err);
     }

@@ -4,7 +4,6 @@
 // sorted by id, no export time inside). Memory stays bounded: events are read a page at a
 // time and each blob is read and base64-encoded in chunks.
 import fs from 'node:fs';
-import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { BUNDLE_FORMAT, REDACTED, type Bundle, type BundleRun, type BundleSession } from '../../../shared/bundle.ts';
 import type { Session, TaggedPart } from '../../../shared/playground.ts';
@@ -101,18 +100,47 @@ function bundleRun(r: RunRow, exported: Set<string>): BundleRun {
   };
 }
 
-/** Trace events repeat the request's labels (userId, agentId, ...): those of the run's
- * metadata keys, and `user_id`, are redacted there too. */
+/** The exporting machine's A2A conversation and task ids: meaningless elsewhere, never exported. */
+const A2A_IDS = ['context_id', 'task_id'];
+
+/** Events as a bundle carries them: no A2A ids (phase details and traces name them), and the
+ * request's labels that traces repeat (`user_id`, and every key of the run's metadata)
+ * redacted like the metadata itself. */
 function redactEvent(body: Record<string, unknown>, metadataKeys: Set<string>): Record<string, unknown> {
-  if (body.kind !== 'trace' || !body.data || typeof body.data !== 'object') return body;
-  const data = { ...(body.data as Record<string, unknown>) };
+  const out = { ...body };
+  for (const key of A2A_IDS) delete out[key];
+  if (out.kind !== 'trace' || !out.data || typeof out.data !== 'object') return out;
+  const data = { ...(out.data as Record<string, unknown>) };
+  for (const key of A2A_IDS) delete data[key];
   for (const key of Object.keys(data)) if (key === 'user_id' || metadataKeys.has(key)) data[key] = REDACTED;
   delete data[RESERVED];
-  return { ...body, data };
+  out.data = data;
+  return out;
 }
 
+/** Writes with back-pressure; rejects when the client went away (so the export stops and
+ * closes its files instead of waiting for a drain that never comes). */
 async function put(out: Writable, chunk: string): Promise<void> {
-  if (!out.write(chunk)) await once(out, 'drain');
+  if (out.destroyed) throw new Error('the client closed the connection');
+  if (out.write(chunk)) return;
+  await new Promise<void>((resolve, reject) => {
+    const cleanup = () => {
+      out.off('drain', drained);
+      out.off('close', gone);
+      out.off('error', gone);
+    };
+    const drained = () => {
+      cleanup();
+      resolve();
+    };
+    const gone = () => {
+      cleanup();
+      reject(new Error('the client closed the connection'));
+    };
+    out.on('drain', drained);
+    out.on('close', gone);
+    out.on('error', gone);
+  });
 }
 
 export interface BundleExtras {

@@ -19,12 +19,25 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 
 const text = z.string().max(1_000_000);
 const time = z.string().min(1).max(64);
-const part = z.looseObject({ kind: z.enum(['text', 'data', 'file', 'status', 'error']) }).superRefine((p, ctx) => {
-  if (p.kind === 'file' && p.source === 'inline') {
-    if (typeof p.sha256 !== 'string' || !SHA.test(p.sha256)) ctx.addIssue({ code: 'custom', path: ['sha256'], message: 'an inline file part needs a lowercase hex sha256' });
-    if (!Number.isSafeInteger(p.size) || (p.size as number) < 0) ctx.addIssue({ code: 'custom', path: ['size'], message: 'an inline file part needs its size in bytes' });
-  }
-});
+const sha = z.string().regex(SHA, 'a lowercase hex sha256');
+const optionalText = z.string().max(1000).optional();
+/** Every stored part kind (spec 2.6), with the fields the studio reads. */
+const part = z.discriminatedUnion('kind', [
+  z.looseObject({ kind: z.literal('text'), text: z.string(), partial: z.boolean().optional() }),
+  z.looseObject({ kind: z.literal('data'), data: z.record(z.string(), z.unknown()) }),
+  z
+    .looseObject({ kind: z.literal('file'), source: z.enum(['inline', 'uri']), name: optionalText, mime_type: optionalText })
+    .superRefine((p, ctx) => {
+      if (p.source === 'inline') {
+        if (typeof p.sha256 !== 'string' || !SHA.test(p.sha256)) ctx.addIssue({ code: 'custom', path: ['sha256'], message: 'an inline file part needs a lowercase hex sha256' });
+        if (!Number.isSafeInteger(p.size) || (p.size as number) < 0) ctx.addIssue({ code: 'custom', path: ['size'], message: 'an inline file part needs its size in bytes' });
+      } else if (typeof p.uri !== 'string' || p.uri.length === 0 || p.uri.length > 8192) {
+        ctx.addIssue({ code: 'custom', path: ['uri'], message: 'a file part by reference needs its uri' });
+      }
+    }),
+  z.looseObject({ kind: z.literal('status'), status: z.string() }),
+  z.looseObject({ kind: z.literal('error'), message: z.string() }),
+]);
 
 const BundleSchema = z.object({
   format: z.string(),
@@ -47,7 +60,7 @@ const BundleSchema = z.object({
       changed_files: z.array(z.string()),
       revision: z.string().max(200).nullable(),
       code_fingerprint: z.string().max(200).nullable().optional(),
-      code_files: z.record(z.string(), z.string()).nullable().optional(),
+      code_files: z.record(z.string().max(1000), sha).nullable().optional(),
     }),
   ),
   events: z.array(z.looseObject({ run_id: z.string(), seq: z.number().int().min(1), kind: z.enum(EVENT_KINDS) })),
@@ -101,10 +114,20 @@ export function checkBundle(raw: unknown): CheckedBundle {
     if (runs.has(r.run_id)) add(`/runs/${i}/run_id`, `run '${r.run_id}' appears twice`);
     runs.add(r.run_id);
   });
+  const parentOf = new Map(b.runs.map((r) => [r.run_id, r.parent_run_id]));
+  const inCycle = (id: string): boolean => {
+    const seen = new Set<string>();
+    for (let at: string | null | undefined = id; at; at = parentOf.get(at)) {
+      if (seen.has(at)) return true;
+      seen.add(at);
+    }
+    return false;
+  };
   const referenced = new Map<string, { path: string; size: number }[]>();
   b.runs.forEach((r, i) => {
     if (!sessions.has(r.session_id)) add(`/runs/${i}/session_id`, `run '${r.run_id}' belongs to session '${r.session_id}', which is not in the bundle`);
     if (r.parent_run_id !== null && !runs.has(r.parent_run_id)) add(`/runs/${i}/parent_run_id`, `run '${r.run_id}' names parent run '${r.parent_run_id}', which is not in the bundle`);
+    else if (r.parent_run_id !== null && inCycle(r.run_id)) add(`/runs/${i}/parent_run_id`, `run '${r.run_id}' is its own ancestor`);
     for (const side of ['input_parts', 'output_parts'] as const) {
       (r[side] as TaggedPart[]).forEach((p, j) => {
         if (p.kind === 'file' && p.source === 'inline') {
@@ -191,13 +214,13 @@ export function writeImport(store: PlaygroundStore, blobs: BlobStore, c: Checked
   for (const r of [...b.runs].sort((x, y) => (x.run_id < y.run_id ? -1 : 1))) runs[r.run_id] = newRunId();
 
   const written: string[] = [];
-  for (const [sha, buf] of c.bytes) {
-    if (blobs.has(sha)) continue;
-    blobs.put(buf);
-    written.push(sha);
-  }
   const db = store.db;
   try {
+    for (const [hash, buf] of c.bytes) {
+      if (blobs.has(hash)) continue;
+      blobs.put(buf);
+      written.push(hash);
+    }
     store.transaction(() => {
       const insertSession = db.prepare('INSERT INTO sessions (session_id, title, created_at, updated_at) VALUES (?, ?, ?, ?)');
       for (const s of b.sessions) insertSession.run(sessions[s.session_id], s.title, s.created_at, s.updated_at);

@@ -18,6 +18,14 @@ describe('diffJson', () => {
     ]);
   });
 
+  it('treats keys named like Object.prototype members as data', () => {
+    expect(diffJson({}, { toString: 1, constructor: 'x' }, opts()).changes).toEqual([
+      { op: 'add', path: '/toString', new: 1 },
+      { op: 'add', path: '/constructor', new: 'x' },
+    ]);
+    expect(diffJson({ valueOf: 2 }, {}, opts()).changes).toEqual([{ op: 'remove', path: '/valueOf', old: 2 }]);
+  });
+
   it('replaces on a change of type, including null, arrays and objects', () => {
     const d = diffJson({ a: 1, b: null, c: [1], d: { x: 1 } }, { a: '1', b: {}, c: { 0: 1 }, d: [1] }, opts());
     expect(d.changes.map((c) => [c.op, c.path])).toEqual([

@@ -84,14 +84,16 @@ class Differ {
   }
 
   private walkObject(a: Record<string, unknown>, b: Record<string, unknown>, path: string): void {
+    // Own keys only: a key named like an Object.prototype member (toString, constructor) is data.
+    const has = (o: Record<string, unknown>, k: string) => Object.hasOwn(o, k) && o[k] !== undefined;
     for (const key of Object.keys(a)) {
-      if (a[key] === undefined) continue;
+      if (!has(a, key)) continue;
       const p = childPath(path, key);
-      if (b[key] === undefined) this.removed(p, a[key]);
+      if (!has(b, key)) this.removed(p, a[key]);
       else this.walk(a[key], b[key], p);
     }
     for (const key of Object.keys(b)) {
-      if (b[key] === undefined || a[key] !== undefined) continue;
+      if (!has(b, key) || has(a, key)) continue;
       this.added(childPath(path, key), b[key]);
     }
   }

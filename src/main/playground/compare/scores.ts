@@ -49,10 +49,10 @@ export function compareCode(
   const changed_files: CodeFileChange[] = [];
   if (left.files && right.files) {
     for (const [path, sha] of Object.entries(left.files)) {
-      if (!(path in right.files)) changed_files.push({ path, change: 'removed' });
+      if (!Object.hasOwn(right.files, path)) changed_files.push({ path, change: 'removed' });
       else if (right.files[path] !== sha) changed_files.push({ path, change: 'modified' });
     }
-    for (const path of Object.keys(right.files)) if (!(path in left.files)) changed_files.push({ path, change: 'added' });
+    for (const path of Object.keys(right.files)) if (!Object.hasOwn(left.files, path)) changed_files.push({ path, change: 'added' });
     changed_files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
   // Without both file lists nothing certain can be said: generations restart with the runtime.
