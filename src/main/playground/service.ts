@@ -27,7 +27,7 @@ import { newRunId, newSessionId } from './ids.ts';
 import { blobsOf, inputToTagged, type StoredBlob } from './parts.ts';
 import { normaliseChangedFile } from './paths.ts';
 import type { BlobStore } from './store/blobs.ts';
-import { inputPreview, toDetail, type NewRun, type PageQuery, type PlaygroundStore } from './store/store.ts';
+import { previewOf, toDetail, type NewRun, type PageQuery, type PlaygroundStore } from './store/store.ts';
 
 export interface ResumeBody {
   parts: InputPart[];
@@ -123,7 +123,7 @@ export class PlaygroundService {
     const input = inputToTagged(body.parts, this.o.blobs);
     // A session nobody named takes its first message as its title.
     if (session.title === DEFAULT_SESSION_TITLE && session.run_count === 0) {
-      const first = inputPreview(JSON.stringify(input.parts));
+      const first = previewOf(input.parts);
       if (first) this.o.store.renameSession(sessionId, first.length > 60 ? `${first.slice(0, 59)}…` : first, new Date().toISOString());
     }
     return this.admit(

@@ -3,7 +3,6 @@
 // comparisons together. `left` is the baseline, `right` the candidate.
 import type { CompareOptions, RunComparison, RunSide } from '../../../shared/compare.ts';
 import { isActive, type RunDetail } from '../../../shared/playground.ts';
-import type { EventLog } from '../events/log.ts';
 import type { PlaygroundStore } from '../store/store.ts';
 import { findDivergence } from './divergence.ts';
 import { ignoreFilter } from './json-diff.ts';
@@ -43,8 +42,8 @@ function* eventsOfKind(store: PlaygroundStore, runId: string, kind: string): Gen
   }
 }
 
-export function loadRunMaterial(store: PlaygroundStore, log: EventLog, detail: RunDetail): RunMaterial {
-  log.flush(); // events of an active run may still sit in the pending batch
+/** Reads the run's stored events (the caller flushes the event log's pending batch first). */
+export function loadRunMaterial(store: PlaygroundStore, detail: RunDetail): RunMaterial {
   const traces: TraceRecord[] = [];
   let generation: number | null = null;
   for (const e of eventsOfKind(store, detail.run_id, 'trace')) {

@@ -5,20 +5,25 @@ import type { TaggedPart } from '../../../shared/playground.ts';
 import { diffJson, type PathFilter } from './json-diff.ts';
 import { compareText, type TextSide } from './text-diff.ts';
 
+/** Keys made unique in order: a key seen n times gets `#n` from its second occurrence on. */
+export function withOccurrences(bases: readonly string[]): string[] {
+  const seen = new Map<string, number>();
+  return bases.map((base) => {
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    return n ? `${base}#${n + 1}` : base;
+  });
+}
+
 /** Pairs items of two lists by key; a key seen n times pairs its n-th occurrences. */
-export function pairByKey<T>(left: readonly T[], right: readonly T[], keyOf: (item: T, index: number, side: 'left' | 'right') => string): { key: string; left: T | null; right: T | null; leftIndex: number | null; rightIndex: number | null }[] {
-  const keyed = (list: readonly T[], side: 'left' | 'right') => {
-    const seen = new Map<string, number>();
-    return list.map((item, index) => {
-      const base = keyOf(item, index, side);
-      const n = seen.get(base) ?? 0;
-      seen.set(base, n + 1);
-      return { key: n ? `${base}#${n + 1}` : base, item, index };
-    });
+export function pairByKey<T>(left: readonly T[], right: readonly T[], keysOf: (list: readonly T[]) => string[]): { key: string; left: T | null; right: T | null; leftIndex: number | null; rightIndex: number | null }[] {
+  const keyed = (list: readonly T[]) => {
+    const keys = withOccurrences(keysOf(list));
+    return list.map((item, index) => ({ key: keys[index], item, index }));
   };
-  const rightByKey = new Map(keyed(right, 'right').map((r) => [r.key, r]));
+  const rightByKey = new Map(keyed(right).map((r) => [r.key, r]));
   const out: ReturnType<typeof pairByKey<T>> = [];
-  for (const l of keyed(left, 'left')) {
+  for (const l of keyed(left)) {
     const r = rightByKey.get(l.key);
     rightByKey.delete(l.key);
     out.push({ key: l.key, left: l.item, right: r?.item ?? null, leftIndex: l.index, rightIndex: r?.index ?? null });
@@ -28,6 +33,14 @@ export function pairByKey<T>(left: readonly T[], right: readonly T[], keyOf: (it
 }
 
 type DataPart = Extract<TaggedPart, { kind: 'data' }>;
+
+export const dataPartsOf = (parts: readonly TaggedPart[]): DataPart[] => parts.filter((p): p is DataPart => p.kind === 'data');
+
+/** DataParts match by their `schema` value, else `#n` (the n-th part without one). */
+export function dataPartKeys(list: readonly DataPart[]): string[] {
+  let unnamed = 0;
+  return list.map((p) => (typeof p.data.schema === 'string' ? p.data.schema : `#${unnamed++}`));
+}
 type FilePart = Extract<TaggedPart, { kind: 'file' }>;
 
 const schemaOf = (p: DataPart): string | null => (typeof p.data.schema === 'string' ? p.data.schema : null);
@@ -82,17 +95,7 @@ export function compareParts(left: PartsSide, right: PartsSide, opts: CompareOpt
   const rt = textSides(right.parts, right.streamed);
   const text = Array.from({ length: Math.max(lt.length, rt.length) }, (_, i) => compareText(i, lt[i] ?? null, rt[i] ?? null));
 
-  const dataOf = (parts: readonly TaggedPart[]) => parts.filter((p): p is DataPart => p.kind === 'data');
-  const unnamed = (list: DataPart[]) => {
-    const positions = new Map<DataPart, number>();
-    list.filter((p) => schemaOf(p) === null).forEach((p, i) => positions.set(p, i));
-    return (p: DataPart) => schemaOf(p) ?? `#${positions.get(p)}`;
-  };
-  const ld = dataOf(left.parts);
-  const rd = dataOf(right.parts);
-  const lKey = unnamed(ld);
-  const rKey = unnamed(rd);
-  const data = pairByKey<DataPart>(ld, rd, (p, _i, side) => (side === 'left' ? lKey(p) : rKey(p))).map((pair): DataComparison => {
+  const data = pairByKey<DataPart>(dataPartsOf(left.parts), dataPartsOf(right.parts), dataPartKeys).map((pair): DataComparison => {
     const schema = pair.left ? schemaOf(pair.left) : pair.right ? schemaOf(pair.right) : null;
     const base = { key: pair.key, schema, left_index: pair.leftIndex, right_index: pair.rightIndex };
     if (!pair.left || !pair.right) {
@@ -103,7 +106,7 @@ export function compareParts(left: PartsSide, right: PartsSide, opts: CompareOpt
   });
 
   const filesOf = (parts: readonly TaggedPart[]) => parts.filter((p): p is FilePart => p.kind === 'file');
-  const files = pairByKey<FilePart>(filesOf(left.parts), filesOf(right.parts), (p, i) => p.name ?? `(unnamed ${i + 1})`).map((pair) => compareFile(pair.key, pair.left, pair.right));
+  const files = pairByKey<FilePart>(filesOf(left.parts), filesOf(right.parts), (list) => list.map((p, i) => p.name ?? `(unnamed ${i + 1})`)).map((pair) => compareFile(pair.key, pair.left, pair.right));
 
   const equal = [...text, ...data, ...files].every((c) => (c.status as PairStatus) === 'equal');
   return { equal, text, data, files };

@@ -9,9 +9,11 @@ type Entry = ScoreEntry & Record<string, unknown>;
 
 const numberOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
+/** Scores match by evaluator, node and scope. */
+export const scoreKey = (e: ScoreEntry): string => [e.evaluator, e.node ?? '', e.scope ?? ''].join('\u0000');
+
 export function compareScores(left: readonly ScoreEntry[], right: readonly ScoreEntry[], tolerance: number): ScoreComparison[] {
-  const keyOf = (e: ScoreEntry) => [e.evaluator, e.node ?? '', e.scope ?? ''].join('\u0000');
-  return pairByKey<Entry>(left as Entry[], right as Entry[], keyOf).map((pair) => {
+  return pairByKey<Entry>(left as Entry[], right as Entry[], (list) => list.map(scoreKey)).map((pair) => {
     const l = pair.left;
     const r = pair.right;
     const any = (l ?? r)!;

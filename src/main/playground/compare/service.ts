@@ -5,7 +5,7 @@ import { isActive, type RunDetail } from '../../../shared/playground.ts';
 import { PlaygroundError } from '../errors.ts';
 import type { EventLog } from '../events/log.ts';
 import { RUN_ID } from '../ids.ts';
-import { toDetail, type PlaygroundStore, type RunRow } from '../store/store.ts';
+import type { PlaygroundStore, RunRow } from '../store/store.ts';
 import { compareRuns, loadRunMaterial } from './compare.ts';
 import { ignoreFilter } from './json-diff.ts';
 import { MAX_STABILITY_RUNS, stabilityOf } from './stability.ts';
@@ -14,6 +14,8 @@ export class ComparisonService {
   constructor(
     private readonly store: PlaygroundStore,
     private readonly log: EventLog,
+    /** The run detail as GET /runs/{id} answers it. */
+    private readonly getRun: (id: string) => RunDetail,
   ) {}
 
   compare(leftId: string, rightId: string, options: CompareOptions): RunComparison {
@@ -32,7 +34,8 @@ export class ComparisonService {
     if (missing.length) {
       throw new PlaygroundError('not_found', `no run with id ${[...new Set(missing)].map((id) => `'${id}'`).join(' or ')}`, { run_ids: [...new Set(missing)] });
     }
-    const [left, right] = rows.map((row) => loadRunMaterial(this.store, this.log, this.detail(row!)));
+    this.log.flush(); // events of an active run may still sit in the pending batch
+    const [left, right] = [leftId, rightId].map((id) => loadRunMaterial(this.store, this.getRun(id)));
     return compareRuns(left, right, options);
   }
 
@@ -52,19 +55,13 @@ export class ComparisonService {
     const ended = group.filter((r) => !isActive(r.status));
     // The original (or the oldest ended run) and the newest reruns, when there are too many.
     const kept = ended.length <= MAX_STABILITY_RUNS ? ended : [ended[0], ...ended.slice(-(MAX_STABILITY_RUNS - 1))];
-    const runs = kept.map((r) => this.detail(r));
+    const runs = kept.map((r) => this.getRun(r.run_id));
     return stabilityOf(
       original.run_id,
       runs.map((d) => ({ run_id: d.run_id, status: d.status, output_parts: d.output_parts, scores: d.scores })),
       group.filter((r) => isActive(r.status)).map((r) => r.run_id),
       options,
     );
-  }
-
-  private detail(row: RunRow): RunDetail {
-    const d = toDetail(row);
-    d.last_seq = Math.max(d.last_seq, this.log.lastSeq(row.run_id));
-    return d;
   }
 }
 

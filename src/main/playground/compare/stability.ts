@@ -4,6 +4,8 @@
 import type { CompareOptions, StabilityReport, Variant } from '../../../shared/compare.ts';
 import type { ScoreEntry, TaggedPart } from '../../../shared/playground.ts';
 import { canonicalJson, ignoreFilter, leaves, type PathFilter } from './json-diff.ts';
+import { dataPartKeys, dataPartsOf, withOccurrences } from './parts.ts';
+import { scoreKey } from './scores.ts';
 
 /** Runs compared at most (the original and its newest reruns). */
 export const MAX_STABILITY_RUNS = 100;
@@ -40,17 +42,9 @@ function sameValue(tolerance: number) {
 }
 
 function dataByKey(parts: TaggedPart[]): Map<string, unknown> {
-  const out = new Map<string, unknown>();
-  const seen = new Map<string, number>();
-  let unnamed = 0;
-  for (const p of parts) {
-    if (p.kind !== 'data') continue;
-    const base = typeof p.data.schema === 'string' ? p.data.schema : `#${unnamed++}`;
-    const n = seen.get(base) ?? 0;
-    seen.set(base, n + 1);
-    out.set(n ? `${base}#${n + 1}` : base, p.data);
-  }
-  return out;
+  const list = dataPartsOf(parts);
+  const keys = withOccurrences(dataPartKeys(list));
+  return new Map(list.map((p, i) => [keys[i], p.data]));
 }
 
 export function stabilityOf(originalRunId: string, runs: StabilityRun[], activeRunIds: string[], options: CompareOptions): StabilityReport {
@@ -88,7 +82,6 @@ export function stabilityOf(originalRunId: string, runs: StabilityRun[], activeR
     return { key, stable: varying.length === 0, stable_paths: stablePaths, varying };
   });
 
-  const scoreKey = (s: ScoreEntry) => [s.evaluator, s.node ?? '', s.scope ?? ''].join('\u0000');
   const evaluators = new Map<string, string>();
   for (const r of runs) for (const s of r.scores) evaluators.set(scoreKey(s), s.evaluator);
   const scores = [...evaluators].map(([key, evaluator]) => {

@@ -77,7 +77,7 @@ function parseSeq(value: string, name: string): number {
 
 export function createPlaygroundRouter(o: PlaygroundRouterOptions): PlaygroundRouter {
   const { service } = o;
-  const comparison = new ComparisonService(o.store, o.log);
+  const comparison = new ComparisonService(o.store, o.log, (id) => service.getRun(id));
   const router = Router();
   const streams = new Set<ServerResponse>();
 

@@ -75,15 +75,11 @@ export interface PageQuery {
 const likeAnywhere = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** The first text part of a run's input, on one line, cut at 120 characters. */
-export function inputPreview(inputParts: string): string | null {
-  try {
-    const text = (JSON.parse(inputParts) as TaggedPart[]).find((p) => p.kind === 'text');
-    if (!text || text.kind !== 'text') return null;
-    const line = text.text.replace(/\s+/g, ' ').trim();
-    return line.length > 120 ? `${line.slice(0, 119)}…` : line;
-  } catch {
-    return null;
-  }
+export function previewOf(parts: readonly TaggedPart[]): string | null {
+  const text = parts.find((p) => p.kind === 'text');
+  if (!text || text.kind !== 'text') return null;
+  const line = text.text.replace(/\s+/g, ' ').trim();
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
 }
 
 const ACTIVE_SQL = ACTIVE_STATES.map((s) => `'${s}'`).join(', ');
@@ -106,7 +102,7 @@ export function toSummary(row: RunRow): RunSummary {
     started_at: row.started_at,
     ended_at: row.ended_at,
     duration_ms: duration,
-    input_preview: inputPreview(row.input_parts),
+    input_preview: previewOf(JSON.parse(row.input_parts) as TaggedPart[]),
   };
 }
 

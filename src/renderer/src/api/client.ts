@@ -30,7 +30,8 @@ export function apiUrl(path: string): string {
   return `${API_BASE}${path}`;
 }
 
-async function toApiError(res: Response): Promise<ApiError> {
+/** An error answer as an ApiError, its `detail` body kept. */
+export async function toApiError(res: Response): Promise<ApiError> {
   let body: unknown = null;
   try {
     body = await res.json();

@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { BundleProblem, ImportPlan, ImportResult } from '../../../../shared/bundle.ts';
-import { ApiError, apiUrl, errorMessage } from '../../api/client.ts';
+import { ApiError, apiUrl, errorMessage, toApiError } from '../../api/client.ts';
 import { keys, useSessions } from '../../api/queries.ts';
 import { formatBytes } from '../../lib/format.ts';
 import { useUi } from '../../state/ui.ts';
@@ -12,10 +12,7 @@ import { Modal } from '../Modal.tsx';
 
 async function postBundle(path: string, body: string): Promise<Response> {
   const res = await fetch(apiUrl(path), { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body });
-  if (!res.ok) {
-    const detail = ((await res.json().catch(() => null)) as { detail?: Record<string, unknown> } | null)?.detail ?? {};
-    throw new ApiError(res.status, String(detail.error ?? `http_${res.status}`), String(detail.message ?? res.statusText), detail);
-  }
+  if (!res.ok) throw await toApiError(res);
   return res;
 }
 
