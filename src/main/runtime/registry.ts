@@ -6,6 +6,7 @@ import { loadProject, isGraphLike, ProjectLoadError, type Component, type Loaded
 import type { AgentContext, MemoryControls, McpToolHandle } from '../../sdk/index.ts';
 import { setDefaultFanoutConcurrency } from '../../sdk/fanout.ts';
 import { instrumentNodes } from './node-failures.ts';
+import { quotedNameLocation, unknownNodeEdges } from './graph-edges.ts';
 import type { RuntimeSettings } from './config.ts';
 
 /** The compiled graph as the executor uses it. */
@@ -124,6 +125,11 @@ export class Registry {
     }
     if (!isGraphLike(builder)) {
       throw new ProjectLoadError([{ file: entry, field: 'graph.export', message: 'the graph factory must return an uncompiled StateGraph' }]);
+    }
+    const unknownNodes = unknownNodeEdges(builder);
+    if (unknownNodes.length) {
+      const sources = [entry, ...project.components.filter((c) => c.kind === 'module').map((c) => c.file)];
+      throw new ProjectLoadError(unknownNodes.map((u) => ({ ...(quotedNameLocation(project.dir, sources, u.name) ?? { file: entry }), message: u.message })));
     }
     let graph: RunnableGraph;
     try {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parseFlags, parsePort, UsageError } from '../cli-args.ts';
 import { StoreVersionError } from '../playground/store/db.ts';
 import { checkLoopbackHost, startStudio, StudioStartError } from './studio.ts';
+import { agentName } from '../common/agent-name.ts';
 
 export const DEFAULT_STUDIO_PORT = 4280;
 
@@ -34,7 +35,7 @@ export async function runServeCommand(argv: string[]): Promise<void> {
     }
     throw err;
   }
-  process.stdout.write(`Agent Studio for ${path.basename(projectDir)} ready at ${studio.url}\n`);
+  process.stdout.write(`Agent Studio for ${agentName(projectDir)} ready at ${studio.url}\n`);
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {

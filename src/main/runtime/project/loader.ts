@@ -12,7 +12,11 @@ import { nativeImport } from './native-import.mjs';
 import { printParseErrorCode, parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import type { ValidateFunction } from 'ajv';
 import { createContractAjv } from '../../../shared/contracts.ts';
-import { ManifestSchema, MANIFEST_FILE, type Manifest, type InputContract, type EvaluatorDecl } from './manifest.ts';
+import { ManifestSchema, InputContractSchema, MANIFEST_FILE, type Manifest, type InputContract, type EvaluatorDecl } from './manifest.ts';
+import { formatFieldPath } from './manifest-fields.ts';
+import { manifestProblems } from './manifest-issues.ts';
+import { missingFiles } from './manifest-files.ts';
+import { moduleLoadDiagnostic } from './module-errors.ts';
 import { defineErrorCatalogue, type ErrorRaiser } from '../../../sdk/errors.ts';
 
 export interface Diagnostic {
@@ -20,7 +24,7 @@ export interface Diagnostic {
   file: string;
   line?: number;
   column?: number;
-  /** Dotted path of the manifest field, when the problem is a field. */
+  /** Path of the manifest field (`skills[0].description`), when the problem is a field. */
   field?: string;
   message: string;
 }
@@ -89,13 +93,14 @@ function sha256(buf: Buffer | string): string {
   return crypto.createHash('sha256').update(buf).digest('hex');
 }
 
-/** Line and column of a manifest field, or of its nearest existing parent. */
-function locate(text: string, fieldPath: (string | number)[]): { line?: number; column?: number } {
+/** A diagnostic about the manifest field at `fieldPath`, at its line (or its nearest parent's). */
+function fieldDiagnostic(text: string, fieldPath: (string | number)[], message: string): Diagnostic {
   const at = locateJson(text, fieldPath);
-  return at ? { line: at.line, column: at.column } : {};
+  return { file: MANIFEST_FILE, ...(at ? { line: at.line, column: at.column } : {}), field: formatFieldPath(fieldPath), message };
 }
 
-function readManifest(dir: string): { manifest: Manifest; text: string } {
+/** The manifest's JSON; a file that is missing or not JSON stops here (nothing else can be checked). */
+function readManifestJson(dir: string): { raw: unknown; text: string } {
   const file = path.join(dir, MANIFEST_FILE);
   let text: string;
   try {
@@ -106,47 +111,75 @@ function readManifest(dir: string): { manifest: Manifest; text: string } {
     ]);
   }
   const errors: ParseError[] = [];
-  const raw = parseJsonc(text, errors, { allowTrailingComma: false, disallowComments: true });
+  const raw: unknown = parseJsonc(text, errors, { allowTrailingComma: false, disallowComments: true });
   if (errors.length > 0) {
     throw new ProjectLoadError(
       errors.map((e) => ({ file: MANIFEST_FILE, ...lineCol(text, e.offset), message: `invalid JSON: ${printParseErrorCode(e.error)}` })),
     );
   }
-  const parsed = ManifestSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new ProjectLoadError(
-      parsed.error.issues.map((issue) => ({
-        file: MANIFEST_FILE,
-        ...locate(text, issue.path as (string | number)[]),
-        field: issue.path.join('.') || '(root)',
-        message: issue.message,
-      })),
-    );
-  }
-  return { manifest: parsed.data, text };
+  return { raw, text };
 }
 
-/** esbuild (through tsx) reports syntax errors with a location; keep it. */
-function importDiagnostic(dir: string, file: string, err: unknown): Diagnostic {
-  const e = err as { errors?: { text: string; location?: { file: string; line: number; column: number } }[]; message?: string };
-  const first = e.errors?.[0];
-  if (first?.location) {
-    return {
-      file: path.relative(dir, path.resolve(dir, first.location.file)) || file,
-      line: first.location.line,
-      column: first.location.column + 1,
-      message: first.text,
-    };
+/** The sections of an invalid manifest that are valid on their own, so their own checks (a
+ * contract's JSON Schema, the error catalogue) still run in the same pass. */
+function validSections(raw: unknown): Pick<Manifest, 'errorCatalogue'> & { contracts: [number, InputContract][] } {
+  const m = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  const contracts: [number, InputContract][] = [];
+  if (Array.isArray(m.inputContracts)) {
+    m.inputContracts.forEach((item, i) => {
+      const parsed = InputContractSchema.safeParse(item);
+      if (parsed.success) contracts.push([i, parsed.data]);
+    });
   }
-  const transform = /([^\s:]+\.(?:ts|mts|cts|tsx|js)):(\d+):(\d+): ERROR: (.+)/.exec(e.message ?? '');
-  if (transform) {
-    return { file: path.relative(dir, path.resolve(dir, transform[1])), line: Number(transform[2]), column: Number(transform[3]) + 1, message: transform[4] };
+  const catalogue = ManifestSchema.shape.errorCatalogue.safeParse(m.errorCatalogue);
+  return { contracts, errorCatalogue: catalogue.success ? catalogue.data : {} };
+}
+
+/** Input contracts: each a JSON Schema that must compile. Missing files are reported by missingFiles. */
+function loadContracts(dir: string, text: string, decls: [number, InputContract][], components: Component[], diagnostics: Diagnostic[]): Map<string, LoadedContract> {
+  const ajv = createContractAjv();
+  const contracts = new Map<string, LoadedContract>();
+  for (const [i, decl] of decls) {
+    let schema = decl.jsonSchema;
+    let file = MANIFEST_FILE;
+    if (!schema && decl.file) {
+      file = decl.file;
+      if (!fs.existsSync(path.join(dir, decl.file))) continue;
+      try {
+        const raw = fs.readFileSync(path.join(dir, decl.file), 'utf8');
+        schema = JSON.parse(raw);
+        components.push({ kind: 'contract', name: decl.schema, file: decl.file, hash: sha256(raw) });
+      } catch (err) {
+        diagnostics.push(fieldDiagnostic(text, ['inputContracts', i, 'file'], `cannot read JSON Schema: ${(err as Error).message}`));
+        continue;
+      }
+    }
+    if (!schema) {
+      diagnostics.push(fieldDiagnostic(text, ['inputContracts', i], 'give the JSON Schema inline (jsonSchema) or as a file'));
+      continue;
+    }
+    if (contracts.has(decl.schema)) {
+      diagnostics.push(fieldDiagnostic(text, ['inputContracts', i, 'schema'], `duplicate contract schema id '${decl.schema}'`));
+      continue;
+    }
+    try {
+      contracts.set(decl.schema, { decl, validate: ajv.compile(schema) });
+    } catch (err) {
+      diagnostics.push({ ...fieldDiagnostic(text, ['inputContracts', i], `invalid JSON Schema: ${(err as Error).message}`), file });
+    }
   }
-  const stackLine = /\((?:file:\/\/)?([^():]+\.(?:ts|mts|js)):(\d+):(\d+)\)/.exec((err as Error)?.stack ?? '');
-  if (stackLine && stackLine[1].startsWith(dir)) {
-    return { file: path.relative(dir, stackLine[1]), line: Number(stackLine[2]), column: Number(stackLine[3]), message: String(e.message ?? err) };
-  }
-  return { file, message: `cannot load module: ${String(e.message ?? err)}` };
+  return contracts;
+}
+
+/** The same problem reported twice (two evaluators in one module that does not load) once. */
+function unique(diagnostics: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return diagnostics.filter((d) => {
+    const key = JSON.stringify([d.file, d.line, d.column, d.field, d.message]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 let generationCounter = 0;
@@ -204,62 +237,34 @@ export async function loadProject(projectDir: string): Promise<LoadedProject> {
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
     throw new ProjectLoadError([{ file: '.', message: `project folder ${dir} does not exist` }]);
   }
-  const { manifest, text } = readManifest(dir);
+  // Every problem of the manifest in one pass: its schema, the files it names, its contracts
+  // and error catalogue. The code is loaded only once the manifest is sound.
+  const { raw, text } = readManifestJson(dir);
+  const parsed = ManifestSchema.safeParse(raw);
   const diagnostics: Diagnostic[] = [];
+  if (!parsed.success) {
+    for (const p of manifestProblems(ManifestSchema, parsed.error.issues, raw)) diagnostics.push(fieldDiagnostic(text, p.path, p.message));
+  }
+  for (const p of missingFiles(dir, raw)) diagnostics.push(fieldDiagnostic(text, p.path, p.message));
   const components: Component[] = [{ kind: 'manifest', name: MANIFEST_FILE, file: MANIFEST_FILE, hash: sha256(text) }];
-
-  // Input contracts: each a JSON Schema that must compile.
-  const ajv = createContractAjv();
-  const contracts = new Map<string, LoadedContract>();
-  manifest.inputContracts.forEach((decl, i) => {
-    const field = `inputContracts.${i}`;
-    let schema = decl.jsonSchema;
-    let file = MANIFEST_FILE;
-    if (!schema && decl.file) {
-      file = decl.file;
-      try {
-        const raw = fs.readFileSync(path.join(dir, decl.file), 'utf8');
-        schema = JSON.parse(raw);
-        components.push({ kind: 'contract', name: decl.schema, file: decl.file, hash: sha256(raw) });
-      } catch (err) {
-        diagnostics.push({ file: MANIFEST_FILE, ...locate(text, ['inputContracts', i, 'file']), field: `${field}.file`, message: `cannot read JSON Schema: ${(err as Error).message}` });
-        return;
-      }
-    }
-    if (!schema) {
-      diagnostics.push({ file: MANIFEST_FILE, ...locate(text, ['inputContracts', i]), field, message: 'give the JSON Schema inline (jsonSchema) or as a file' });
-      return;
-    }
-    if (contracts.has(decl.schema)) {
-      diagnostics.push({ file: MANIFEST_FILE, ...locate(text, ['inputContracts', i, 'schema']), field: `${field}.schema`, message: `duplicate contract schema id '${decl.schema}'` });
-      return;
-    }
-    try {
-      contracts.set(decl.schema, { decl, validate: ajv.compile(schema) });
-    } catch (err) {
-      diagnostics.push({ file, ...locate(text, ['inputContracts', i]), field, message: `invalid JSON Schema: ${(err as Error).message}` });
-    }
-  });
+  const sections = parsed.success ? { contracts: parsed.data.inputContracts.map((c, i): [number, InputContract] => [i, c]), errorCatalogue: parsed.data.errorCatalogue } : validSections(raw);
+  const contracts = loadContracts(dir, text, sections.contracts, components, diagnostics);
 
   let errors: ErrorRaiser = defineErrorCatalogue({});
   try {
-    errors = defineErrorCatalogue(manifest.errorCatalogue);
+    errors = defineErrorCatalogue(sections.errorCatalogue);
   } catch (err) {
-    diagnostics.push({ file: MANIFEST_FILE, ...locate(text, ['errorCatalogue']), field: 'errorCatalogue', message: (err as Error).message });
+    diagnostics.push(fieldDiagnostic(text, ['errorCatalogue'], (err as Error).message));
   }
+  if (!parsed.success || diagnostics.length) throw new ProjectLoadError(unique(diagnostics));
+  const manifest = parsed.data;
 
   const prompts: Record<string, string> = {};
   for (const [name, rel] of Object.entries(manifest.prompts)) {
-    try {
-      const body = fs.readFileSync(path.join(dir, rel), 'utf8');
-      prompts[name] = body;
-      components.push({ kind: 'prompt', name, file: rel, hash: sha256(body) });
-    } catch {
-      diagnostics.push({ file: MANIFEST_FILE, ...locate(text, ['prompts', name]), field: `prompts.${name}`, message: `prompt file ${rel} not found` });
-    }
+    const body = fs.readFileSync(path.join(dir, rel), 'utf8'); // exists: missingFiles checked it
+    prompts[name] = body;
+    components.push({ kind: 'prompt', name, file: rel, hash: sha256(body) });
   }
-
-  if (diagnostics.length) throw new ProjectLoadError(diagnostics);
 
   // The graph module.
   generationCounter += 1;
@@ -277,10 +282,7 @@ export async function loadProject(projectDir: string): Promise<LoadedProject> {
       diagnostics.push({ file: manifest.graph.entry, field: 'graph.export', message: `export '${manifest.graph.export}' must be a StateGraph (not compiled) or a function returning one` });
     }
   } catch (err) {
-    const d = importDiagnostic(dir, manifest.graph.entry, err);
-    if (d.message.startsWith('cannot load module: file not found')) {
-      diagnostics.push({ file: MANIFEST_FILE, ...locate(text, ['graph', 'entry']), field: 'graph.entry', message: `graph entry ${manifest.graph.entry} not found` });
-    } else diagnostics.push(d);
+    diagnostics.push(moduleLoadDiagnostic(dir, manifest.graph.entry, err));
   }
 
   // Evaluators, in manifest order (spec 4.1 rule 5).
@@ -290,17 +292,16 @@ export async function loadProject(projectDir: string): Promise<LoadedProject> {
       const mod = await importFresh(dir, decl.module, generation);
       const fn = mod[decl.export];
       if (typeof fn !== 'function') {
-        diagnostics.push({ file: decl.module, field: `evaluators.${i}.export`, message: `no function exported as '${decl.export}'` });
+        diagnostics.push({ file: decl.module, field: formatFieldPath(['evaluators', i, 'export']), message: `no function exported as '${decl.export}'` });
         continue;
       }
       evaluators.push({ decl, run: fn as EvaluatorFn });
       components.push({ kind: 'evaluator', name: decl.name, file: decl.module, hash: sha256(fs.readFileSync(path.join(dir, decl.module))) });
     } catch (err) {
-      const d = importDiagnostic(dir, decl.module, err);
-      diagnostics.push(d.message.includes('file not found') ? { file: MANIFEST_FILE, ...locate(text, ['evaluators', i, 'module']), field: `evaluators.${i}.module`, message: `evaluator module ${decl.module} not found` } : d);
+      diagnostics.push(moduleLoadDiagnostic(dir, decl.module, err));
     }
   }
-  if (diagnostics.length) throw new ProjectLoadError(diagnostics);
+  if (diagnostics.length) throw new ProjectLoadError(unique(diagnostics));
 
   const entryAbs = path.resolve(dir, manifest.graph.entry);
   for (const abs of projectSources(dir)) {

@@ -1,5 +1,6 @@
 // The agent project manifest (`agent.json`): its schema, validated with zod. The format is
-// documented in docs/project-format.md.
+// documented in docs/project-format.md. Objects are strict: an unknown key (a typo such as
+// `inputMode`) is an error, not a silently ignored setting.
 import { z } from 'zod';
 import { ERROR_CODES } from '../../../sdk/errors.ts';
 
@@ -10,10 +11,10 @@ const relativePath = z
   .string()
   .min(1)
   .refine((p) => !p.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(p) && !p.split(/[\\/]/).includes('..'), {
-    message: 'must be a path relative to the project folder, without ..',
+    message: 'must be a path inside the project folder (relative, without ..)',
   });
 
-export const SkillSchema = z.object({
+export const SkillSchema = z.strictObject({
   id: identifier,
   name: z.string().min(1),
   description: z.string().min(1),
@@ -23,7 +24,7 @@ export const SkillSchema = z.object({
   outputModes: z.array(z.string()).optional(),
 });
 
-export const InputContractSchema = z.object({
+export const InputContractSchema = z.strictObject({
   /** The id a DataPart names in `data.schema`. */
   schema: identifier,
   /** A studio tab label only; never an A2A wire field (spec 2.6). */
@@ -35,7 +36,7 @@ export const InputContractSchema = z.object({
   file: relativePath.optional(),
 });
 
-export const EvaluatorSchema = z.object({
+export const EvaluatorSchema = z.strictObject({
   name: identifier,
   module: relativePath,
   export: z.string().min(1).default('default'),
@@ -45,15 +46,15 @@ export const EvaluatorSchema = z.object({
   scope: z.string().optional(),
 });
 
-export const CatalogueEntrySchema = z.object({
+export const CatalogueEntrySchema = z.strictObject({
   code: z.enum(ERROR_CODES),
   reason: identifier,
   title: z.string().min(1),
   retriable: z.boolean().optional(),
 });
 
-export const McpServerSchema = z.union([
-  z.object({
+export const McpServerSchema = z.discriminatedUnion('transport', [
+  z.strictObject({
     name: identifier,
     transport: z.literal('stdio'),
     command: z.string().min(1),
@@ -61,7 +62,7 @@ export const McpServerSchema = z.union([
     env: z.record(z.string(), z.string()).optional(),
     cwd: relativePath.optional(),
   }),
-  z.object({
+  z.strictObject({
     name: identifier,
     transport: z.literal('http'),
     url: z.string().url(),
@@ -69,12 +70,12 @@ export const McpServerSchema = z.union([
   }),
 ]);
 
-export const ManifestSchema = z.object({
+export const ManifestSchema = z.strictObject({
   name: identifier,
   description: z.string().min(1),
   version: z.string().regex(/^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$/, 'must be a semantic version like 1.0.0'),
   skills: z.array(SkillSchema).min(1, 'declare at least one skill'),
-  graph: z.object({
+  graph: z.strictObject({
     /** TypeScript file exporting the graph; loaded with no build step. */
     entry: relativePath,
     /** Export name: an uncompiled StateGraph or a factory (ctx) => StateGraph. */
@@ -87,7 +88,7 @@ export const ManifestSchema = z.object({
   outputModes: z.array(z.string()).default(['text/plain', 'application/json']),
   inputContracts: z.array(InputContractSchema).default([]),
   output: z
-    .object({
+    .strictObject({
       /** Default `schema` key of the first DataPart (spec 4.1 rule 6). */
       schema: identifier.optional(),
       /** Server-configured artifact name. */
@@ -96,7 +97,7 @@ export const ManifestSchema = z.object({
     .default({}),
   evaluators: z.array(EvaluatorSchema).default([]),
   model: z
-    .object({
+    .strictObject({
       temperature: z.number().min(0).max(2).optional(),
       timeoutSeconds: z.number().positive().optional(),
       maxRetries: z.number().int().min(0).max(10).optional(),
@@ -104,14 +105,14 @@ export const ManifestSchema = z.object({
     })
     .default({}),
   memory: z
-    .object({
+    .strictObject({
       enabled: z.boolean().default(true),
       windowSize: z.number().int().positive().default(20),
       summarize: z.boolean().default(false),
       summarizeThreshold: z.number().int().positive().default(40),
     })
     .default({ enabled: true, windowSize: 20, summarize: false, summarizeThreshold: 40 }),
-  errorCatalogue: z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/), CatalogueEntrySchema).default({}),
+  errorCatalogue: z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/, 'must be letters, digits, _ . -'), CatalogueEntrySchema).default({}),
   mcpServers: z.array(McpServerSchema).default([]),
   prompts: z.record(identifier, relativePath).default({}),
 });

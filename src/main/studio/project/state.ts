@@ -4,8 +4,6 @@
 // (project code runs only there): a hot reload, else a restart; a project that does not
 // load reports its diagnostics here at once, not only when a run fails.
 import { EventEmitter } from 'node:events';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Logger } from 'pino';
 import type { ProjectDiagnostic } from '../../../shared/runtime-contract.ts';
 import type { ProjectStatus } from '../../../shared/studio-api.ts';
@@ -13,6 +11,7 @@ import type { ProjectStatus } from '../../../shared/studio-api.ts';
 export type { ProjectStatus };
 import type { RuntimeHandle } from '../../playground/executor/runtime.ts';
 import { ProjectFingerprint, type CodeSnapshot } from './fingerprint.ts';
+import { agentName } from '../../common/agent-name.ts';
 
 export class ProjectState {
   private readonly events = new EventEmitter();
@@ -136,11 +135,6 @@ export class ProjectState {
   }
 
   private name(): string {
-    try {
-      const m = JSON.parse(fs.readFileSync(path.join(this.projectDir, 'agent.json'), 'utf8')) as { name?: unknown };
-      return typeof m.name === 'string' ? m.name : path.basename(this.projectDir);
-    } catch {
-      return path.basename(this.projectDir);
-    }
+    return agentName(this.projectDir);
   }
 }

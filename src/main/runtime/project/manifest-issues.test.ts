@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { ManifestSchema } from './manifest.ts';
+import { manifestProblems } from './manifest-issues.ts';
+
+const VALID = {
+  name: 'my-agent',
+  description: 'Answers questions.',
+  version: '1.0.0',
+  skills: [{ id: 'answer', name: 'Answer', description: 'Answers a question.' }],
+  graph: { entry: 'src/graph.ts' },
+};
+
+/** `path: message` lines for the manifest's problems. */
+function problems(manifest: unknown): string[] {
+  const parsed = ManifestSchema.safeParse(manifest);
+  if (parsed.success) return [];
+  return manifestProblems(ManifestSchema, parsed.error.issues, manifest).map((p) => `${p.path.join('.')}: ${p.message}`);
+}
+
+describe('manifestProblems', () => {
+  it('accepts a valid manifest', () => {
+    expect(problems(VALID)).toEqual([]);
+  });
+
+  it("says what a required field is for (the issue's own example)", () => {
+    const skill: Record<string, unknown> = { ...VALID.skills[0] };
+    delete skill.description;
+    expect(problems({ ...VALID, skills: [skill] })).toEqual(['skills.0.description: required, a sentence shown to clients']);
+  });
+
+  it('names an unknown key with the nearest valid key, at any depth', () => {
+    expect(
+      problems({
+        ...VALID,
+        inputMode: ['text/plain'],
+        skills: [{ ...VALID.skills[0], inputMode: [] }],
+        graph: { entry: 'src/graph.ts', exitNdoe: 'respond' },
+        memory: { windowSize: 10, sumarize: true },
+        model: { temprature: 0 },
+        evaluators: [{ name: 'e', module: 'src/e.ts', timeoutSecond: 3 }],
+        output: { schem: 'x/1' },
+      }),
+    ).toEqual([
+      "skills.0.inputMode: unknown key 'inputMode': did you mean 'inputModes'?",
+      "graph.exitNdoe: unknown key 'exitNdoe': did you mean 'exitNode'?",
+      "output.schem: unknown key 'schem': did you mean 'schema'?",
+      "evaluators.0.timeoutSecond: unknown key 'timeoutSecond': did you mean 'timeoutSeconds'?",
+      "model.temprature: unknown key 'temprature': did you mean 'temperature'?",
+      "memory.sumarize: unknown key 'sumarize': did you mean 'summarize'?",
+      "inputMode: unknown key 'inputMode': did you mean 'inputModes'?",
+    ]);
+  });
+
+  it('lists the valid keys when no key is close', () => {
+    expect(problems({ ...VALID, model: { flavour: 'mild' } })).toEqual([
+      "model.flavour: unknown key 'flavour' (valid keys: temperature, timeoutSeconds, maxRetries, maxTokens)",
+    ]);
+  });
+
+  it('suggests keys of the MCP server transport the entry names', () => {
+    expect(problems({ ...VALID, mcpServers: [{ name: 'web', transport: 'http', url: 'http://127.0.0.1:9/mcp', header: {} }] })).toEqual([
+      "mcpServers.0.header: unknown key 'header': did you mean 'headers'?",
+    ]);
+    expect(problems({ ...VALID, mcpServers: [{ name: 'tools', transport: 'stdio', command: 'node', arg: [] }] })).toEqual([
+      "mcpServers.0.arg: unknown key 'arg': did you mean 'args'?",
+    ]);
+  });
+
+  it('rewrites type, size, format and choice problems into the field meaning', () => {
+    expect(
+      problems({
+        ...VALID,
+        name: 'my agent',
+        version: '1.0',
+        skills: [{ id: 'answer', name: '', description: 'x', tags: 'faq' }],
+        graph: { entry: '../graph.ts', recursionLimit: 2.5 },
+        model: { temperature: 3, maxRetries: 1 },
+        memory: { enabled: 'yes' },
+        mcpServers: [{ name: 'a', transport: 'stdo' }, { name: 'b', transport: 'http', url: 'nope' }, { name: 'c', command: 'node' }],
+        errorCatalogue: { 'bad code!': { code: 'NOT_FOUND', reason: 'r', title: 'Not found' } },
+      }),
+    ).toEqual([
+      "name: must be an identifier (letters, digits, _ . : / -), the agent's identifier and its name on the agent card",
+      "version: must be a semantic version like 1.0.0, the agent's version",
+      "skills.0.name: must not be empty, the skill's name shown to clients",
+      'skills.0.tags: must be a list [...] (not a string), keywords for the skill',
+      'graph.entry: must be a path inside the project folder (relative, without ..), the TypeScript file that exports the graph',
+      "graph.recursionLimit: must be a whole number, LangGraph's limit of super-steps per run",
+      "model.temperature: must be at most 2, the model's sampling temperature (0 to 2)",
+      'memory.enabled: must be true or false (not a string), whether threads remember earlier messages',
+      "errorCatalogue.bad code!: the name 'bad code!' must be letters, digits, _ . -",
+      'mcpServers.0.transport: must be "stdio" or "http", how the server is reached',
+      "mcpServers.1.url: must be a URL like https://host/path, the server's URL",
+      'mcpServers.2.transport: required, how the server is reached',
+    ]);
+  });
+
+  it('keeps a custom message and describes lists and the root', () => {
+    expect(problems({ ...VALID, skills: [] })).toEqual(['skills: declare at least one skill, the skills the agent offers on its agent card']);
+    expect(problems([])).toEqual([': must be an object {...} (not a list)']);
+  });
+
+  it('falls back to a cleaned-up zod message for a field the table does not know', () => {
+    expect(problems({ ...VALID, mcpServers: [{ name: 'a', transport: 'stdio', command: 'node', env: { A: 1 } }] })).toEqual([
+      'mcpServers.0.env.A: must be a string (not a whole number)',
+    ]);
+  });
+});
