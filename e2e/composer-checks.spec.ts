@@ -35,6 +35,47 @@ describe('composer checks and sessions', () => {
     await expect.poll(async () => JSON.parse(await composer.editorText())).toEqual({ schema: 'support.ticket/1', topic: 'refund', orderId: 'ORD-12345', priority: 'high' });
   });
 
+  it('suggests the card\'s examples for the message and completes the JSON from the contract and earlier runs', async () => {
+    const { page, api } = world();
+    const { studio, composer, sessionId } = await openNewSession(world());
+    // An earlier successful run used priority "low".
+    const earlier = await api.createRun(sessionId, { parts: [{ kind: 'text', text: 'Where is my order?' }, { kind: 'data', data: { schema: 'support.ticket/1', topic: 'order_status', orderId: 'ORD-23456', priority: 'low' } }] });
+    expect((await api.waitForEnd(earlier.body.run_id)).status).toBe('completed');
+    await studio.open(`#/sessions/${sessionId}`);
+
+    // The card's skill examples start a message in one click.
+    const example = page.getByTestId('skill-example').filter({ hasText: 'How do I reset my password?' });
+    await example.click();
+    expect(await page.getByTestId('composer-text').inputValue()).toBe('How do I reset my password?');
+    await expect.poll(() => page.getByTestId('skill-examples').count()).toBe(0);
+
+    await composer.addContractPart('support.ticket/1');
+    await composer.setJson('{\n  "schema": "support.ticket/1",\n  "priority": \n}');
+    // Values for priority: the one used before first, then the default, then the other enum values.
+    await page.keyboard.press('ControlOrMeta+End');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('End');
+    await page.keyboard.press('Control+Space');
+    const rows = page.locator('.suggest-widget .monaco-list-row');
+    await rows.first().waitFor();
+    await expect.poll(() => rows.locator('.label-name').allTextContents()).toEqual(['"low"', '"normal"', '"high"']);
+    expect(await rows.first().textContent()).toContain('used in 1 earlier run');
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => JSON.parse(await composer.editorText())).toEqual({ schema: 'support.ticket/1', priority: 'low' });
+
+    // Property names the object lacks, the required one first.
+    await page.keyboard.press('End');
+    await page.keyboard.type(',');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Control+Space');
+    await expect.poll(async () => (await rows.locator('.label-name').allTextContents())[0]).toBe('topic');
+    await page.keyboard.press('Enter');
+    // Choosing a property asks for its values next: the topic used before comes first.
+    await expect.poll(async () => (await rows.locator('.label-name').allTextContents())[0]).toBe('"order_status"');
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => JSON.parse(await composer.editorText())).toEqual({ schema: 'support.ticket/1', priority: 'low', topic: 'order_status' });
+  });
+
   it('edits and resends a refused input in two clicks', async () => {
     const { page, api } = world();
     const { run, sessionId, studio } = await openNewSession(world());

@@ -76,6 +76,8 @@ function isDiagnostic(d: unknown): d is ProjectDiagnostic {
 /** Relative to the runtime's base URL. */
 export const RELOAD_PATH = 'api/v1/registry/reload';
 export const METADATA_PATH = 'api/v1/registry/metadata';
+/** The runtime's public agent card (A2A 0.3.0); the studio reads its skills' examples. */
+export const AGENT_CARD_PATH = '.well-known/agent-card.json';
 
 /** `data` of a successful reload. */
 export interface ReloadOutcome {

@@ -25,6 +25,25 @@ describe('studio project routes', () => {
     expect(r.body.contracts[0].json_schema.properties.topic.enum).toContain('refund');
   });
 
+  it('suggests the card\'s skill examples and the values earlier successful runs used, not those of failed runs', async () => {
+    const before = await s.call('GET', '/composer-schema');
+    expect(before.body.skill_examples).toContainEqual({ skill_id: 'refunds', skill_name: 'Refunds', text: 'I want a refund for order ORD-12345' });
+    const session = (await s.call('POST', '/sessions', {})).body.session_id;
+    const send = async (data: Record<string, unknown>) => {
+      const run = await s.call('POST', `/sessions/${session}/runs`, { parts: [{ kind: 'text', text: 'help' }, { kind: 'data', data }] });
+      return waitForRun(s, run.body.run_id);
+    };
+    expect((await send({ schema: 'support.ticket/1', topic: 'order_status', orderId: 'ORD-12345', priority: 'high' })).status).toBe('completed');
+    expect((await send({ schema: 'support.ticket/1', topic: 'order_status', orderId: 'ORD-12345' })).status).toBe('completed');
+    expect((await send({ schema: 'support.ticket/1', topic: 'order_status', priority: 'urgent' })).status).toBe('failed');
+    const after = await s.call('GET', '/composer-schema');
+    const history = after.body.contracts[0].history as { pointer: string; values: { value: unknown; count: number }[] }[];
+    expect(history.find((h) => h.pointer === '/orderId')?.values[0]).toMatchObject({ value: 'ORD-12345', count: 2 });
+    expect(history.find((h) => h.pointer === '/topic')?.values[0]).toMatchObject({ value: 'order_status', count: 2 });
+    // The failed run's value is not learnt.
+    expect(history.find((h) => h.pointer === '/priority')?.values.map((v) => v.value)).toEqual(['high']);
+  });
+
   it('checks a data part against its contract with the rules of the runtime, listing problems by path', async () => {
     const ok = await s.call('POST', '/composer-schema/validate', { schema: 'support.ticket/1', data: { schema: 'support.ticket/1', topic: 'refund', orderId: 'ORD-12345' } });
     expect(ok.status).toBe(200);

@@ -4,7 +4,10 @@ import { Router } from 'express';
 import type { BlobStore } from '../playground/store/blobs.ts';
 import type { RuntimeHandle } from '../playground/executor/runtime.ts';
 import { PlaygroundError } from '../playground/errors.ts';
-import { METADATA_PATH, type RegistryMetadata } from '../../shared/runtime-contract.ts';
+import { AGENT_CARD_PATH, METADATA_PATH, type RegistryMetadata } from '../../shared/runtime-contract.ts';
+import type { PlaygroundStore } from '../playground/store/store.ts';
+import { harvestHistory } from '../playground/suggestions.ts';
+import { HISTORY_RUNS, type SkillExample } from '../../shared/suggestions.ts';
 import type { SourceAnalysis } from './source/client.ts';
 import { z } from 'zod';
 import { ContractChecker } from '../../shared/contracts.ts';
@@ -17,6 +20,7 @@ export interface ProjectRoutesOptions {
   projectDir: string;
   sources: SourceAnalysis;
   blobs: BlobStore;
+  store: PlaygroundStore;
   runtime: RuntimeHandle;
   runtimeStatus: () => unknown;
 }
@@ -28,6 +32,23 @@ export async function runtimeContracts(runtime: RuntimeHandle): Promise<Registry
   const res = await fetch(`${base}${METADATA_PATH}`, { headers: runtime.controlHeaders(), signal: AbortSignal.timeout(5_000) });
   if (!res.ok) return null;
   return ((await res.json()) as { data: RegistryMetadata }).data.input_contracts;
+}
+
+/** The skills' example prompts of an agent card, in the card's order, each text once. */
+export function skillExamples(card: unknown): SkillExample[] {
+  const skills = (card as { skills?: unknown } | null)?.skills;
+  if (!Array.isArray(skills)) return [];
+  const out: SkillExample[] = [];
+  const seen = new Set<string>();
+  for (const skill of skills as { id?: unknown; name?: unknown; examples?: unknown }[]) {
+    if (typeof skill?.id !== 'string' || !Array.isArray(skill.examples)) continue;
+    for (const text of skill.examples) {
+      if (typeof text !== 'string' || !text.trim() || seen.has(text)) continue;
+      seen.add(text);
+      out.push({ skill_id: skill.id, skill_name: typeof skill.name === 'string' ? skill.name : skill.id, text });
+    }
+  }
+  return out;
 }
 
 export function createProjectRoutes(o: ProjectRoutesOptions): Router {
@@ -55,11 +76,18 @@ export function createProjectRoutes(o: ProjectRoutesOptions): Router {
   });
 
   // The contracts of the project the runtime has loaded (the studio never reads or runs
-  // the project itself): what a run sent now would be checked against.
+  // the project itself): what a run sent now would be checked against. With them, what the
+  // composer suggests: each field's values in earlier successful runs, and the skills'
+  // example prompts from the agent card.
   router.get('/composer-schema', async (_req, res, next) => {
     try {
       const body = await fromRuntime<{ data: RegistryMetadata }>('the input contracts of its project', METADATA_PATH, o.runtime.controlHeaders());
-      res.json({ contracts: body.data.input_contracts });
+      const history = harvestHistory(o.store.recentCompletedInputs(HISTORY_RUNS));
+      const card = await fromRuntime<unknown>('its agent card', AGENT_CARD_PATH).catch(() => null);
+      res.json({
+        contracts: body.data.input_contracts.map((c) => ({ ...c, history: history.get(c.schema) ?? [] })),
+        skill_examples: skillExamples(card),
+      });
     } catch (err) {
       next(err);
     }

@@ -173,7 +173,7 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
   });
   app.use(createCaptureRouter(executor));
   const runtimeStatus = () => supervisor?.status() ?? { state: 'disabled' };
-  app.use(PLAYGROUND_PREFIX, createProjectRoutes({ projectDir, sources, blobs, runtime, runtimeStatus }));
+  app.use(PLAYGROUND_PREFIX, createProjectRoutes({ projectDir, sources, blobs, store, runtime, runtimeStatus }));
   app.use(
     PLAYGROUND_PREFIX,
     createBundleRoutes({ store, blobs, log, logger, projectName: () => project.status().name, contracts: () => runtimeContracts(runtime) }),

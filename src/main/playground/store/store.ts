@@ -156,6 +156,9 @@ export class PlaygroundStore {
       getRun: p<RunRow>('SELECT * FROM runs WHERE run_id = ?'),
       listRuns: p<RunRow>('SELECT * FROM runs WHERE session_id = ? AND (? IS NULL OR run_id < ?) ORDER BY run_id DESC LIMIT ?'),
       transcript: p<RunRow>('SELECT * FROM runs WHERE session_id = ? AND (? IS NULL OR run_id > ?) ORDER BY run_id ASC LIMIT ?'),
+      recentCompletedInputs: p<{ input_parts: string; created_at: string }>(
+        "SELECT input_parts, created_at FROM runs WHERE status = 'completed' AND imported_from IS NULL ORDER BY run_id DESC LIMIT ?",
+      ),
       latestContext: p<{ context_id: string }>(
         'SELECT context_id FROM runs WHERE session_id = ? AND context_id IS NOT NULL ORDER BY run_id DESC LIMIT 1',
       ),
@@ -298,6 +301,14 @@ export class PlaygroundStore {
       };
     });
     return { items, next_cursor: p.next_cursor };
+  }
+
+  /** The inputs of this project's latest successful runs, newest first (imported runs came
+   * from elsewhere and are left out): the composer's suggestions learn from them. */
+  recentCompletedInputs(limit: number): { input_parts: TaggedPart[]; created_at: string }[] {
+    return this.stmts.recentCompletedInputs
+      .all(limit)
+      .map((r) => ({ input_parts: JSON.parse(r.input_parts) as TaggedPart[], created_at: r.created_at }));
   }
 
   /** The conversation a new message in this session continues: the context of its latest run. */

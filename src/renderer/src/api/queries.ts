@@ -13,7 +13,7 @@ import type {
 import { useEffect } from 'react';
 import { isActive } from '../../../shared/playground.ts';
 import { ApiError, api } from './client.ts';
-import { normaliseContracts, normaliseGraph, type AgentGraph, type InputContract } from './types.ts';
+import { normaliseComposerSchema, normaliseGraph, type AgentGraph, type ComposerSchema } from './types.ts';
 
 export const keys = {
   sessions: ['sessions'] as const,
@@ -84,23 +84,37 @@ export function useBlockingRun(runId: string | null) {
   });
 }
 
-/** The declared input contracts. An older studio without the endpoint means "no contracts". */
-export function useInputContracts() {
+/** GET /composer-schema: the declared input contracts and what the composer suggests. An
+ * older studio without the endpoint means "no contracts". */
+function useComposerSchema<T>(select: (d: ComposerSchema) => T) {
   return useQuery({
     queryKey: keys.contracts,
-    queryFn: async ({ signal }): Promise<InputContract[]> => {
+    queryFn: async ({ signal }): Promise<ComposerSchema> => {
       try {
-        return normaliseContracts(await api<unknown>('/composer-schema', { signal }));
+        return normaliseComposerSchema(await api<unknown>('/composer-schema', { signal }));
       } catch (err) {
-        if (err instanceof ApiError && (err.status === 404 || err.status === 501)) return [];
+        if (err instanceof ApiError && (err.status === 404 || err.status === 501)) return { contracts: [], skillExamples: [] };
         throw err;
       }
     },
+    select,
     staleTime: 30_000,
     // While the runtime starts (503), ask again each second: the contracts come when it is up.
     retry: (count, err) => err instanceof ApiError && err.status === 503 && count < 120,
     retryDelay: 1000,
   });
+}
+
+const selectContracts = (d: ComposerSchema) => d.contracts;
+const selectSkillExamples = (d: ComposerSchema) => d.skillExamples;
+
+export function useInputContracts() {
+  return useComposerSchema(selectContracts);
+}
+
+/** The agent card's skill examples: prompts to start from, and free-text field values. */
+export function useSkillExamples() {
+  return useComposerSchema(selectSkillExamples);
 }
 
 export function useAgentGraph() {
@@ -119,6 +133,8 @@ export function invalidateRunLists(qc: QueryClient, sessionId?: string | null): 
   if (sessionId) void qc.invalidateQueries({ queryKey: keys.runs(sessionId) });
   else void qc.invalidateQueries({ queryKey: ['runs'] });
   void qc.invalidateQueries({ queryKey: sessionId ? keys.transcript(sessionId) : ['transcript'] });
+  // A finished run may teach the composer new values.
+  void qc.invalidateQueries({ queryKey: keys.contracts });
 }
 
 const TRANSCRIPT_PAGE = 200;

@@ -2,7 +2,8 @@
 // the composer's input contracts and the runtime graph. Parsed defensively: the renderer
 // must keep working when the server adds fields or is an older build.
 
-/** A declared input contract (the project's `inputContracts`), as offered to the composer. */
+/** A declared input contract (the project's `inputContracts`), as offered to the composer. */import type { FieldHistory, SkillExample } from '../../../shared/suggestions.ts';
+
 export interface InputContract {
   /** The id that goes into `data.schema` (spec 2.6). */
   schema: string;
@@ -10,6 +11,14 @@ export interface InputContract {
   name: string;
   description?: string;
   jsonSchema?: Record<string, unknown>;
+  /** The values each field held in the project's earlier successful runs. */
+  history: FieldHistory[];
+}
+
+/** GET /composer-schema: the contracts and the agent card's skill examples. */
+export interface ComposerSchema {
+  contracts: InputContract[];
+  skillExamples: SkillExample[];
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -35,6 +44,9 @@ export function normaliseContracts(body: unknown): InputContract[] {
       name: typeof item.name === 'string' && item.name ? item.name : typeof item.label === 'string' ? item.label : schema,
       description: typeof item.description === 'string' ? item.description : undefined,
       jsonSchema: isRecord(js) ? js : undefined,
+      history: Array.isArray(item.history)
+        ? (item.history as unknown[]).filter((h): h is FieldHistory => isRecord(h) && typeof h.pointer === 'string' && Array.isArray(h.values))
+        : [],
     });
   }
   return out;
@@ -86,4 +98,12 @@ export function normaliseGraph(body: unknown): AgentGraph {
     nodes,
     edges,
   };
+}
+
+export function normaliseComposerSchema(body: unknown): ComposerSchema {
+  const raw = isRecord(body) && Array.isArray(body.skill_examples) ? (body.skill_examples as unknown[]) : [];
+  const skillExamples = raw.filter(
+    (e): e is SkillExample => isRecord(e) && typeof e.text === 'string' && typeof e.skill_id === 'string' && typeof e.skill_name === 'string',
+  );
+  return { contracts: normaliseContracts(body), skillExamples };
 }

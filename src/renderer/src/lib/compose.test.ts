@@ -1,6 +1,6 @@
 // The composer's draft → run-creation body (spec 2.5, 2.6, 4.3).
 import { describe, expect, it } from 'vitest';
-import { normaliseContracts } from '../api/types.ts';
+import { normaliseComposerSchema, normaliseContracts } from '../api/types.ts';
 import { compose, contractSkeleton, parseMetadataValue } from './compose.ts';
 
 const labels = { agentId: '', agentName: '', workflowId: '', workflowName: '', chatbotId: '', chatbotName: 'Desk bot' };
@@ -66,6 +66,17 @@ describe('input contracts', () => {
     expect(c.name).toBe('Ticket');
     expect(JSON.parse(contractSkeleton(c))).toEqual({ schema: 'support.ticket/1', topic: 'refund' });
     expect(normaliseContracts({})).toEqual([]);
-    expect(normaliseContracts([{ id: 'x/1' }])).toEqual([{ schema: 'x/1', name: 'x/1', description: undefined, jsonSchema: undefined }]);
+    expect(normaliseContracts([{ id: 'x/1' }])).toEqual([{ schema: 'x/1', name: 'x/1', description: undefined, jsonSchema: undefined, history: [] }]);
+  });
+
+  it('reads the suggestions: field history (malformed entries dropped) and the card\'s skill examples', () => {
+    const body = {
+      contracts: [{ schema: 's/1', history: [{ pointer: '/topic', values: [{ value: 'refund', count: 2, last_used_at: 't' }] }, { pointer: 3 }, 'x'] }],
+      skill_examples: [{ skill_id: 'refunds', skill_name: 'Refunds', text: 'I want a refund' }, { text: 42 }],
+    };
+    const read = normaliseComposerSchema(body);
+    expect(read.contracts[0].history).toEqual([{ pointer: '/topic', values: [{ value: 'refund', count: 2, last_used_at: 't' }] }]);
+    expect(read.skillExamples).toEqual([{ skill_id: 'refunds', skill_name: 'Refunds', text: 'I want a refund' }]);
+    expect(normaliseComposerSchema([])).toEqual({ contracts: [], skillExamples: [] });
   });
 });

@@ -5,13 +5,15 @@ import { useProject } from '../../api/project.ts';
 import { useEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import { isActive } from '../../../../shared/playground.ts';
 import { ApiError, errorMessage } from '../../api/client.ts';
-import { useBlockingRun, useCreateRun, useInputContracts, useResumeRun, useRuns } from '../../api/queries.ts';
+import { keys, useBlockingRun, useCreateRun, useInputContracts, useResumeRun, useRuns, useSkillExamples } from '../../api/queries.ts';
+import { useQueryClient } from '@tanstack/react-query';
 import { compose } from '../../lib/compose.ts';
 import { shortId } from '../../lib/format.ts';
 import { useDraft } from '../../state/draft.ts';
 import { useUi } from '../../state/ui.ts';
 import { statusLabel } from '../StatusBadge.tsx';
 import { DataParts } from './DataParts.tsx';
+import { SkillExamples } from './SkillExamples.tsx';
 import { FileAttachments, filesToDrafts } from './FileAttachments.tsx';
 import { MetadataEditor } from './MetadataEditor.tsx';
 import { useContractCheck } from '../../api/contractCheck.ts';
@@ -32,6 +34,8 @@ export function Composer({ sessionId }: { sessionId: string }) {
   const setConflict = useUi((s) => s.setConflict);
 
   const contracts = useInputContracts();
+  const skillExamples = useSkillExamples();
+  const exampleTexts = useMemo(() => skillExamples.data?.map((e) => e.text), [skillExamples.data]);
   const runs = useRuns(sessionId);
   const blocking = useBlockingRun(blockingRunId);
   const createRun = useCreateRun();
@@ -135,7 +139,13 @@ export function Composer({ sessionId }: { sessionId: string }) {
   };
 
   const extraCount = draft.extra.filter((x) => x.key.trim()).length + (draft.userId ? 1 : 0) + Object.values(draft.labels).filter(Boolean).length;
-  const toggle = (p: Exclude<Panel, null>) => setPanel((cur) => (cur === p ? null : p));
+  const qc = useQueryClient();
+  const toggle = (p: Exclude<Panel, null>) => {
+    // Opening the data panel asks again for the contracts and what earlier runs used (runs
+    // sent from elsewhere, a reloaded project).
+    if (p === 'data' && panel !== 'data') void qc.invalidateQueries({ queryKey: keys.contracts });
+    setPanel((cur) => (cur === p ? null : p));
+  };
 
   return (
     <section
@@ -204,6 +214,15 @@ export function Composer({ sessionId }: { sessionId: string }) {
         data-testid="composer-text"
         autoFocus={mode.kind === 'resume'}
       />
+      {mode.kind !== 'resume' && !draft.text ? (
+        <SkillExamples
+          examples={skillExamples.data ?? []}
+          onPick={(text) => {
+            draft.setText(text);
+            textRef.current?.focus();
+          }}
+        />
+      ) : null}
 
       {panel === 'data' ? (
         <DataParts
@@ -211,6 +230,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
           contractsNote={contracts.isError ? 'The studio did not list input contracts; you can still add JSON data.' : undefined}
           onSubmit={() => void send()}
           invalidId={invalidDataId}
+          skillExamples={exampleTexts}
         />
       ) : null}
       {panel === 'files' ? <FileAttachments /> : null}

@@ -7,7 +7,19 @@ import { useState } from 'react';
 import { JsonEditor } from './JsonEditor.tsx';
 import { ContractForm } from './ContractForm.tsx';
 
-export function DataParts({ contracts, contractsNote, onSubmit, invalidId }: { contracts: InputContract[]; contractsNote?: string; onSubmit: () => void; invalidId?: string }) {
+export function DataParts({
+  contracts,
+  contractsNote,
+  onSubmit,
+  invalidId,
+  skillExamples,
+}: {
+  contracts: InputContract[];
+  contractsNote?: string;
+  onSubmit: () => void;
+  invalidId?: string;
+  skillExamples?: string[];
+}) {
   const parts = useDraft((s) => s.dataParts);
   const activeId = useDraft((s) => s.activeDataId);
   const add = useDraft((s) => s.addDataPart);
@@ -98,6 +110,8 @@ export function DataParts({ contracts, contractsNote, onSubmit, invalidId }: { c
             onSubmit={onSubmit}
             schema={contractOf(active.contractSchema)?.jsonSchema}
             schemaId={active.contractSchema}
+            history={contractOf(active.contractSchema)?.history}
+            skillExamples={skillExamples}
             label={`JSON of data part ${active.label}`}
             testId="data-part-editor"
           />

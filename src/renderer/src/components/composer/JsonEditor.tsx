@@ -3,6 +3,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type * as Monaco from 'monaco-editor';
 import { loadMonaco, monacoTheme, type MonacoModule } from '../../monaco/loadMonaco.ts';
+import { installJsonCompletion, setSuggestContext } from '../../monaco/jsonCompletion.ts';
+import type { FieldHistory } from '../../../../shared/suggestions.ts';
 
 /** model uri → JSON Schema, for every JSON editor on screen (Monaco keeps one global list). */
 const schemaByModel = new Map<string, { uri: string; schema: Record<string, unknown> }>();
@@ -46,6 +48,8 @@ export function JsonEditor({
   schemaId,
   label,
   testId,
+  history,
+  skillExamples,
 }: {
   modelId: string;
   value: string;
@@ -55,6 +59,9 @@ export function JsonEditor({
   schemaId?: string;
   label: string;
   testId?: string;
+  /** For completion: the field values of earlier successful runs, the card's skill examples. */
+  history?: FieldHistory[];
+  skillExamples?: string[];
 }) {
   const host = useRef<HTMLDivElement>(null);
   const frame = useRef<HTMLDivElement>(null);
@@ -76,6 +83,7 @@ export function JsonEditor({
       .then((m) => {
         if (disposed || !host.current) return;
         const { monaco } = m;
+        installJsonCompletion(m);
         const uri = monaco.Uri.parse(`inmemory://composer/${modelId}.json`);
         const model = monaco.editor.getModel(uri) ?? monaco.editor.createModel(valueRef.current, 'json', uri);
         const editor = monaco.editor.create(host.current, {
@@ -140,6 +148,13 @@ export function JsonEditor({
       schemaByModel.delete(key);
     };
   }, [modelId, schema, schemaId]);
+
+  // Completion: contract properties and ranked values (lib/json-suggest.ts).
+  useEffect(() => {
+    const key = `inmemory://composer/${modelId}.json`;
+    setSuggestContext(key, schema ? { schema, history, skillExamples } : undefined);
+    return () => setSuggestContext(key, undefined);
+  }, [modelId, schema, history, skillExamples]);
 
   if (mode === 'textarea') {
     return (

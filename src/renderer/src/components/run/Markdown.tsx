@@ -3,6 +3,7 @@
 // never runs), then sanitised (rehype-sanitize) before code blocks are highlighted
 // (rehype-highlight). Links open outside the app: a new browser tab, or in the desktop app
 // the system browser (src/main/electron/security.ts).
+import { memo } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import rehypeSanitize from 'rehype-sanitize';
@@ -21,12 +22,16 @@ export function looksLikeMarkdown(text: string): boolean {
   return /(^|\n)\s{0,3}(#{1,6}\s|[-*+]\s|\d+\.\s|>\s|```|\|.*\|)|\*\*|__|`[^`]+`|\[[^\]]+\]\([^)]+\)/.test(text);
 }
 
-export function Markdown({ text }: { text: string }) {
+const remarkPlugins = [remarkGfm];
+const rehypePlugins = [rehypeSanitize, rehypeHighlight];
+
+/** Memoised on the text: parsing and highlighting happen once per text, not per render. */
+export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (
     <div className="markdown">
-      <ReactMarkdown remarkPlugins={[remarkGfm]} rehypePlugins={[rehypeSanitize, rehypeHighlight]} components={components}>
+      <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
         {text}
       </ReactMarkdown>
     </div>
   );
-}
+});

@@ -1,7 +1,7 @@
 // The session as a conversation: every turn in order (what was sent, what the agent answered,
 // a question and the reply to it), each linked to its run's full timeline. Virtualised with
 // measured rows, so a session of 1,000 runs scrolls as smoothly as one of three.
-import { useEffect, useRef } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { TaggedPart, TranscriptTurn } from '../../../../shared/playground.ts';
 import { isActive } from '../../../../shared/playground.ts';
@@ -50,6 +50,17 @@ function AgentSide({ turn }: { turn: TranscriptTurn }) {
   );
 }
 
+/** One turn's content. Memoised: scrolling re-renders the list, not the turns already shown
+ * (their Markdown is not parsed again on every frame). */
+const TurnBody = memo(function TurnBody({ turn }: { turn: TranscriptTurn }) {
+  return (
+    <>
+      <UserSide turn={turn} />
+      <AgentSide turn={turn} />
+    </>
+  );
+});
+
 export function Transcript({ sessionId }: { sessionId: string }) {
   const q = useTranscript(sessionId);
   const parent = useRef<HTMLDivElement>(null);
@@ -82,8 +93,7 @@ export function Transcript({ sessionId }: { sessionId: string }) {
               data-origin={turn.origin}
               style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` }}
             >
-              <UserSide turn={turn} />
-              <AgentSide turn={turn} />
+              <TurnBody turn={turn} />
             </article>
           );
         })}
