@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { chromium, type BrowserServer } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
-import { buildRenderer, rendererNeedsBuild } from '../src/main/studio/start.ts';
+import { buildRenderer, rendererNeedsBuild } from '../src/main/studio/renderer-build.ts';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 

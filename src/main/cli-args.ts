@@ -18,6 +18,19 @@ export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(
   }
 }
 
+/** Flags plus positional arguments (`init [DIR]`). */
+export function parseFlagsAndArgs<T extends NonNullable<ParseArgsConfig['options']>>(
+  argv: string[],
+  options: T,
+): { flags: Record<keyof T, string | boolean | undefined>; args: string[] } {
+  try {
+    const { values, positionals } = parseArgs({ args: argv, options, strict: true, allowPositionals: true });
+    return { flags: values as unknown as Record<keyof T, string | boolean | undefined>, args: positionals };
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
 /** A TCP port flag: an integer 0..65535 (0 = any free port). */
 export function parsePort(value: string | boolean | undefined, fallback: number): number {
   if (value === undefined) return fallback;

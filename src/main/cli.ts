@@ -1,4 +1,5 @@
 // The `agent-studio` command: one entry, a sub-command per service.
+//   agent-studio init    [DIR] [--template minimal|support-desk] [--name NAME] [--force]
 //   agent-studio runtime --project DIR [--host H] [--port N] [--data-dir DIR]
 //   agent-studio serve   --project DIR [--port N] [--data-dir DIR]
 //   agent-studio start   (npm start: Electron when its binary exists, else `serve` on the example)
@@ -7,6 +8,9 @@ import { UsageError } from './cli-args.ts';
 const USAGE = `usage: agent-studio <command> [options]
 
 commands:
+  init [DIR] [--template minimal|support-desk] [--name NAME] [--force]
+      create an agent project in DIR (default: the current folder), then:
+      cd DIR && npm install && npx agent-studio serve --project .
   runtime --project DIR [--host 127.0.0.1] [--port N] [--data-dir DIR]
       serve one agent project over A2A 0.3.0
       --port defaults to $PORT, else 8080; --data-dir to DIR/.agent-studio/runtime
@@ -15,7 +19,8 @@ commands:
       --port defaults to 4280; --data-dir to DIR/.agent-studio/studio
   start [--project DIR] [--port N] [--data-dir DIR] [--headless]
       open the studio (npm start): Electron when its binary exists, else headless;
-      defaults: examples/support-desk, port 5180, data in .data/studio
+      defaults: examples/support-desk, port 5180; data in DIR/.agent-studio/studio,
+      for the example .data/studio in a checkout (~/.agent-studio/example-studio installed)
 
 Settings come from the environment and DIR/.env (the environment wins); see docs/.
 `;
@@ -31,6 +36,11 @@ export async function main(argv: string[]): Promise<void> {
       case 'runtime': {
         const { runRuntimeCommand } = await import('./runtime/cli.ts');
         await runRuntimeCommand(rest);
+        return;
+      }
+      case 'init': {
+        const { runInitCommand } = await import('./init/init.ts');
+        await runInitCommand(rest);
         return;
       }
       case 'serve': {

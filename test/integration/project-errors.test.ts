@@ -102,14 +102,15 @@ describe('a module that is not found', () => {
   it('a missing dependency: names the package and the command that installs it', async () => {
     const dir = copyOutside('no-deps');
     fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'my-agent', type: 'module' }));
-    edit(path.join(dir, 'src/graph.ts'), "from '@langchain/langgraph'", "from '@langchain/langgraph/web'");
+    // (LangGraph, LangChain core and the SDK come with the runtime; any other package is the project's.)
+    edit(path.join(dir, 'src/graph.ts'), "import { Annotation,", "import { formatISO } from 'date-fns/formatISO';\nexport const stamp = formatISO;\nimport { Annotation,");
     expect(await diagnosticsOf(() => loadProject(dir))).toEqual([
       {
         file: 'src/graph.ts',
         line: 4,
-        column: 82,
+        column: 27,
         message:
-          "package '@langchain/langgraph' is not installed (imported from src/graph.ts): the project needs its own dependencies; run `npm install @langchain/langgraph` in the project folder",
+          "package 'date-fns' is not installed (imported from src/graph.ts): the project needs its own dependencies; run `npm install date-fns` in the project folder",
       },
     ]);
   });

@@ -6,6 +6,7 @@ import { parseFlags, parsePort, UsageError } from '../cli-args.ts';
 import { StoreVersionError } from '../playground/store/db.ts';
 import { checkLoopbackHost, startStudio, StudioStartError } from './studio.ts';
 import { agentName } from '../common/agent-name.ts';
+import { ensureRendererBuilt } from './renderer-build.ts';
 
 export const DEFAULT_STUDIO_PORT = 4280;
 
@@ -25,6 +26,7 @@ export async function runServeCommand(argv: string[]): Promise<void> {
     throw new UsageError((err as Error).message);
   }
   const projectDir = path.resolve(flags.project);
+  await ensureRendererBuilt((line) => process.stderr.write(`${line}\n`));
   let studio: Awaited<ReturnType<typeof startStudio>>;
   try {
     studio = await startStudio({ projectDir, port, host, dataDir: typeof flags['data-dir'] === 'string' ? flags['data-dir'] : undefined });

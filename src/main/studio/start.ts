@@ -3,17 +3,25 @@
 // with the URL to open in a browser and the reason Electron was not used.
 //   agent-studio start [--project DIR] [--port N] [--data-dir DIR] [--headless]
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseFlags, parsePort } from '../cli-args.ts';
+import { ensureRendererBuilt, isSourceCheckout } from './renderer-build.ts';
+import { homedir } from 'node:os';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const DEFAULT_PROJECT = join(REPO_ROOT, 'examples', 'support-desk');
-const DEFAULT_DATA_DIR = join(REPO_ROOT, '.data', 'studio');
+
+/** Where `start` keeps its data: the project's own folder for a project you name (like
+ * `serve`); for the bundled example, .data/studio in a checkout, else under your home (an
+ * installed package's folder may not be writable). */
+export function defaultDataDir(project: string | undefined): string {
+  if (project) return join(resolve(project), '.agent-studio', 'studio');
+  return isSourceCheckout() ? join(REPO_ROOT, '.data', 'studio') : join(homedir(), '.agent-studio', 'example-studio');
+}
 const DEFAULT_PORT = 5180;
-const RENDERER_INDEX = join(REPO_ROOT, 'out', 'renderer', 'index.html');
 
 export type ElectronBinary = { ok: true; path: string } | { ok: false; reason: string };
 
@@ -52,28 +60,6 @@ function displayProblem(): string | null {
   return process.env.DISPLAY || process.env.WAYLAND_DISPLAY ? null : 'there is no display (neither DISPLAY nor WAYLAND_DISPLAY is set)';
 }
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-/** True when out/renderer is missing or older than the sources it is built from. */
-export function rendererNeedsBuild(): boolean {
-  if (!existsSync(RENDERER_INDEX)) return true;
-  const built = statSync(RENDERER_INDEX).mtimeMs;
-  const sources = [join(REPO_ROOT, 'src', 'renderer'), join(REPO_ROOT, 'src', 'shared')].filter(existsSync);
-  return sources.some((dir) => newestMtime(dir) > built);
-}
-
-export async function buildRenderer(): Promise<void> {
-  const { build } = await import('vite');
-  await build({ configFile: join(REPO_ROOT, 'vite.renderer.config.ts'), logLevel: 'warn' });
-}
-
 function show(path: string): string {
   const rel = relative(process.cwd(), path);
   return rel && !rel.startsWith('..') ? rel : path;
@@ -96,10 +82,7 @@ async function runElectron(binary: string, projectDir: string, dataDir: string |
 }
 
 async function runHeadless(reason: string, projectDir: string, dataDir: string, port: number, portGiven: boolean): Promise<void> {
-  if (rendererNeedsBuild()) {
-    process.stdout.write('agent-studio: building the renderer (out/renderer is missing or older than its sources)…\n');
-    await buildRenderer();
-  }
+  await ensureRendererBuilt((line) => process.stdout.write(`${line}\n`));
   const { startStudio } = await import('./studio.ts');
   let studio: Awaited<ReturnType<typeof startStudio>>;
   try {
@@ -153,7 +136,7 @@ export async function runStartCommand(argv: string[]): Promise<void> {
     headless: { type: 'boolean' },
   });
   const projectDir = resolve(typeof flags.project === 'string' ? flags.project : DEFAULT_PROJECT);
-  const dataDir = resolve(typeof flags['data-dir'] === 'string' ? flags['data-dir'] : DEFAULT_DATA_DIR);
+  const dataDir = resolve(typeof flags['data-dir'] === 'string' ? flags['data-dir'] : defaultDataDir(typeof flags.project === 'string' ? flags.project : undefined));
   const port = parsePort(flags.port, DEFAULT_PORT);
 
   let reason: string;

@@ -17,6 +17,7 @@ import { formatFieldPath } from './manifest-fields.ts';
 import { manifestProblems } from './manifest-issues.ts';
 import { missingFiles } from './manifest-files.ts';
 import { moduleLoadDiagnostic } from './module-errors.ts';
+import { SHARED_PACKAGES, frameworkDiagnostics } from './framework.ts';
 import { defineErrorCatalogue, type ErrorRaiser } from '../../../sdk/errors.ts';
 
 export interface Diagnostic {
@@ -182,6 +183,9 @@ function unique(diagnostics: Diagnostic[]): Diagnostic[] {
   });
 }
 
+/** The folder of the agent-studio package that runs the project (a checkout or an install). */
+const RUNTIME_ROOT = path.resolve(import.meta.dirname, '../../../..');
+
 let generationCounter = 0;
 const HOOKS_KEY = Symbol.for('agent-studio.loader-hooks');
 
@@ -197,7 +201,9 @@ function ensureHooks(): void {
     registerTsx();
     g[Symbol.for('agent-studio.tsx')] = true;
   }
-  registerHooks(new URL('./generation-hooks.mjs', import.meta.url));
+  registerHooks(new URL('./generation-hooks.mjs', import.meta.url), {
+    data: { runtimeRoot: pathToFileURL(`${RUNTIME_ROOT}${path.sep}`).href, runtimeParent: pathToFileURL(path.join(RUNTIME_ROOT, 'package.json')).href, shared: SHARED_PACKAGES },
+  });
   g[HOOKS_KEY] = true;
 }
 
@@ -246,6 +252,7 @@ export async function loadProject(projectDir: string): Promise<LoadedProject> {
     for (const p of manifestProblems(ManifestSchema, parsed.error.issues, raw)) diagnostics.push(fieldDiagnostic(text, p.path, p.message));
   }
   for (const p of missingFiles(dir, raw)) diagnostics.push(fieldDiagnostic(text, p.path, p.message));
+  diagnostics.push(...frameworkDiagnostics(dir));
   const components: Component[] = [{ kind: 'manifest', name: MANIFEST_FILE, file: MANIFEST_FILE, hash: sha256(text) }];
   const sections = parsed.success ? { contracts: parsed.data.inputContracts.map((c, i): [number, InputContract] => [i, c]), errorCatalogue: parsed.data.errorCatalogue } : validSections(raw);
   const contracts = loadContracts(dir, text, sections.contracts, components, diagnostics);

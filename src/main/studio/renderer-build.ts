@@ -1,0 +1,44 @@
+// The renderer's built files (out/renderer). A packed install ships them built; a git
+// checkout builds them on first use (`start`, `serve`) and again when the renderer's sources
+// are newer than the build.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const PACKAGE_ROOT = resolve(import.meta.dirname, '../../..');
+export const RENDERER_INDEX = join(PACKAGE_ROOT, 'out', 'renderer', 'index.html');
+const RENDERER_SOURCES = join(PACKAGE_ROOT, 'src', 'renderer');
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** A checkout holds the renderer's sources (a packed install ships only the build). */
+export function isSourceCheckout(): boolean {
+  return existsSync(join(RENDERER_SOURCES, 'index.html'));
+}
+
+/** True when a checkout's out/renderer is missing or older than the sources it is built from. */
+export function rendererNeedsBuild(): boolean {
+  if (!isSourceCheckout()) return false;
+  if (!existsSync(RENDERER_INDEX)) return true;
+  const built = statSync(RENDERER_INDEX).mtimeMs;
+  const sources = [RENDERER_SOURCES, join(PACKAGE_ROOT, 'src', 'shared')].filter(existsSync);
+  return sources.some((dir) => newestMtime(dir) > built);
+}
+
+export async function buildRenderer(): Promise<void> {
+  const { build } = await import('vite');
+  await build({ configFile: join(PACKAGE_ROOT, 'vite.renderer.config.ts'), logLevel: 'warn' });
+}
+
+/** Builds a checkout's renderer when it needs it, saying so (about two minutes). */
+export async function ensureRendererBuilt(log: (line: string) => void): Promise<void> {
+  if (!rendererNeedsBuild()) return;
+  log('agent-studio: building the renderer (first use, or its sources changed; about two minutes)…');
+  await buildRenderer();
+}
