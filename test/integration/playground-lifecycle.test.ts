@@ -207,7 +207,7 @@ describe('studio shutdown and restart', () => {
     }
   });
 
-  it('a studio killed with a run active: on the next start the run is interrupted (studio_shutdown) and the orphaned runtime is stopped', async () => {
+  it('a studio killed with a run active: its runtime stops on its own, and on the next start the run is interrupted (studio_shutdown)', async () => {
     const dataDir = tempDir('pg-crash');
     const child = spawn(process.execPath, [BIN, 'serve', '--project', EXAMPLE, '--port', '0', '--data-dir', dataDir], {
       env: { ...process.env, LOG_LEVEL: 'warn' },
@@ -230,6 +230,8 @@ describe('studio shutdown and restart', () => {
       child.kill('SIGKILL');
       await exited;
       stream.close();
+      // The orphan notices its studio is gone (it was reparented) and stops.
+      await waitFor(async () => !alive(orphan), 10_000, 'the orphaned runtime to stop on its own');
 
       const again = await startStudio({ projectDir: EXAMPLE, port: 0, dataDir, logger: quietLogger() });
       try {

@@ -30,6 +30,7 @@ export async function runRuntimeCommand(argv: string[]): Promise<void> {
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    if (/^(1|true)$/i.test(process.env[RUNTIME_ENV.studioChild] ?? '')) exitWithParent(stop);
   } catch (err) {
     if (err instanceof ProjectLoadError) {
       process.stderr.write(`agent-studio runtime: the project at ${path.resolve(flags.project)} is not valid:\n${err.diagnostics.map((d) => `  ${formatLine(d)}`).join('\n')}\n`);
@@ -43,6 +44,19 @@ export async function runRuntimeCommand(argv: string[]): Promise<void> {
     }
     throw err;
   }
+}
+
+/** A studio's runtime child stops when the studio is gone (killed with -9, or gone before it
+ * could stop its child): Node reparents an orphan, so a changed parent pid is the signal. */
+function exitWithParent(stop: () => void): void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid !== parent) {
+      clearInterval(timer);
+      stop();
+    }
+  }, 1000);
+  timer.unref();
 }
 
 /** A serving runtime never ends because one request (or the project code it ran) threw
