@@ -7,6 +7,7 @@ export default defineConfig({
     server: { deps: { external: [/native-import\.mjs$/] } },
     include: ['test/integration/**/*.test.ts', 'test/fuzz/**/*.test.ts'],
     environment: 'node',
+    globalSetup: ['test/integration/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     fileParallelism: false,

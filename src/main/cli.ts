@@ -1,6 +1,6 @@
 // The `agent-studio` command: one entry, a sub-command per service.
 //   agent-studio init    [DIR] [--template minimal|support-desk] [--name NAME] [--force]
-//   agent-studio runtime --project DIR [--host H] [--port N] [--data-dir DIR]
+//   agent-studio runtime --project DIR [--host H] [--port N] [--data-dir DIR] [--workers N]
 //   agent-studio serve   --project DIR [--port N] [--data-dir DIR]
 //   agent-studio start   (npm start: Electron when its binary exists, else `serve` on the example)
 import { UsageError } from './cli-args.ts';
@@ -11,9 +11,11 @@ commands:
   init [DIR] [--template minimal|support-desk] [--name NAME] [--force]
       create an agent project in DIR (default: the current folder), then:
       cd DIR && npm install && npx agent-studio serve --project .
-  runtime --project DIR [--host 127.0.0.1] [--port N] [--data-dir DIR]
+  runtime --project DIR [--host 127.0.0.1] [--port N] [--data-dir DIR] [--workers N]
       serve one agent project over A2A 0.3.0
       --port defaults to $PORT, else 8080; --data-dir to DIR/.agent-studio/runtime
+      --workers N|auto: N replicas on this machine behind the one port (default 1;
+      auto = one per CPU); see docs/deployment.md
   serve --project DIR [--port N] [--data-dir DIR]
       the studio with no Electron: Playground API and renderer on 127.0.0.1
       --port defaults to 4280; --data-dir to DIR/.agent-studio/studio

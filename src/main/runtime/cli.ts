@@ -1,10 +1,13 @@
-// `agent-studio runtime --project DIR [--host 127.0.0.1] [--port N] [--data-dir DIR]`
+// `agent-studio runtime --project DIR [--host 127.0.0.1] [--port N] [--data-dir DIR] [--workers N]`
+// One process by default; with --workers N the process is a node:cluster primary (cluster.ts)
+// and each worker runs this same command. The runtime's modules load only where a runtime
+// starts: the primary of a cluster never imports them, nor the project.
+import cluster from 'node:cluster';
 import path from 'node:path';
+import pino, { type Logger } from 'pino';
 import { parseFlags, parsePort, UsageError } from '../cli-args.ts';
-import { ProjectLoadError } from './project/loader.ts';
-import { SettingsError } from './config.ts';
-import { RuntimeStartError, startRuntime } from './server.ts';
-import { formatDiagnosticsLine, formatReadyLine, RUNTIME_ENV } from '../../shared/runtime-contract.ts';
+import { formatDiagnosticsLine, formatReadyLine, RUNTIME_ENV, type ProjectDiagnostic } from '../../shared/runtime-contract.ts';
+import { parseWorkers, reportFatal, reportReady, runPrimary, workerInfo, workerReplicaId, type WorkerInfo } from './cluster.ts';
 
 export async function runRuntimeCommand(argv: string[]): Promise<void> {
   const flags = parseFlags(argv, {
@@ -12,37 +15,72 @@ export async function runRuntimeCommand(argv: string[]): Promise<void> {
     host: { type: 'string' },
     port: { type: 'string' },
     'data-dir': { type: 'string' },
+    workers: { type: 'string' },
   });
   if (typeof flags.project !== 'string' || !flags.project) throw new UsageError('runtime needs --project DIR (the folder holding agent.json)');
   const port = parsePort(flags.port, Number(process.env.PORT ?? 8080));
   const host = typeof flags.host === 'string' ? flags.host : '127.0.0.1';
+  const workers = parseWorkers(flags.workers);
+  if (workers === null) throw new UsageError(`--workers must be an integer >= 1 or 'auto', got '${String(flags.workers)}'`);
+  const studioChild = /^(1|true)$/i.test(process.env[RUNTIME_ENV.studioChild] ?? '');
+  if (workers > 1 && cluster.isPrimary) {
+    runPrimary({ workers, port, logLevel: process.env.LOG_LEVEL, onStop: studioChild ? exitWithParent : undefined });
+    return;
+  }
+  await serve({ project: flags.project, host, port, dataDir: typeof flags['data-dir'] === 'string' ? flags['data-dir'] : undefined, studioChild, worker: workerInfo() });
+}
+
+interface ServeOptions {
+  project: string;
+  host: string;
+  port: number;
+  dataDir?: string;
+  studioChild: boolean;
+  /** Set when this process is a worker of `--workers N`. */
+  worker: WorkerInfo | null;
+}
+
+async function serve(opts: ServeOptions): Promise<void> {
+  const { worker } = opts;
+  const [{ startRuntime, RuntimeStartError }, { ProjectLoadError }, { SettingsError, loadSettings }] = await Promise.all([
+    import('./server.ts'),
+    import('./project/loader.ts'),
+    import('./config.ts'),
+  ]);
   try {
-    const rt = await startRuntime({
-      projectDir: flags.project,
-      host,
-      port,
-      dataDir: typeof flags['data-dir'] === 'string' ? flags['data-dir'] : undefined,
-    });
+    // REPLICA_ID (the environment's or the project .env's; a worker's own, see cluster.ts)
+    // goes into the process environment, where the rest of the runtime reads it.
+    const settings = loadSettings(path.resolve(opts.project), process.env);
+    const replica = worker ? workerReplicaId(settings.env.REPLICA_ID) : settings.env.REPLICA_ID?.trim();
+    if (replica) process.env.REPLICA_ID = replica;
+    let logger: Logger | undefined;
+    if (worker) logger = pino({ name: 'agent-runtime', level: settings.env.LOG_LEVEL ?? 'info' }, pino.destination(2)).child({ worker: worker.slot });
+    const rt = await startRuntime({ projectDir: opts.project, host: opts.host, port: worker?.port ?? opts.port, dataDir: opts.dataDir, logger });
     survivePerRequestFailures(rt.context.log);
-    process.stdout.write(`${formatReadyLine(rt.context.registry.current.project.manifest.name, rt.url)}\n`);
+    const name = rt.context.registry.current.project.manifest.name;
+    if (worker) reportReady(name, rt.url, replica!);
+    else process.stdout.write(`${formatReadyLine(name, rt.url)}\n`);
     const stop = () => {
       void rt.close().then(() => process.exit(0));
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
-    if (/^(1|true)$/i.test(process.env[RUNTIME_ENV.studioChild] ?? '')) exitWithParent(stop);
+    if (opts.studioChild && !worker) exitWithParent(stop);
   } catch (err) {
+    let text: string | null = null;
     if (err instanceof ProjectLoadError) {
-      process.stderr.write(`agent-studio runtime: the project at ${path.resolve(flags.project)} is not valid:\n${err.diagnostics.map((d) => `  ${formatLine(d)}`).join('\n')}\n`);
+      text = `agent-studio runtime: the project at ${path.resolve(opts.project)} is not valid:\n${err.diagnostics.map((d) => `  ${formatLine(d)}`).join('\n')}\n`;
       // Under the studio, the same diagnostics in the contract's machine-readable line.
-      if (/^(1|true)$/i.test(process.env[RUNTIME_ENV.studioChild] ?? '')) process.stderr.write(`${formatDiagnosticsLine(err.diagnostics)}\n`);
-      process.exit(1);
+      if (opts.studioChild) text += `${formatDiagnosticsLine(err.diagnostics)}\n`;
+    } else if (err instanceof RuntimeStartError || err instanceof SettingsError) {
+      text = `agent-studio runtime: ${err.message}\n`;
+    } else if (!worker) {
+      throw err;
     }
-    if (err instanceof RuntimeStartError || err instanceof SettingsError) {
-      process.stderr.write(`agent-studio runtime: ${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
+    // A worker's failure is printed once, by the primary, however many workers hit it.
+    if (worker) return reportFatal(text ?? `agent-studio runtime: ${(err as Error)?.stack ?? String(err)}\n`, 1);
+    process.stderr.write(text!);
+    process.exit(1);
   }
 }
 
@@ -68,7 +106,7 @@ function survivePerRequestFailures(log: { error: (obj: object, msg: string) => v
   process.on('unhandledRejection', (err) => log.error({ err }, 'unhandled promise rejection; the runtime keeps serving'));
 }
 
-function formatLine(d: ProjectLoadError['diagnostics'][number]): string {
+function formatLine(d: ProjectDiagnostic): string {
   const where = [d.file, d.line, d.column].filter((x) => x !== undefined).join(':');
   return `${where}${d.field ? ` [${d.field}]` : ''}: ${d.message}`;
 }

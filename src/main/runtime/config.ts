@@ -23,10 +23,18 @@ export interface RuntimeSettings {
   corsOrigins: string[];
   /** Node spans in the trace (docs/runtime-traces.md); NODE_SPANS=off leaves them out. */
   nodeSpans: boolean;
+  /** The memory store (docs/deployment.md): SQLite in the data dir, or a shared PostgreSQL. */
+  memoryStore: MemoryStoreSettings;
+  /** This process among the agent's replicas (REPLICA_ID; default host-pid-random). */
+  replicaId: string | null;
   /** The merged environment (file then process), as the project's code sees it. */
   env: Record<string, string>;
   envFile: string;
 }
+
+export type MemoryStoreSettings =
+  | { backend: 'sqlite' }
+  | { backend: 'postgres'; dsn: string; schema: string; poolMax: number; leaseMs: number };
 
 export class SettingsError extends Error {
   override readonly name = 'SettingsError';
@@ -103,7 +111,28 @@ export function loadSettings(projectDir: string, processEnv: NodeJS.ProcessEnv =
     studioChild: flag(env, RUNTIME_ENV.studioChild),
     corsOrigins: corsOrigins(env.A2A_CORS_ORIGINS),
     nodeSpans: !/^(0|false|no|off)$/i.test(env.NODE_SPANS ?? ''),
+    memoryStore: memoryStoreSettings(env),
+    replicaId: env.REPLICA_ID?.trim() || null,
     env,
     envFile,
+  };
+}
+
+/** MEMORY_BACKEND (sqlite | postgres; postgres when only POSTGRES_DSN is set), POSTGRES_DSN,
+ * POSTGRES_SCHEMA (public), POSTGRES_POOL_MAX (10), TASK_LEASE_MS (15000). */
+function memoryStoreSettings(env: Record<string, string>): MemoryStoreSettings {
+  const dsn = env.POSTGRES_DSN?.trim();
+  const backend = (env.MEMORY_BACKEND?.trim().toLowerCase() || (dsn ? 'postgres' : 'sqlite')) as string;
+  if (backend === 'sqlite') return { backend };
+  if (backend !== 'postgres') throw new SettingsError(`MEMORY_BACKEND must be sqlite or postgres, got '${env.MEMORY_BACKEND}'`);
+  if (!dsn) throw new SettingsError('MEMORY_BACKEND=postgres needs POSTGRES_DSN (postgresql://user:password@host:5432/database)');
+  const schema = env.POSTGRES_SCHEMA?.trim() || 'public';
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) throw new SettingsError(`POSTGRES_SCHEMA must be a plain identifier (letters, digits, _), got '${schema}'`);
+  return {
+    backend,
+    dsn,
+    schema,
+    poolMax: positiveInt(env, 'POSTGRES_POOL_MAX', 10)!,
+    leaseMs: positiveInt(env, 'TASK_LEASE_MS', 15_000)!,
   };
 }

@@ -61,6 +61,11 @@ export class GraphAgentExecutor implements AgentExecutor {
     return this.running.size;
   }
 
+  /** Whether this process runs the task now. */
+  runsHere(taskId: string): boolean {
+    return this.running.has(taskId);
+  }
+
   cancelTask = async (taskId: string, eventBus: ExecutionEventBus): Promise<void> => {
     const run = this.running.get(taskId);
     if (run) {
@@ -104,6 +109,17 @@ export class GraphAgentExecutor implements AgentExecutor {
     const transcript: TranscriptMessage[] = [];
     const now = () => new Date().toISOString();
     const spans = new SpanTracker((name, fields) => tracer.emit(name, fields), gen.project.dir, settings.nodeSpans);
+
+    // The thread's messages are written before the final status goes out, so a client that
+    // reads them right after the answer (on any replica) sees this turn.
+    let transcriptSaved = false;
+    const saveTranscript = async () => {
+      if (transcriptSaved) return;
+      transcriptSaved = true;
+      if (this.deps.memory.enabled && transcript.length) {
+        await this.deps.store.appendTranscript(settings.agentId, contextId, transcript).catch((err) => log.warn({ err: (err as Error).message }, 'transcript not saved'));
+      }
+    };
 
     const publishStatus = (state: TaskState, message?: Message) => {
       if (run.canceled) return;
@@ -170,6 +186,7 @@ export class GraphAgentExecutor implements AgentExecutor {
         transcript.push({ role: 'ai', content: question }); // the thread's messages show what was asked
         tracer.emit('invoke.end', { state: 'input-required', duration_ms: Math.round(performance.now() - started), ...(settings.stageTiming ? { latency } : {}) });
         await tracer.flush();
+        await saveTranscript();
         publishStatus('input-required', agentMessage([{ kind: 'text', text: question }, { kind: 'data', data: { ...value, inputRequired: true } }], taskId, contextId));
         return;
       }
@@ -198,6 +215,7 @@ export class GraphAgentExecutor implements AgentExecutor {
       });
       await tracer.flush();
       if (run.canceled) return;
+      await saveTranscript();
       publishArtifact(artifactName(finalResponse, gen), parts);
       publishStatus('completed');
     } catch (err) {
@@ -232,12 +250,11 @@ export class GraphAgentExecutor implements AgentExecutor {
       await tracer.flush();
       // spec 3: a failure after partial streaming discards the buffer (the artifact is
       // replaced) and ends the stream failed; the request is not re-run.
+      await saveTranscript();
       publishArtifact(artifactName(null, gen), [{ kind: 'data', data: body }]);
       publishStatus('failed', agentMessage([{ kind: 'text', text: failure.message }, { kind: 'data', data: body }], taskId, contextId));
     } finally {
-      if (this.deps.memory.enabled && transcript.length) {
-        await this.deps.store.appendTranscript(settings.agentId, contextId, transcript).catch((err) => log.warn({ err: (err as Error).message }, 'transcript not saved'));
-      }
+      await saveTranscript();
       this.running.delete(taskId);
       this.contextOf.delete(taskId);
       if (!run.canceled) bus.finished();

@@ -18,6 +18,10 @@ export interface EdgePolicy {
   port: () => number;
   /** A2A_CORS_ORIGINS: browser origins allowed to call POST / (and read its answers). */
   corsOrigins: readonly string[];
+  /** Sent as `x-runtime-replica` on every answer, so an operator behind a load balancer sees
+   * which replica answered (docs/deployment.md). Default: $REPLICA_ID (each `--workers`
+   * worker has its own); unset, no header. */
+  replicaId?: string;
 }
 
 const isRpc = (req: Request) => req.path === '/' && (req.method === 'POST' || req.method === 'OPTIONS');
@@ -25,7 +29,9 @@ const isRpc = (req: Request) => req.path === '/' && (req.method === 'POST' || re
 /** Host/Origin protection on loopback, and CORS for the card and the JSON-RPC endpoint. */
 export function edgeGuard(policy: EdgePolicy): RequestHandler {
   const cors = new Set(policy.corsOrigins.map((o) => o.toLowerCase()));
+  const replica = (policy.replicaId ?? process.env.REPLICA_ID)?.trim();
   return (req, res, next) => {
+    if (replica) res.setHeader('x-runtime-replica', replica);
     const readOnly = req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS';
     if (readOnly && (PUBLIC_PATHS.has(req.path) || (req.path === '/' && req.method !== 'OPTIONS'))) {
       // Public, read-only documents: any page may fetch the card to discover the agent.

@@ -6,7 +6,6 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import pino, { type Logger } from 'pino';
 import type { AgentCard } from '@a2a-js/sdk';
-import { DefaultRequestHandler } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import { loadSettings, type RuntimeSettings } from './config.ts';
 import { Registry, type Generation, type MemoryConfig } from './registry.ts';
@@ -20,6 +19,9 @@ import { isLoopbackAddress } from '../http/loopback.ts';
 import { RUNTIME_RPC_BODY_LIMIT } from '../http/limits.ts';
 import { answerClientErrors } from '../http/client-errors.ts';
 import { openSqliteStore } from './store/sqlite.ts';
+import { defaultReplicaId, openPostgresStore } from './store/postgres/store.ts';
+import type { PgTaskStore } from './store/postgres/taskStore.ts';
+import { ReplicaAwareRequestHandler } from './replicas.ts';
 import type { MemoryStore } from './store/types.ts';
 import { describeGraph } from './graph-view.ts';
 import { McpManager } from './mcp.ts';
@@ -100,7 +102,29 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
   const settings = loadSettings(projectDir, opts.env ?? process.env);
   const log = opts.logger ?? pino({ name: 'agent-runtime', level: settings.env.LOG_LEVEL ?? 'info' }, pino.destination(2));
   const dataDir = path.resolve(opts.dataDir ?? path.join(projectDir, '.agent-studio', 'runtime'));
-  const store = openSqliteStore(path.join(dataDir, 'memory.sqlite'));
+  // The memory store (docs/deployment.md): the replica callbacks reach the handler built below.
+  const late: { handler?: ReplicaAwareRequestHandler } = {};
+  const replica = settings.replicaId ?? defaultReplicaId();
+  const store =
+    settings.memoryStore.backend === 'postgres'
+      ? await openPostgresStore({
+          dsn: settings.memoryStore.dsn,
+          schema: settings.memoryStore.schema,
+          poolMax: settings.memoryStore.poolMax,
+          leaseMs: settings.memoryStore.leaseMs,
+          replica,
+          lease: {
+            log,
+            // A cancel asked on another replica, for a run of this one: cancel it here.
+            onCancelRequested: (ids) => {
+              for (const id of ids) void late.handler?.cancelTask({ id }).catch((err: unknown) => log.warn({ task_id: id, err: (err as Error).message }, 'cancel asked by another replica failed'));
+            },
+            onReaped: (tasks) => {
+              for (const t of tasks) log.warn({ task_id: t.id, context_id: t.contextId }, 'task failed: the replica running it stopped (lease expired)');
+            },
+          },
+        })
+      : openSqliteStore(path.join(dataDir, 'memory.sqlite'));
   const stats: RuntimeStats = { invocations: 0, completed: 0, failed: 0, input_required: 0, canceled: 0, requests: {} };
   const mcp = new McpManager(projectDir, settings.env, log);
 
@@ -139,7 +163,11 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
   const sinks: TraceSink[] = [new LogTraceSink(log), ...(opts.sinks ?? [])];
   const summarizer = createSummarizer(settings.env, registry.current.project.manifest.model);
   const executor = new GraphAgentExecutor({ registry, settings, sinks, requestMeta, log, stats, store, memory, summarizer });
-  const handler = new DefaultRequestHandler(card, store.taskStore(), executor);
+  const handler = new ReplicaAwareRequestHandler(card, store.taskStore(), executor);
+  late.handler = handler;
+  if (store.backend === 'postgres' && settings.memoryStore.backend === 'postgres') {
+    handler.useReplicas({ tasks: store.taskStore() as PgTaskStore, replica, leaseMs: settings.memoryStore.leaseMs, runsHere: (id) => executor.runsHere(id) });
+  }
 
   const context: RuntimeContext = { settings, registry, store, memory, card, stats, log, projectDir, mcp, listeningUrl: () => listeningUrl };
 
@@ -147,7 +175,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
   app.disable('x-powered-by');
   let listeningPort = 0;
   app.use(requestTargetGuard());
-  app.use(edgeGuard({ loopback: isLoopbackAddress(opts.host ?? '127.0.0.1'), port: () => listeningPort, corsOrigins: settings.corsOrigins }));
+  app.use(edgeGuard({ loopback: isLoopbackAddress(opts.host ?? '127.0.0.1'), port: () => listeningPort, corsOrigins: settings.corsOrigins, replicaId: replica }));
   app.get('/healthz', async (_req, res) => {
     try {
       await store.ping();

@@ -79,6 +79,9 @@ export async function rawRpc(url: string, body: unknown): Promise<any> {
 
 export interface RuntimeProcess {
   url: string;
+  pid: number;
+  /** Resolves when the process has exited (for a kill -9). */
+  exited: Promise<unknown>;
   /** Trace events the process wrote to its structured log (stderr), in order. */
   traces: TraceEvent[];
   /** Resolves with the first trace event (already read or arriving later) that matches. */
@@ -89,6 +92,7 @@ export interface RuntimeProcess {
 /** The runtime as users run it: `agent-studio runtime` in its own process; its trace events
  * are read from the structured-log sink on stderr. */
 export async function spawnRuntime(projectDir: string, env: Record<string, string> = {}): Promise<RuntimeProcess> {
+  // Tests that need the started process kill it with -9 (`pid`); `exited` says when it is gone.
   const child = spawn(process.execPath, [path.join(REPO, 'bin/agent-studio.mjs'), 'runtime', '--project', projectDir, '--port', '0', '--data-dir', tempDir('rt-proc')], {
     env: { PATH: process.env.PATH, AGENT_ID: 'test-agent', SCRIPTED_DELAY_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -131,11 +135,13 @@ export async function spawnRuntime(projectDir: string, env: Record<string, strin
     });
   return {
     url,
+    pid: child.pid!,
+    exited: child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((r) => child.once('exit', r)),
     traces,
     until,
     close: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),

@@ -6,7 +6,9 @@ import type Database from 'better-sqlite3';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import {
   BaseCheckpointSaver,
+  TASKS,
   WRITES_IDX_MAP,
+  maxChannelVersion,
   copyCheckpoint,
   type ChannelVersions,
   type Checkpoint,
@@ -69,6 +71,8 @@ function prepare(db: Database.Database) {
     writes: db.prepare(
       'SELECT task_id, channel, type, blob FROM checkpoint_writes WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ? ORDER BY task_id, idx',
     ),
+    /** A parent's sends (TASKS writes), for checkpoints of the format before v4. */
+    sends: db.prepare('SELECT type, blob FROM checkpoint_writes WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ? AND channel = ? ORDER BY task_id, idx'),
     // A (channel, version) pair names one value, so a second write of it is a no-op.
     putBlob: db.prepare(
       `INSERT INTO checkpoint_blobs (thread_id, checkpoint_ns, channel, version, type, blob) VALUES (?, ?, ?, ?, ?, ?)
@@ -211,6 +215,16 @@ export class SqliteCheckpointSaver extends BaseCheckpointSaver {
     const values: Record<string, unknown> = {};
     for (const b of blobs) values[b.channel] = await this.serde.loadsTyped(b.type, b.blob ?? new Uint8Array());
     checkpoint.channel_values = values;
+    // Checkpoints before format v4 kept sends as the parent's pending writes; LangGraph reads
+    // them as the TASKS channel (as its own savers migrate them).
+    if (checkpoint.v < 4 && row.parent_checkpoint_id) {
+      const sends = this.s.sends.all(row.thread_id, row.checkpoint_ns, row.parent_checkpoint_id, TASKS) as BlobRow[];
+      if (sends.length > 0) {
+        values[TASKS] = await Promise.all(sends.map((w) => this.serde.loadsTyped(w.type, w.blob ?? new Uint8Array())));
+        const versions = Object.values(checkpoint.channel_versions);
+        checkpoint.channel_versions[TASKS] = versions.length > 0 ? maxChannelVersion(...versions) : this.getNextVersion(undefined);
+      }
+    }
     const pendingWrites: CheckpointPendingWrite[] = [];
     for (const w of writes) pendingWrites.push([w.task_id, w.channel, await this.serde.loadsTyped(w.type, w.blob ?? new Uint8Array())]);
     const tuple: CheckpointTuple = {

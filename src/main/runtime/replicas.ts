@@ -1,0 +1,66 @@
+// What the A2A handler does for a task that runs on another replica (docs/deployment.md,
+// "Replicas"). The database is the source of truth; nothing here elects or coordinates.
+//   - tasks/cancel: the run is in another process, so this one cannot abort it. The request
+//     is a flag in the task's row; the running replica sees it at its next lease renewal
+//     (TASK_LEASE_MS / 3), cancels the run the usual way, and this call answers with the
+//     task once it is `canceled` (or TaskNotCancelable if it ended otherwise meanwhile).
+//   - tasks/resubscribe: the live events exist only where the task runs; following it from
+//     here would end silently after the snapshot, so this answers UnsupportedOperation
+//     naming the replica (poll tasks/get instead; a broker makes it cluster-wide later).
+import { A2AError, DefaultRequestHandler, type ServerCallContext } from '@a2a-js/sdk/server';
+import type { Task, TaskIdParams, TaskStatusUpdateEvent, TaskArtifactUpdateEvent } from '@a2a-js/sdk';
+import type { PgTaskStore } from './store/postgres/taskStore.ts';
+
+const FINAL = new Set(['completed', 'failed', 'canceled', 'rejected']);
+
+export interface ReplicaView {
+  /** The shared task store's view of where tasks run (PostgreSQL only). */
+  tasks: Pick<PgTaskStore, 'runningReplica' | 'requestCancel' | 'load'>;
+  replica: string;
+  leaseMs: number;
+  /** Whether this process runs the task. */
+  runsHere(taskId: string): boolean;
+}
+
+export class ReplicaAwareRequestHandler extends DefaultRequestHandler {
+  private replicas: ReplicaView | null = null;
+
+  /** Turns on the cross-replica answers (a shared PostgreSQL store). */
+  useReplicas(view: ReplicaView): void {
+    this.replicas = view;
+  }
+
+  /** The replica running `taskId` when it is not this one. */
+  private async elsewhere(taskId: string): Promise<string | null> {
+    const r = this.replicas;
+    if (!r || r.runsHere(taskId)) return null;
+    const replica = await r.tasks.runningReplica(taskId);
+    return replica && replica !== r.replica ? replica : null;
+  }
+
+  override async cancelTask(params: TaskIdParams, context?: ServerCallContext): Promise<Task> {
+    const replica = await this.elsewhere(params.id);
+    if (!replica || !this.replicas) return super.cancelTask(params, context);
+    const { tasks, leaseMs } = this.replicas;
+    await tasks.requestCancel(params.id);
+    const deadline = Date.now() + leaseMs + 1_000;
+    for (;;) {
+      const task = await tasks.load(params.id);
+      if (!task) throw A2AError.taskNotFound(params.id);
+      if (task.status.state === 'canceled') return task;
+      if (FINAL.has(task.status.state)) throw A2AError.taskNotCancelable(params.id);
+      if (Date.now() > deadline) {
+        throw A2AError.internalError(`task ${params.id} runs on replica ${replica}, which did not confirm the cancel in time; it is still asked to cancel`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  override async *resubscribe(params: TaskIdParams, context?: ServerCallContext): AsyncGenerator<Task | TaskStatusUpdateEvent | TaskArtifactUpdateEvent, void, undefined> {
+    const replica = await this.elsewhere(params.id);
+    if (replica) {
+      throw A2AError.unsupportedOperation(`task ${params.id} runs on replica ${replica}: follow it there, or poll tasks/get (resubscribe is replica-local, docs/deployment.md)`);
+    }
+    yield* super.resubscribe(params, context);
+  }
+}

@@ -1,0 +1,255 @@
+// PostgreSQL backend of the runtime's memory store (spec 2.3, 2.4, 4.2, 5.3): the same
+// interface and behaviour as the SQLite one (store/sqlite.ts), shared by every replica of an
+// agent. Checkpoints are LangGraph's own Postgres saver's tables; ownership, persistent
+// memory and durable tasks are ours (migrations.ts). Selected with MEMORY_BACKEND=postgres
+// and POSTGRES_DSN (docs/deployment.md).
+import os from 'node:os';
+import crypto from 'node:crypto';
+import pg from 'pg';
+import type { TaskStore } from '@a2a-js/sdk/server';
+import type { DeletedCounts, MemoryStore, TranscriptMessage } from '../types.ts';
+import { migrate, quoteIdent } from './migrations.ts';
+import { claimThread, OwnedPostgresSaver } from './checkpointer.ts';
+import { PgTaskStore, type LeaseOptions } from './taskStore.ts';
+import { redactDsn } from '../../management/memory.ts';
+
+export interface PostgresStoreOptions {
+  dsn: string;
+  /** Schema holding the tables (default `public`). */
+  schema?: string;
+  /** Pool size (default 10). */
+  poolMax?: number;
+  /** This process's replica id (default host-pid-random). */
+  replica?: string;
+  /** Task lease length (default 15 s). */
+  leaseMs?: number;
+  lease?: Pick<LeaseOptions, 'onCancelRequested' | 'onReaped' | 'log'>;
+}
+
+/** A connection problem, its message without the DSN's password. */
+export class PostgresStoreError extends Error {
+  override readonly name = 'PostgresStoreError';
+}
+
+/** Takes a DSN's password out of whatever a driver error says. */
+function scrub(message: string, dsn: string): string {
+  let password = '';
+  try {
+    password = decodeURIComponent(new URL(dsn).password);
+  } catch {
+    password = /password=([^\s&]+)/i.exec(dsn)?.[1] ?? '';
+  }
+  const safe = password ? message.split(password).join('***') : message;
+  return safe.split(dsn).join(redactDsn(dsn) ?? '');
+}
+
+class PostgresMemoryStore implements MemoryStore {
+  readonly backend = 'postgres' as const;
+  private readonly savers = new Map<string, OwnedPostgresSaver>();
+  private readonly tasks: PgTaskStore;
+  private readonly s: string;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly schema: string,
+    lease: LeaseOptions,
+  ) {
+    this.s = quoteIdent(schema);
+    this.tasks = new PgTaskStore(pool, this.s, lease);
+  }
+
+  private q<R extends pg.QueryResultRow>(sql: string, values: unknown[] = []): Promise<pg.QueryResult<R>> {
+    return this.pool.query<R>(sql, values);
+  }
+
+  /** Runs `fn` in one transaction on one connection. */
+  private async tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    const c = await this.pool.connect();
+    try {
+      await c.query('BEGIN');
+      const out = await fn(c);
+      await c.query('COMMIT');
+      return out;
+    } catch (err) {
+      await c.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      c.release();
+    }
+  }
+
+  private claim(c: pg.PoolClient, threadId: string, agentId: string): Promise<void> {
+    return claimThread(c, this.s, threadId, agentId);
+  }
+
+  checkpointer(agentId: string): OwnedPostgresSaver {
+    let saver = this.savers.get(agentId);
+    if (!saver) {
+      saver = new OwnedPostgresSaver(this.pool, agentId, this.s, this.schema);
+      this.savers.set(agentId, saver);
+    }
+    return saver;
+  }
+
+  taskStore(): TaskStore & PgTaskStore {
+    return this.tasks;
+  }
+
+  async waitingTask(agentId: string, contextId: string): Promise<string | undefined> {
+    const r = await this.q<{ task_id: string }>(
+      `SELECT a.task_id FROM ${this.s}.a2a_tasks a JOIN ${this.s}.threads t ON t.thread_id = a.context_id AND t.agent_id = $1
+       WHERE a.context_id = $2 AND a.state = 'input-required' ORDER BY a.updated_at DESC LIMIT 1`,
+      [agentId, contextId],
+    );
+    return r.rows[0]?.task_id;
+  }
+
+  async ping(): Promise<void> {
+    await this.q('SELECT 1');
+  }
+
+  async listThreads(agentId: string): Promise<string[]> {
+    return (await this.q<{ thread_id: string }>(`SELECT thread_id FROM ${this.s}.threads WHERE agent_id = $1 ORDER BY created_at, thread_id`, [agentId])).rows.map(
+      (r) => r.thread_id,
+    );
+  }
+
+  async threadOwner(threadId: string): Promise<string | null> {
+    return (await this.q<{ agent_id: string }>(`SELECT agent_id FROM ${this.s}.threads WHERE thread_id = $1`, [threadId])).rows[0]?.agent_id ?? null;
+  }
+
+  /** Deletes rows of the threads `where` selects (`$1` bound to `arg`), counting each family. */
+  private async deleteWhere(c: pg.PoolClient, where: string, arg: string): Promise<DeletedCounts> {
+    const count = async (table: string) => (await c.query(`DELETE FROM ${this.s}.${table} WHERE thread_id IN (${where})`, [arg])).rowCount ?? 0;
+    return {
+      checkpoints: await count('checkpoints'),
+      checkpoint_blobs: await count('checkpoint_blobs'),
+      checkpoint_writes: await count('checkpoint_writes'),
+      persistent_memory: await count('persistent_memory'),
+    };
+  }
+
+  async deleteThread(threadId: string): Promise<DeletedCounts> {
+    return this.tx(async (c) => {
+      const counts = await this.deleteWhere(c, 'SELECT $1::text', threadId);
+      await c.query(`DELETE FROM ${this.s}.threads WHERE thread_id = $1`, [threadId]);
+      return counts;
+    });
+  }
+
+  async deleteAllThreads(agentId: string): Promise<DeletedCounts> {
+    return this.tx(async (c) => {
+      // Lock the agent's ownership rows first: a replica claiming a new thread meanwhile waits.
+      await c.query(`SELECT thread_id FROM ${this.s}.threads WHERE agent_id = $1 FOR UPDATE`, [agentId]);
+      const counts = await this.deleteWhere(c, `SELECT thread_id FROM ${this.s}.threads WHERE agent_id = $1`, agentId);
+      await c.query(`DELETE FROM ${this.s}.threads WHERE agent_id = $1`, [agentId]);
+      return counts;
+    });
+  }
+
+  async migrateAgentId(oldId: string, newId: string): Promise<number> {
+    if (oldId === newId) return (await this.listThreads(oldId)).length;
+    return this.tx(async (c) => {
+      const threads = (await c.query(`UPDATE ${this.s}.threads SET agent_id = $1 WHERE agent_id = $2`, [newId, oldId])).rowCount ?? 0;
+      // A stale row of newId for the same (thread, key) gives way, as on SQLite (OR REPLACE).
+      await c.query(
+        `DELETE FROM ${this.s}.persistent_memory n USING ${this.s}.persistent_memory o
+         WHERE n.agent_id = $1 AND o.agent_id = $2 AND n.thread_id = o.thread_id AND n.key = o.key`,
+        [newId, oldId],
+      );
+      await c.query(`UPDATE ${this.s}.persistent_memory SET agent_id = $1 WHERE agent_id = $2`, [newId, oldId]);
+      return threads;
+    });
+  }
+
+  async getMemory(agentId: string, threadId: string, key: string): Promise<unknown | undefined> {
+    const r = await this.q<{ value: string }>(`SELECT value FROM ${this.s}.persistent_memory WHERE agent_id = $1 AND thread_id = $2 AND key = $3`, [agentId, threadId, key]);
+    return r.rows[0] ? JSON.parse(r.rows[0].value) : undefined;
+  }
+
+  async putMemory(agentId: string, threadId: string, key: string, value: unknown): Promise<void> {
+    const json = JSON.stringify(value);
+    if (json === undefined) throw new TypeError(`persistent memory value for '${key}' is not JSON-serialisable`);
+    await this.tx(async (c) => {
+      await this.claim(c, threadId, agentId);
+      await c.query(
+        `INSERT INTO ${this.s}.persistent_memory (agent_id, thread_id, key, value, updated_at) VALUES ($1, $2, $3, $4, now())
+         ON CONFLICT (agent_id, thread_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+        [agentId, threadId, key, json],
+      );
+    });
+  }
+
+  async appendTranscript(agentId: string, threadId: string, messages: TranscriptMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    await this.tx(async (c) => {
+      await this.claim(c, threadId, agentId);
+      // Serialises appends to one thread across replicas (the sequence is read, then written).
+      await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`transcript:${threadId}`]);
+      const last = (
+        await c.query<{ k: string | null }>(
+          `SELECT max(key) AS k FROM ${this.s}.persistent_memory WHERE agent_id = $1 AND thread_id = $2 AND key >= 'transcript:' AND key < 'transcript;'`,
+          [agentId, threadId],
+        )
+      ).rows[0]?.k;
+      let seq = last ? Number(last.slice('transcript:'.length)) : 0;
+      const keys: string[] = [];
+      const values: string[] = [];
+      for (const m of messages) {
+        seq += 1;
+        keys.push(`transcript:${String(seq).padStart(12, '0')}`);
+        values.push(JSON.stringify(m));
+      }
+      await c.query(
+        `INSERT INTO ${this.s}.persistent_memory (agent_id, thread_id, key, value, updated_at)
+         SELECT $1, $2, k, v, now() FROM unnest($3::text[], $4::text[]) AS x(k, v)`,
+        [agentId, threadId, keys, values],
+      );
+    });
+  }
+
+  async readTranscript(threadId: string): Promise<TranscriptMessage[]> {
+    const r = await this.q<{ value: string }>(
+      `SELECT value FROM ${this.s}.persistent_memory WHERE thread_id = $1 AND key >= 'transcript:' AND key < 'transcript;' ORDER BY key`,
+      [threadId],
+    );
+    return r.rows.map((row) => JSON.parse(row.value) as TranscriptMessage);
+  }
+
+  private closing: Promise<void> | null = null;
+
+  /** Idempotent: pending task updates are written, then the pool ends. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      try {
+        await this.tasks.close();
+      } finally {
+        await this.pool.end();
+      }
+    })();
+    return this.closing;
+  }
+}
+
+export function defaultReplicaId(): string {
+  return process.env.REPLICA_ID || `${os.hostname()}-${process.pid}-${crypto.randomBytes(3).toString('hex')}`;
+}
+
+/** Opens the PostgreSQL memory store: a pool, the schema migrated (once, under an advisory
+ * lock). Errors never carry the DSN's password. */
+export async function openPostgresStore(o: PostgresStoreOptions): Promise<MemoryStore & { taskStore(): PgTaskStore }> {
+  const schema = o.schema ?? 'public';
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) throw new PostgresStoreError(`POSTGRES_SCHEMA '${schema}' is not a plain identifier (letters, digits, _)`);
+  const pool = new pg.Pool({ connectionString: o.dsn, max: o.poolMax ?? 10, connectionTimeoutMillis: 5_000, application_name: 'agent-studio-runtime' });
+  // An idle client that errors (the server restarted) must not end the process.
+  pool.on('error', (err) => o.lease?.log?.warn({ err: scrub(err.message, o.dsn) }, 'PostgreSQL connection lost; the pool reconnects'));
+  try {
+    await migrate(pool, schema);
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    throw new PostgresStoreError(`cannot open the PostgreSQL memory store at ${redactDsn(o.dsn)}: ${scrub((err as Error).message, o.dsn)}`);
+  }
+  return new PostgresMemoryStore(pool, schema, { replica: o.replica ?? defaultReplicaId(), leaseMs: o.leaseMs ?? 15_000, ...o.lease }) as MemoryStore & {
+    taskStore(): PgTaskStore;
+  };
+}

@@ -1,0 +1,158 @@
+// Durable A2A tasks on PostgreSQL, shared by every replica (tasks/get finds a task created
+// elsewhere). Same write policy as the SQLite store (store/taskStore.ts): the first save and
+// every settling save are written before save() resolves, in-progress updates are coalesced.
+//
+// Replicas: a task in progress records the replica running it and a lease that replica
+// renews every LEASE/3. A replica that dies (kill -9) stops renewing; once its lease has run
+// out, any replica's reaper fails the task with UPSTREAM_UNAVAILABLE, reason replica_lost
+// (docs/deployment.md). A cancel asked on another replica is a flag in the row, which the
+// running replica sees at its next renewal and acts on.
+import type pg from 'pg';
+import type { Task, TaskState } from '@a2a-js/sdk';
+import type { TaskStore } from '@a2a-js/sdk/server';
+
+export const TASK_FLUSH_MS = 20;
+const FINAL: readonly TaskState[] = ['completed', 'failed', 'canceled', 'rejected'];
+const SETTLED: ReadonlySet<TaskState> = new Set<TaskState>([...FINAL, 'input-required', 'auth-required']);
+const FINAL_SQL = FINAL.map((s) => `'${s}'`).join(', ');
+
+export interface LeaseOptions {
+  /** This process's replica id. */
+  replica: string;
+  /** How long a lease lasts without renewal. */
+  leaseMs: number;
+  /** Tasks of this replica whose cancel was asked elsewhere. */
+  onCancelRequested?: (taskIds: string[]) => void;
+  /** Tasks this replica's reaper failed (their replica died). */
+  onReaped?: (tasks: Task[]) => void;
+  log?: { warn(obj: object, msg: string): void };
+}
+
+export class PgTaskStore implements TaskStore {
+  private readonly upsert: string;
+  private readonly upsertInProgress: string;
+  private readonly loadSql: string;
+  private readonly inProgress = new Set<string>();
+  private readonly pending = new Map<string, Task>();
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+  private heartbeat: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly db: pg.Pool,
+    private readonly schema: string,
+    private readonly lease: LeaseOptions,
+  ) {
+    const cols = `(task_id, context_id, state, task, updated_at, replica, lease_until)`;
+    const values = `($1, $2, $3, $4, now(), $5, CASE WHEN $3 IN ('submitted', 'working') THEN now() + $6 * interval '1 millisecond' END)`;
+    const set = `context_id = excluded.context_id, state = excluded.state, task = excluded.task, updated_at = excluded.updated_at,
+      replica = excluded.replica, lease_until = excluded.lease_until`;
+    this.upsert = `INSERT INTO ${schema}.a2a_tasks ${cols} VALUES ${values} ON CONFLICT (task_id) DO UPDATE SET ${set}`;
+    this.upsertInProgress = `${this.upsert} WHERE ${schema}.a2a_tasks.state IS NULL OR ${schema}.a2a_tasks.state NOT IN (${FINAL_SQL})`;
+    this.loadSql = `SELECT task FROM ${schema}.a2a_tasks WHERE task_id = $1`;
+    this.heartbeat = setInterval(() => void this.beat(), Math.max(50, Math.floor(lease.leaseMs / 3))).unref();
+  }
+
+  private args(task: Task): unknown[] {
+    return [task.id, task.contextId ?? null, task.status.state, JSON.stringify(task), this.lease.replica, this.lease.leaseMs];
+  }
+
+  async save(task: Task): Promise<void> {
+    if (this.closed) throw new Error('the task store is closed');
+    const settled = SETTLED.has(task.status.state);
+    if (!settled && this.inProgress.has(task.id)) {
+      this.pending.set(task.id, task);
+      this.timer ??= setTimeout(() => void this.flush(), TASK_FLUSH_MS).unref();
+      return;
+    }
+    this.pending.delete(task.id);
+    if (settled) this.inProgress.delete(task.id);
+    else this.inProgress.add(task.id);
+    await this.db.query(settled ? this.upsert : this.upsertInProgress, this.args(task));
+  }
+
+  async load(taskId: string): Promise<Task | undefined> {
+    const newest = this.pending.get(taskId);
+    if (newest) return JSON.parse(JSON.stringify(newest)) as Task;
+    const row = (await this.db.query<{ task: string }>(this.loadSql, [taskId])).rows[0];
+    return row ? (JSON.parse(row.task) as Task) : undefined;
+  }
+
+  /** Which replica runs a task in progress, or null (ended, waiting, or not known). */
+  async runningReplica(taskId: string): Promise<string | null> {
+    const row = (
+      await this.db.query<{ replica: string | null }>(`SELECT replica FROM ${this.schema}.a2a_tasks WHERE task_id = $1 AND state IN ('submitted', 'working')`, [taskId])
+    ).rows[0];
+    return row?.replica ?? null;
+  }
+
+  /** Asks the replica running the task to cancel it (seen at its next renewal). */
+  async requestCancel(taskId: string): Promise<boolean> {
+    const r = await this.db.query(`UPDATE ${this.schema}.a2a_tasks SET cancel_requested = true WHERE task_id = $1 AND state IN ('submitted', 'working')`, [taskId]);
+    return (r.rowCount ?? 0) > 0;
+  }
+
+  /** Writes every pending in-progress update (the timer calls it). */
+  flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.flushing = this.flushing.then(async () => {
+      if (this.pending.size === 0) return;
+      const tasks = [...this.pending.values()];
+      this.pending.clear();
+      try {
+        for (const t of tasks) {
+          const r = await this.db.query(this.upsertInProgress, this.args(t));
+          if ((r.rowCount ?? 0) === 0) this.inProgress.delete(t.id); // already final
+        }
+      } catch (err) {
+        for (const t of tasks) if (!this.pending.has(t.id)) this.pending.set(t.id, t);
+        if (!this.closed) this.timer = setTimeout(() => void this.flush(), TASK_FLUSH_MS * 10).unref();
+        else throw err;
+      }
+    });
+    return this.flushing;
+  }
+
+  /** Renews this replica's leases, picks up cancels asked elsewhere, and fails the tasks of
+   * replicas whose lease ran out. */
+  async beat(): Promise<void> {
+    if (this.closed) return;
+    try {
+      const ids = [...this.inProgress];
+      if (ids.length > 0) {
+        const renewed = await this.db.query<{ task_id: string; cancel_requested: boolean }>(
+          `UPDATE ${this.schema}.a2a_tasks SET lease_until = now() + $3 * interval '1 millisecond', replica = $2
+           WHERE task_id = ANY($1) AND state IN ('submitted', 'working') RETURNING task_id, cancel_requested`,
+          [ids, this.lease.replica, this.lease.leaseMs],
+        );
+        const cancels = renewed.rows.filter((r) => r.cancel_requested).map((r) => r.task_id);
+        if (cancels.length) this.lease.onCancelRequested?.(cancels);
+      }
+      const reaped = await this.db.query<{ task: string }>(
+        `UPDATE ${this.schema}.a2a_tasks SET state = 'failed', updated_at = now(), lease_until = NULL,
+           task = jsonb_set(task::jsonb, '{status}', jsonb_build_object('state', 'failed', 'timestamp', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             'message', jsonb_build_object('kind', 'message', 'role', 'agent', 'messageId', gen_random_uuid()::text, 'taskId', task_id, 'contextId', context_id,
+               'parts', jsonb_build_array(
+                 jsonb_build_object('kind', 'text', 'text', 'The replica running this task stopped before it finished.'),
+                 jsonb_build_object('kind', 'data', 'data', jsonb_build_object('errorCode', 'UPSTREAM_UNAVAILABLE', 'errorReason', 'replica_lost',
+                   'errorMessage', 'The replica running this task stopped before it finished.', 'retriable', true, 'replica', replica))))))::text
+         WHERE state IN ('submitted', 'working') AND lease_until < now() AND replica IS DISTINCT FROM $1
+         RETURNING task`,
+        [this.lease.replica],
+      );
+      if (reaped.rows.length) this.lease.onReaped?.(reaped.rows.map((r) => JSON.parse(r.task) as Task));
+    } catch (err) {
+      this.lease.log?.warn({ err: (err as Error).message }, 'task lease renewal failed; retrying');
+    }
+  }
+
+  /** Writes what is pending and refuses later saves; leases of tasks still running here are
+   * left to expire (their runs end with this process). */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.heartbeat);
+    await this.flush();
+  }
+}
