@@ -7,6 +7,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A2AClient } from '@a2a-js/sdk/client';
 import { startFakeOpenAi, type FakeOpenAi } from './helpers/fake-openai.ts';
 import { EXAMPLE, REPO, copyExample, rawRpc, sendParams, startTestRuntime, tempDir, type TestRuntime } from './helpers/runtime.ts';
+import { dropSchema, ensurePostgres, newSchema, TEST_DSN } from './helpers/postgres.ts';
+
+/** The memory-store backends the thread endpoints are proven on (issue 16): the same tests,
+ * on the SQLite file in the data dir and on PostgreSQL in a fresh schema. */
+function storeBackend(name: 'sqlite' | 'postgres') {
+  const b = {
+    name,
+    env: {} as Record<string, string>,
+    async setup() {
+      if (name !== 'postgres') return;
+      await ensurePostgres();
+      b.env = { MEMORY_BACKEND: 'postgres', POSTGRES_DSN: TEST_DSN, POSTGRES_SCHEMA: newSchema('mgmt') };
+    },
+    async teardown() {
+      if (b.env.POSTGRES_SCHEMA) await dropSchema(b.env.POSTGRES_SCHEMA);
+    },
+  };
+  return b;
+}
+const BACKENDS = [storeBackend('sqlite'), storeBackend('postgres')];
 
 interface Envelope {
   status: number;
@@ -99,10 +119,15 @@ describe('status, card URL and the envelope', () => {
   });
 
   it('GET /api/v1/memory/config redacts the DSN password; PATCH refuses immutable fields and bad types', async () => {
-    const withDsn = await startTestRuntime({ env: { POSTGRES_DSN: 'postgresql://app:s3cret@db.internal:5432/agents' } });
+    // The machine's PostgreSQL, with a password in the DSN (trust authentication ignores it).
+    await ensurePostgres();
+    const schema = newSchema('dsn');
+    const dsn = new URL(TEST_DSN);
+    dsn.password = 's3cret';
+    const withDsn = await startTestRuntime({ env: { POSTGRES_DSN: dsn.toString(), POSTGRES_SCHEMA: schema } });
     try {
       const r = await call(withDsn.url, 'GET', '/api/v1/memory/config');
-      expect(r.body.data).toEqual({ enabled: true, backend: 'sqlite', summarize: false, window_size: 20, summarize_threshold: 40, postgres_dsn: 'postgresql://app:***@db.internal:5432/agents' });
+      expect(r.body.data).toEqual({ enabled: true, backend: 'postgres', summarize: false, window_size: 20, summarize_threshold: 40, postgres_dsn: dsn.toString().replace('s3cret', '***') });
       expect(JSON.stringify(r.body)).not.toContain('s3cret');
       for (const field of ['enabled', 'backend', 'postgres_dsn']) {
         const bad = await call(withDsn.url, 'PATCH', '/api/v1/memory/config', { [field]: false, window_size: 3 });
@@ -118,6 +143,7 @@ describe('status, card URL and the envelope', () => {
       expect(ok.body.data).toMatchObject({ summarize: true, window_size: 6, summarize_threshold: 12 });
     } finally {
       await withDsn.close();
+      await dropSchema(schema);
     }
   });
 
@@ -195,12 +221,16 @@ describe('memory settings really change what the model sees', () => {
   });
 });
 
-describe('threads', () => {
+describe.each(BACKENDS)('threads on $name', (backend) => {
   let rt: TestRuntime;
   beforeAll(async () => {
-    rt = await startTestRuntime({ env: { AGENT_ID: 'agent-t' } });
+    await backend.setup();
+    rt = await startTestRuntime({ env: { AGENT_ID: 'agent-t', ...backend.env } });
   });
-  afterAll(async () => rt?.close());
+  afterAll(async () => {
+    await rt?.close();
+    await backend.teardown();
+  });
 
   it('lists this agent’s threads and reads a thread’s messages as human/ai', async () => {
     const ctx = await converse(rt, ['I want a refund', 'ORD-12345']);
@@ -250,7 +280,7 @@ describe('threads', () => {
   });
 
   it('answers AGENT_ID_REQUIRED (409) on thread operations when AGENT_ID is unset or empty', async () => {
-    const anon = await startTestRuntime({ env: { AGENT_ID: '' } });
+    const anon = await startTestRuntime({ env: { AGENT_ID: '', ...backend.env } });
     try {
       for (const [m, p] of [
         ['GET', '/api/v1/memory/threads'],
@@ -267,7 +297,7 @@ describe('threads', () => {
   });
 });
 
-describe('two runtime processes with different AGENT_IDs sharing one data dir', () => {
+describe.each(BACKENDS)('two runtime processes with different AGENT_IDs sharing one store ($name)', (backend) => {
   const children: ChildProcess[] = [];
   let dataDir: string;
   let a: { url: string; client: A2AClient };
@@ -275,7 +305,7 @@ describe('two runtime processes with different AGENT_IDs sharing one data dir', 
 
   async function spawnRuntime(agentId: string) {
     const child = spawn(process.execPath, [path.join(REPO, 'bin/agent-studio.mjs'), 'runtime', '--project', EXAMPLE, '--port', '0', '--data-dir', dataDir], {
-      env: { ...process.env, AGENT_ID: agentId, SCRIPTED_DELAY_MS: '0', LOG_LEVEL: 'warn' },
+      env: { ...process.env, AGENT_ID: agentId, SCRIPTED_DELAY_MS: '0', LOG_LEVEL: 'warn', ...backend.env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     children.push(child);
@@ -297,11 +327,13 @@ describe('two runtime processes with different AGENT_IDs sharing one data dir', 
   }
 
   beforeAll(async () => {
+    await backend.setup();
     dataDir = tempDir('shared-store');
     [a, b] = await Promise.all([spawnRuntime('agent-a'), spawnRuntime('agent-b')]);
   });
   afterAll(async () => {
-    for (const c of children) c.kill('SIGTERM');
+    await Promise.all(children.splice(0).map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : (c.once('exit', r), c.kill('SIGTERM'))))));
+    await backend.teardown();
   });
 
   it('isolates list, read, delete-all and ownership; migration moves threads atomically', async () => {

@@ -72,8 +72,8 @@ async function serve(opts: ServeOptions): Promise<void> {
       text = `agent-studio runtime: the project at ${path.resolve(opts.project)} is not valid:\n${err.diagnostics.map((d) => `  ${formatLine(d)}`).join('\n')}\n`;
       // Under the studio, the same diagnostics in the contract's machine-readable line.
       if (opts.studioChild) text += `${formatDiagnosticsLine(err.diagnostics)}\n`;
-    } else if (err instanceof RuntimeStartError || err instanceof SettingsError) {
-      text = `agent-studio runtime: ${err.message}\n`;
+    } else if (err instanceof RuntimeStartError || err instanceof SettingsError || (err as Error | undefined)?.name === 'PostgresStoreError') {
+      text = `agent-studio runtime: ${(err as Error).message}\n`;
     } else if (!worker) {
       throw err;
     }
