@@ -35,4 +35,16 @@ describe('runtime settings', () => {
     expect(() => loadSettings(dir, {})).toThrow(/DEFAULT_FANOUT_MAX_CONCURRENCY/);
     expect(() => loadSettings(dir, { DEFAULT_FANOUT_MAX_CONCURRENCY: '2', PUBLIC_AGENT_URL: 'ftp://x' })).toThrow(/PUBLIC_AGENT_URL/);
   });
+
+  it('trace sinks: the log by default, NATS when listed, an unknown sink named', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfg-'));
+    expect(loadSettings(dir, {})).toMatchObject({ traceLog: true, traceNats: null });
+    expect(loadSettings(dir, { TRACE_SINKS: 'log, nats', NATS_URL: 'nats://n:4222' })).toMatchObject({
+      traceLog: true,
+      traceNats: { servers: 'nats://n:4222', prefix: 'agent-studio.traces', stream: 'AGENT_TRACES', bufferMax: 10_000 },
+    });
+    expect(loadSettings(dir, { TRACE_SINKS: 'nats' }).traceLog).toBe(false);
+    expect(() => loadSettings(dir, { TRACE_SINKS: 'log,kafka' })).toThrow(new SettingsError('TRACE_SINKS lists unknown sink(s) kafka: use log and/or nats'));
+    expect(() => loadSettings(dir, { TRACE_SINKS: 'nats', TRACE_NATS_PREFIX: 'a.*' })).toThrow(/TRACE_NATS_PREFIX must be dot-separated tokens/);
+  });
 });

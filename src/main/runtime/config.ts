@@ -25,6 +25,10 @@ export interface RuntimeSettings {
   nodeSpans: boolean;
   /** The memory store (docs/deployment.md): SQLite in the data dir, or a shared PostgreSQL. */
   memoryStore: MemoryStoreSettings;
+  /** Trace sinks beyond the structured log (TRACE_SINKS=log,nats; docs/runtime-traces.md). */
+  traceNats: { servers: string; prefix: string; stream: string; bufferMax: number } | null;
+  /** The structured-log sink (on unless TRACE_SINKS leaves `log` out). */
+  traceLog: boolean;
   /** This process among the agent's replicas (REPLICA_ID; default host-pid-random). */
   replicaId: string | null;
   /** The merged environment (file then process), as the project's code sees it. */
@@ -112,6 +116,8 @@ export function loadSettings(projectDir: string, processEnv: NodeJS.ProcessEnv =
     corsOrigins: corsOrigins(env.A2A_CORS_ORIGINS),
     nodeSpans: !/^(0|false|no|off)$/i.test(env.NODE_SPANS ?? ''),
     memoryStore: memoryStoreSettings(env),
+    traceNats: traceNatsSettings(env),
+    traceLog: traceSinkNames(env).includes('log'),
     replicaId: env.REPLICA_ID?.trim() || null,
     env,
     envFile,
@@ -134,5 +140,29 @@ function memoryStoreSettings(env: Record<string, string>): MemoryStoreSettings {
     schema,
     poolMax: positiveInt(env, 'POSTGRES_POOL_MAX', 10)!,
     leaseMs: positiveInt(env, 'TASK_LEASE_MS', 15_000)!,
+  };
+}
+
+/** TRACE_SINKS (comma-separated: log, nats; default log), NATS_URL (nats://127.0.0.1:4222),
+ * TRACE_NATS_PREFIX (agent-studio.traces), TRACE_NATS_STREAM (AGENT_TRACES), TRACE_NATS_BUFFER (10000). */
+function traceSinkNames(env: Record<string, string>): string[] {
+  const sinks = (env.TRACE_SINKS?.trim() || 'log')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+  const unknown = sinks.filter((s) => s !== 'log' && s !== 'nats');
+  if (unknown.length) throw new SettingsError(`TRACE_SINKS lists unknown sink(s) ${unknown.join(', ')}: use log and/or nats`);
+  return sinks;
+}
+
+function traceNatsSettings(env: Record<string, string>): RuntimeSettings['traceNats'] {
+  if (!traceSinkNames(env).includes('nats')) return null;
+  const prefix = env.TRACE_NATS_PREFIX?.trim() || 'agent-studio.traces';
+  if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(prefix)) throw new SettingsError(`TRACE_NATS_PREFIX must be dot-separated tokens of letters, digits, _ and -, got '${prefix}'`);
+  return {
+    servers: env.NATS_URL?.trim() || 'nats://127.0.0.1:4222',
+    prefix,
+    stream: env.TRACE_NATS_STREAM?.trim() || 'AGENT_TRACES',
+    bufferMax: positiveInt(env, 'TRACE_NATS_BUFFER', 10_000)!,
   };
 }

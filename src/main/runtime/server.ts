@@ -11,6 +11,7 @@ import { loadSettings, type RuntimeSettings } from './config.ts';
 import { Registry, type Generation, type MemoryConfig } from './registry.ts';
 import { GraphAgentExecutor } from './executor.ts';
 import { LogTraceSink, type TraceSink } from './trace.ts';
+import { NatsTraceSink } from './trace-nats.ts';
 import { RequestMetaStore, jsonRpcGate } from './request-meta.ts';
 import { edgeGuard, runtimeErrorHandler, runtimeNotFound } from './http-edge.ts';
 import { requestTargetGuard, screenRequestTarget } from '../http/request-target.ts';
@@ -61,6 +62,8 @@ export interface RuntimeContext {
   projectDir: string;
   mcp: McpManager;
   listeningUrl: () => string;
+  /** State and counters of the broker trace sinks (GET /api/v1/status). */
+  traceSinks: () => Record<string, unknown>;
 }
 
 export interface RunningRuntime {
@@ -160,7 +163,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
   let listeningUrl = '';
   const card = buildAgentCard(registry.current, settings.publicAgentUrl ?? 'http://127.0.0.1/');
   const requestMeta = new RequestMetaStore();
-  const sinks: TraceSink[] = [new LogTraceSink(log), ...(opts.sinks ?? [])];
+  const nats = settings.traceNats ? new NatsTraceSink({ ...settings.traceNats, agentId: settings.agentId, log }) : null;
+  const sinks: TraceSink[] = [...(settings.traceLog ? [new LogTraceSink(log)] : []), ...(nats ? [nats] : []), ...(opts.sinks ?? [])];
   const summarizer = createSummarizer(settings.env, registry.current.project.manifest.model);
   const executor = new GraphAgentExecutor({ registry, settings, sinks, requestMeta, log, stats, store, memory, summarizer });
   const handler = new ReplicaAwareRequestHandler(card, store.taskStore(), executor);
@@ -169,7 +173,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
     handler.useReplicas({ tasks: store.taskStore() as PgTaskStore, replica, leaseMs: settings.memoryStore.leaseMs, runsHere: (id) => executor.runsHere(id) });
   }
 
-  const context: RuntimeContext = { settings, registry, store, memory, card, stats, log, projectDir, mcp, listeningUrl: () => listeningUrl };
+  const context: RuntimeContext = { settings, registry, store, memory, card, stats, log, projectDir, mcp, listeningUrl: () => listeningUrl, traceSinks: () => (nats ? { nats: nats.status() } : {}) };
 
   const app = express();
   app.disable('x-powered-by');
@@ -245,6 +249,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await mcp.close();
+      await nats?.close();
       await store.close();
     },
   };

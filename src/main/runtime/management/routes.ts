@@ -62,6 +62,7 @@ export function mountManagement(app: express.Express, ctx: RuntimeContext): void
   const status = route(() => ({
     agent_id: ctx.settings.agentId,
     mcp: ctx.mcp.status(),
+    trace_sinks: { ...(ctx.settings.traceLog ? { log: { state: 'on' } } : {}), ...ctx.traceSinks() },
     a2a: {
       card_url: ctx.card.url,
       protocol_version: ctx.card.protocolVersion,
