@@ -16,6 +16,10 @@ commands:
       --port defaults to $PORT, else 8080; --data-dir to DIR/.agent-studio/runtime
       --workers N|auto: N replicas on this machine behind the one port (default 1;
       auto = one per CPU); see docs/deployment.md
+  registry-event --agent ID [--version V] [--component KIND[:NAME]]... [--reason TEXT]
+                 [--nats URL] [--prefix agent-studio.registry] [--wait MS]
+      publish a registry change event; every replica of the agent with REGISTRY_EVENTS=nats
+      reloads and answers; prints each outcome (exit 1 if one failed, 3 if none answered)
   serve --project DIR [--port N] [--data-dir DIR]
       the studio with no Electron: Playground API and renderer on 127.0.0.1
       --port defaults to 4280; --data-dir to DIR/.agent-studio/studio
@@ -43,6 +47,11 @@ export async function main(argv: string[]): Promise<void> {
       case 'init': {
         const { runInitCommand } = await import('./init/init.ts');
         await runInitCommand(rest);
+        return;
+      }
+      case 'registry-event': {
+        const { runRegistryEventCommand } = await import('./runtime/registry-event-cli.ts');
+        await runRegistryEventCommand(rest);
         return;
       }
       case 'serve': {

@@ -29,6 +29,8 @@ export interface RuntimeSettings {
   traceNats: { servers: string; prefix: string; stream: string; bufferMax: number } | null;
   /** The structured-log sink (on unless TRACE_SINKS leaves `log` out). */
   traceLog: boolean;
+  /** Registry change events from NATS (REGISTRY_EVENTS=nats; REGISTRY_NATS_PREFIX). */
+  registryEvents: { servers: string; prefix: string } | null;
   /** This process among the agent's replicas (REPLICA_ID; default host-pid-random). */
   replicaId: string | null;
   /** The merged environment (file then process), as the project's code sees it. */
@@ -118,6 +120,7 @@ export function loadSettings(projectDir: string, processEnv: NodeJS.ProcessEnv =
     memoryStore: memoryStoreSettings(env),
     traceNats: traceNatsSettings(env),
     traceLog: traceSinkNames(env).includes('log'),
+    registryEvents: registryEventSettings(env),
     replicaId: env.REPLICA_ID?.trim() || null,
     env,
     envFile,
@@ -165,4 +168,14 @@ function traceNatsSettings(env: Record<string, string>): RuntimeSettings['traceN
     stream: env.TRACE_NATS_STREAM?.trim() || 'AGENT_TRACES',
     bufferMax: positiveInt(env, 'TRACE_NATS_BUFFER', 10_000)!,
   };
+}
+
+/** REGISTRY_EVENTS (off | nats), REGISTRY_NATS_PREFIX (agent-studio.registry), NATS_URL. */
+function registryEventSettings(env: Record<string, string>): RuntimeSettings['registryEvents'] {
+  const mode = env.REGISTRY_EVENTS?.trim().toLowerCase() || 'off';
+  if (mode === 'off' || mode === 'false' || mode === '0') return null;
+  if (mode !== 'nats') throw new SettingsError(`REGISTRY_EVENTS must be off or nats, got '${env.REGISTRY_EVENTS}'`);
+  const prefix = env.REGISTRY_NATS_PREFIX?.trim() || 'agent-studio.registry';
+  if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(prefix)) throw new SettingsError(`REGISTRY_NATS_PREFIX must be dot-separated tokens of letters, digits, _ and -, got '${prefix}'`);
+  return { servers: env.NATS_URL?.trim() || 'nats://127.0.0.1:4222', prefix };
 }

@@ -12,6 +12,8 @@ import { Registry, type Generation, type MemoryConfig } from './registry.ts';
 import { GraphAgentExecutor } from './executor.ts';
 import { LogTraceSink, type TraceSink } from './trace.ts';
 import { NatsTraceSink } from './trace-nats.ts';
+import { RegistryEvents } from './registry-events.ts';
+import { RegistryService } from './management/registry-control.ts';
 import { RequestMetaStore, jsonRpcGate } from './request-meta.ts';
 import { edgeGuard, runtimeErrorHandler, runtimeNotFound } from './http-edge.ts';
 import { requestTargetGuard, screenRequestTarget } from '../http/request-target.ts';
@@ -64,6 +66,8 @@ export interface RuntimeContext {
   listeningUrl: () => string;
   /** State and counters of the broker trace sinks (GET /api/v1/status). */
   traceSinks: () => Record<string, unknown>;
+  /** State and counters of the registry change-event subscription, null when off. */
+  registryEvents: () => unknown;
 }
 
 export interface RunningRuntime {
@@ -173,7 +177,24 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
     handler.useReplicas({ tasks: store.taskStore() as PgTaskStore, replica, leaseMs: settings.memoryStore.leaseMs, runsHere: (id) => executor.runsHere(id) });
   }
 
-  const context: RuntimeContext = { settings, registry, store, memory, card, stats, log, projectDir, mcp, listeningUrl: () => listeningUrl, traceSinks: () => (nats ? { nats: nats.status() } : {}) };
+  const context: RuntimeContext = {
+    settings,
+    registry,
+    store,
+    memory,
+    card,
+    stats,
+    log,
+    projectDir,
+    mcp,
+    listeningUrl: () => listeningUrl,
+    traceSinks: () => (nats ? { nats: nats.status() } : {}),
+    registryEvents: () => registryEvents?.status() ?? null,
+  };
+  // spec 6.4: registry change events for this agent reload it like POST /api/v1/registry/reload.
+  const registryEvents = settings.registryEvents
+    ? new RegistryEvents({ ...settings.registryEvents, agentId: settings.agentId, replica, reload: () => new RegistryService(context).reload(), log })
+    : null;
 
   const app = express();
   app.disable('x-powered-by');
@@ -249,6 +270,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await mcp.close();
+      await registryEvents?.close();
       await nats?.close();
       await store.close();
     },

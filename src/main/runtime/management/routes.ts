@@ -63,6 +63,7 @@ export function mountManagement(app: express.Express, ctx: RuntimeContext): void
     agent_id: ctx.settings.agentId,
     mcp: ctx.mcp.status(),
     trace_sinks: { ...(ctx.settings.traceLog ? { log: { state: 'on' } } : {}), ...ctx.traceSinks() },
+    registry_events: ctx.registryEvents(),
     a2a: {
       card_url: ctx.card.url,
       protocol_version: ctx.card.protocolVersion,
