@@ -4,10 +4,13 @@
 // where the task runs, and a task whose replica is killed with -9 ends `failed`
 // (UPSTREAM_UNAVAILABLE, replica_lost) within the lease, on the replica that is left.
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A2AClient } from '@a2a-js/sdk/client';
 import type { Task } from '@a2a-js/sdk';
-import { EXAMPLE, sendParams, spawnRuntime, type RuntimeProcess } from './helpers/runtime.ts';
+import { EXAMPLE, copyExample, sendParams, spawnRuntime, type RuntimeProcess } from './helpers/runtime.ts';
+import { startNats, type TestNats } from './helpers/nats.ts';
 import { dropSchema, ensurePostgres, newSchema, TEST_DSN } from './helpers/postgres.ts';
 
 const LEASE_MS = 1500;
@@ -125,4 +128,91 @@ describe('two replicas on one PostgreSQL database', () => {
     const data = task.status.message?.parts.find((p) => p.kind === 'data') as { data: Record<string, unknown> } | undefined;
     expect(data?.data).toMatchObject({ errorCode: 'UPSTREAM_UNAVAILABLE', errorReason: 'replica_lost', replica: 'replica-a' });
   }, 30_000);
+});
+
+describe('two replicas with cluster control on NATS', () => {
+  const schema = newSchema('control');
+  let nats: TestNats;
+  let a: RuntimeProcess;
+  let b: RuntimeProcess;
+  let ca: A2AClient;
+  let cb: A2AClient;
+  const project = copyExample('cluster-control');
+
+  beforeAll(async () => {
+    await ensurePostgres();
+    nats = await startNats();
+    // A lease this long means the task row's cancel flag could not act within the test:
+    // what cancels across replicas here is the NATS notification.
+    const env = {
+      MEMORY_BACKEND: 'postgres',
+      POSTGRES_DSN: TEST_DSN,
+      POSTGRES_SCHEMA: schema,
+      TASK_LEASE_MS: '600000',
+      AGENT_ID: 'clustered',
+      CLUSTER_CONTROL: 'nats',
+      NATS_URL: nats.url,
+      INTERNAL_RUNTIME_CONTROL_ENABLED: 'true',
+    };
+    [a, b] = await Promise.all([spawnRuntime(project, { ...env, REPLICA_ID: 'ctl-a' }), spawnRuntime(project, { ...env, REPLICA_ID: 'ctl-b' })]);
+    ca = await A2AClient.fromCardUrl(`${a.url}.well-known/agent-card.json`);
+    cb = await A2AClient.fromCardUrl(`${b.url}.well-known/agent-card.json`);
+    for (const r of [a, b]) {
+      for (let i = 0; (await management(r.url, '/api/v1/status')).cluster_control?.state !== 'subscribed'; i++) {
+        if (i > 200) throw new Error('cluster control never subscribed');
+        await new Promise((res) => setTimeout(res, 25));
+      }
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all([a?.close(), b?.close()]);
+    await nats?.stop();
+    await dropSchema(schema);
+  });
+
+  it('a cancel on one replica reaches the run on the other through NATS', async () => {
+    const stream = ca.sendMessageStream(sendParams('Where is my order ORD-23456?', { contextId: randomUUID() }, { metadata: { scriptedDelayMs: 400, scriptedChunks: 20 } }));
+    let cancelAsked: Promise<unknown> | null = null;
+    const states: string[] = [];
+    for await (const event of stream) {
+      if (event.kind === 'status-update') states.push(event.status.state);
+      if (event.kind === 'artifact-update' && !cancelAsked) cancelAsked = cb.cancelTask({ id: event.taskId });
+    }
+    const canceled = (await cancelAsked) as unknown as { result?: Task; error?: unknown };
+    expect(canceled.error).toBeUndefined();
+    expect(canceled.result?.status.state).toBe('canceled');
+    expect(states.at(-1)).toBe('canceled');
+  });
+
+  it('resubscribe on one replica follows a task running on the other to its end', async () => {
+    const stream = ca.sendMessageStream(sendParams('Where is my order ORD-23456?', { contextId: randomUUID() }, { metadata: { scriptedDelayMs: 150, scriptedChunks: 12 } }));
+    const it = stream[Symbol.asyncIterator]();
+    const first = (await it.next()).value as Task;
+    const followed: string[] = [];
+    for await (const event of cb.resubscribeTask({ id: first.id })) {
+      followed.push(event.kind === 'status-update' ? `status:${event.status.state}` : event.kind);
+    }
+    for (let e = await it.next(); !e.done; e = await it.next());
+    expect(followed[0]).toBe('task');
+    expect(followed).toContain('artifact-update');
+    expect(followed.at(-1)).toBe('status:completed');
+  });
+
+  it('card URL, memory settings and a registry reload made on one replica apply to the other', async () => {
+    const patch = (base: string, p: string, body: unknown) => fetch(new URL(p, base), { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await patch(a.url, 'api/v1/card/url', { url: 'https://agents.example.com/clustered' })).status).toBe(200);
+    expect((await patch(b.url, 'api/v1/memory/config', { window_size: 7 })).status).toBe(200);
+    fs.appendFileSync(path.join(project, 'prompts/system.md'), '\nBe brief.\n');
+    const reload = await fetch(new URL('api/v1/registry/reload', a.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(((await reload.json()) as { data: { generation: number } }).data.generation).toBe(2);
+    for (let i = 0; ; i++) {
+      const card = (await (await fetch(`${b.url}.well-known/agent-card.json`)).json()) as { url: string };
+      const memory = await management(a.url, '/api/v1/memory/config');
+      const meta = await management(b.url, '/api/v1/registry/metadata');
+      if (card.url === 'https://agents.example.com/clustered' && memory.window_size === 7 && meta.generation === 2) break;
+      if (i > 200) throw new Error(`not applied everywhere: card ${card.url}, window ${memory.window_size}, generation ${meta.generation}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  });
 });

@@ -29,6 +29,8 @@ export interface RuntimeSettings {
   traceNats: { servers: string; prefix: string; stream: string; bufferMax: number } | null;
   /** The structured-log sink (on unless TRACE_SINKS leaves `log` out). */
   traceLog: boolean;
+  /** Cluster-wide control through NATS (CLUSTER_CONTROL=nats; CONTROL_NATS_PREFIX). */
+  clusterControl: { servers: string; prefix: string } | null;
   /** Registry change events from NATS (REGISTRY_EVENTS=nats; REGISTRY_NATS_PREFIX). */
   registryEvents: { servers: string; prefix: string } | null;
   /** This process among the agent's replicas (REPLICA_ID; default host-pid-random). */
@@ -121,6 +123,7 @@ export function loadSettings(projectDir: string, processEnv: NodeJS.ProcessEnv =
     traceNats: traceNatsSettings(env),
     traceLog: traceSinkNames(env).includes('log'),
     registryEvents: registryEventSettings(env),
+    clusterControl: natsFeature(env, 'CLUSTER_CONTROL', 'CONTROL_NATS_PREFIX', 'agent-studio.control'),
     replicaId: env.REPLICA_ID?.trim() || null,
     env,
     envFile,
@@ -172,10 +175,15 @@ function traceNatsSettings(env: Record<string, string>): RuntimeSettings['traceN
 
 /** REGISTRY_EVENTS (off | nats), REGISTRY_NATS_PREFIX (agent-studio.registry), NATS_URL. */
 function registryEventSettings(env: Record<string, string>): RuntimeSettings['registryEvents'] {
-  const mode = env.REGISTRY_EVENTS?.trim().toLowerCase() || 'off';
+  return natsFeature(env, 'REGISTRY_EVENTS', 'REGISTRY_NATS_PREFIX', 'agent-studio.registry');
+}
+
+/** A feature on NATS: `<switch>` off | nats, its subject prefix, NATS_URL. */
+function natsFeature(env: Record<string, string>, name: string, prefixName: string, defaultPrefix: string): { servers: string; prefix: string } | null {
+  const mode = env[name]?.trim().toLowerCase() || 'off';
   if (mode === 'off' || mode === 'false' || mode === '0') return null;
-  if (mode !== 'nats') throw new SettingsError(`REGISTRY_EVENTS must be off or nats, got '${env.REGISTRY_EVENTS}'`);
-  const prefix = env.REGISTRY_NATS_PREFIX?.trim() || 'agent-studio.registry';
-  if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(prefix)) throw new SettingsError(`REGISTRY_NATS_PREFIX must be dot-separated tokens of letters, digits, _ and -, got '${prefix}'`);
+  if (mode !== 'nats') throw new SettingsError(`${name} must be off or nats, got '${env[name]}'`);
+  const prefix = env[prefixName]?.trim() || defaultPrefix;
+  if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(prefix)) throw new SettingsError(`${prefixName} must be dot-separated tokens of letters, digits, _ and -, got '${prefix}'`);
   return { servers: env.NATS_URL?.trim() || 'nats://127.0.0.1:4222', prefix };
 }

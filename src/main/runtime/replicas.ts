@@ -10,6 +10,7 @@
 import { A2AError, DefaultRequestHandler, type ServerCallContext } from '@a2a-js/sdk/server';
 import type { Task, TaskIdParams, TaskStatusUpdateEvent, TaskArtifactUpdateEvent } from '@a2a-js/sdk';
 import type { PgTaskStore } from './store/postgres/taskStore.ts';
+import type { ClusterControl } from './cluster-control.ts';
 
 const FINAL = new Set(['completed', 'failed', 'canceled', 'rejected']);
 
@@ -20,6 +21,8 @@ export interface ReplicaView {
   leaseMs: number;
   /** Whether this process runs the task. */
   runsHere(taskId: string): boolean;
+  /** Cluster control through NATS, when on: instant cancel and resubscribe across replicas. */
+  control?: () => ClusterControl | null;
 }
 
 export class ReplicaAwareRequestHandler extends DefaultRequestHandler {
@@ -43,6 +46,8 @@ export class ReplicaAwareRequestHandler extends DefaultRequestHandler {
     if (!replica || !this.replicas) return super.cancelTask(params, context);
     const { tasks, leaseMs } = this.replicas;
     await tasks.requestCancel(params.id);
+    // With cluster control the running replica hears of it at once; the row is the fallback.
+    this.replicas.control?.()?.publish({ op: 'cancel', task_id: params.id });
     const deadline = Date.now() + leaseMs + 1_000;
     for (;;) {
       const task = await tasks.load(params.id);
@@ -58,6 +63,15 @@ export class ReplicaAwareRequestHandler extends DefaultRequestHandler {
 
   override async *resubscribe(params: TaskIdParams, context?: ServerCallContext): AsyncGenerator<Task | TaskStatusUpdateEvent | TaskArtifactUpdateEvent, void, undefined> {
     const replica = await this.elsewhere(params.id);
+    const control = replica ? this.replicas?.control?.() : null;
+    if (replica && control?.connected) {
+      // The replica running the task streams its events here through NATS.
+      const events = await control.follow(params.id);
+      if (events) {
+        yield* events as AsyncGenerator<Task | TaskStatusUpdateEvent | TaskArtifactUpdateEvent>;
+        return;
+      }
+    }
     if (replica) {
       throw A2AError.unsupportedOperation(`task ${params.id} runs on replica ${replica}: follow it there, or poll tasks/get (resubscribe is replica-local, docs/deployment.md)`);
     }

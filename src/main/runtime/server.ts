@@ -13,6 +13,8 @@ import { GraphAgentExecutor } from './executor.ts';
 import { LogTraceSink, type TraceSink } from './trace.ts';
 import { NatsTraceSink } from './trace-nats.ts';
 import { RegistryEvents } from './registry-events.ts';
+import { ClusterControl } from './cluster-control.ts';
+import { MemoryService } from './management/memory.ts';
 import { RegistryService } from './management/registry-control.ts';
 import { RequestMetaStore, jsonRpcGate } from './request-meta.ts';
 import { edgeGuard, runtimeErrorHandler, runtimeNotFound } from './http-edge.ts';
@@ -68,6 +70,8 @@ export interface RuntimeContext {
   traceSinks: () => Record<string, unknown>;
   /** State and counters of the registry change-event subscription, null when off. */
   registryEvents: () => unknown;
+  /** Cluster-wide control through NATS (CLUSTER_CONTROL=nats), null when off. */
+  control: ClusterControl | null;
 }
 
 export interface RunningRuntime {
@@ -174,7 +178,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
   const handler = new ReplicaAwareRequestHandler(card, store.taskStore(), executor);
   late.handler = handler;
   if (store.backend === 'postgres' && settings.memoryStore.backend === 'postgres') {
-    handler.useReplicas({ tasks: store.taskStore() as PgTaskStore, replica, leaseMs: settings.memoryStore.leaseMs, runsHere: (id) => executor.runsHere(id) });
+    handler.useReplicas({ tasks: store.taskStore() as PgTaskStore, replica, leaseMs: settings.memoryStore.leaseMs, runsHere: (id) => executor.runsHere(id), control: () => context.control });
   }
 
   const context: RuntimeContext = {
@@ -190,7 +194,34 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
     listeningUrl: () => listeningUrl,
     traceSinks: () => (nats ? { nats: nats.status() } : {}),
     registryEvents: () => registryEvents?.status() ?? null,
+    control: settings.clusterControl ? new ClusterControl({ ...settings.clusterControl, agentId: settings.agentId, replica, log }) : null,
   };
+  context.control?.handle({
+    // Only the replica running the task acts; the others have nothing to stop.
+    cancel: (taskId) => {
+      if (executor.runsHere(taskId)) void handler.cancelTask({ id: taskId }).catch((err: unknown) => log.warn({ task_id: taskId, err: (err as Error).message }, 'cancel from another replica failed'));
+    },
+    cardUrl: (url) => {
+      card.url = url;
+    },
+    memoryConfig: (values) => {
+      new MemoryService(context).patch(values);
+    },
+    reload: () => new RegistryService(context).reload(),
+    follow: (taskId, publish, done) => {
+      if (!executor.runsHere(taskId)) return false;
+      void (async () => {
+        try {
+          for await (const event of handler.resubscribe({ id: taskId })) publish(event);
+        } catch (err) {
+          log.warn({ task_id: taskId, err: (err as Error).message }, 'following a task for another replica failed');
+        } finally {
+          done();
+        }
+      })();
+      return true;
+    },
+  });
   // spec 6.4: registry change events for this agent reload it like POST /api/v1/registry/reload.
   const registryEvents = settings.registryEvents
     ? new RegistryEvents({ ...settings.registryEvents, agentId: settings.agentId, replica, reload: () => new RegistryService(context).reload(), log })
@@ -271,6 +302,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await mcp.close();
       await registryEvents?.close();
+      await context.control?.close();
       await nats?.close();
       await store.close();
     },

@@ -64,6 +64,7 @@ export function mountManagement(app: express.Express, ctx: RuntimeContext): void
     mcp: ctx.mcp.status(),
     trace_sinks: { ...(ctx.settings.traceLog ? { log: { state: 'on' } } : {}), ...ctx.traceSinks() },
     registry_events: ctx.registryEvents(),
+    cluster_control: ctx.control?.status() ?? null,
     a2a: {
       card_url: ctx.card.url,
       protocol_version: ctx.card.protocolVersion,
@@ -81,10 +82,28 @@ export function mountManagement(app: express.Express, ctx: RuntimeContext): void
   api.get('/status', status);
 
   api.get('/card/url', route(() => ({ url: ctx.card.url })));
-  api.patch('/card/url', body, route((req) => card.update(jsonObject(req, true))));
+  // With cluster control (docs/deployment.md), a change made here reaches every replica.
+  api.patch(
+    '/card/url',
+    body,
+    route((req) => {
+      const r = card.update(jsonObject(req, true));
+      ctx.control?.publish({ op: 'card-url', url: r.url });
+      return r;
+    }),
+  );
 
   api.get('/memory/config', route(() => memory.config()));
-  api.patch('/memory/config', body, route((req) => memory.patch(jsonObject(req, true))));
+  api.patch(
+    '/memory/config',
+    body,
+    route((req) => {
+      const values = jsonObject(req, true);
+      const r = memory.patch(values);
+      ctx.control?.publish({ op: 'memory-config', values });
+      return r;
+    }),
+  );
   api.get('/memory/threads', route(() => threads.list()));
   api.delete('/memory/threads', route((req) => threads.deleteAll(req.query.all)));
   api.get('/memory/threads/:thread_id/messages', route((req) => threads.messages(req.params.thread_id as string)));
@@ -95,7 +114,16 @@ export function mountManagement(app: express.Express, ctx: RuntimeContext): void
   // spec 5.2: registry endpoints exist only with INTERNAL_RUNTIME_CONTROL_ENABLED=true.
   if (ctx.settings.internalRuntimeControl) {
     api.get('/registry/metadata', control, route(() => registry.metadata()));
-    api.post('/registry/reload', control, body, route(() => registry.reload()));
+    api.post(
+      '/registry/reload',
+      control,
+      body,
+      route(async () => {
+        const r = await registry.reload();
+        ctx.control?.publish({ op: 'reload' });
+        return r;
+      }),
+    );
   }
 
   api.use((req, _res, next) => next(new ManagementError('NOT_FOUND', `No management route ${req.method} /api/v1${req.path}.`)));
