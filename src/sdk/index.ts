@@ -36,4 +36,7 @@ export interface AgentContext {
   prompts: Record<string, string>;
   /** Tools of the project's MCP servers. */
   mcpTools(): Promise<McpToolHandle[]>;
+  /** fetch through the runtime's one outbound connection pool (spec 8): the model client,
+   * MCP and calls to other agents use it too. Absent outside the runtime (plain fetch then). */
+  fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 }

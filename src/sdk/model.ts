@@ -17,6 +17,8 @@ export interface ModelSettings {
 export interface ModelEnvironment {
   env: Record<string, string>;
   model: ModelSettings;
+  /** The runtime's pooled fetch (AgentContext.fetch), when there is one. */
+  fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 }
 
 export function openAiConfigured(env: Record<string, string>): boolean {
@@ -57,7 +59,7 @@ export function openAiClientOptions(ctx: ModelEnvironment) {
   return {
     model: env.OPENAI_MODEL,
     apiKey: env.OPENAI_API_KEY,
-    configuration: { baseURL: env.OPENAI_BASE_URL },
+    configuration: { baseURL: env.OPENAI_BASE_URL, ...(ctx.fetch ? { fetch: ctx.fetch } : {}) },
     temperature: ctx.model.temperature ?? 0,
     maxTokens: ctx.model.maxTokens,
     timeout: timeoutSeconds * 1000,

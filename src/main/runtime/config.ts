@@ -29,6 +29,8 @@ export interface RuntimeSettings {
   traceNats: { servers: string; prefix: string; stream: string; bufferMax: number } | null;
   /** The structured-log sink (on unless TRACE_SINKS leaves `log` out). */
   traceLog: boolean;
+  /** The outbound connection pool (spec 8): OUTBOUND_MAX_CONNECTIONS (32), OUTBOUND_QUEUE_TIMEOUT_MS (30000). */
+  outbound: { maxConnections: number; queueTimeoutMs: number };
   /** Cluster-wide control through NATS (CLUSTER_CONTROL=nats; CONTROL_NATS_PREFIX). */
   clusterControl: { servers: string; prefix: string } | null;
   /** Registry change events from NATS (REGISTRY_EVENTS=nats; REGISTRY_NATS_PREFIX). */
@@ -123,6 +125,7 @@ export function loadSettings(projectDir: string, processEnv: NodeJS.ProcessEnv =
     traceNats: traceNatsSettings(env),
     traceLog: traceSinkNames(env).includes('log'),
     registryEvents: registryEventSettings(env),
+    outbound: { maxConnections: positiveInt(env, 'OUTBOUND_MAX_CONNECTIONS', 32)!, queueTimeoutMs: positiveInt(env, 'OUTBOUND_QUEUE_TIMEOUT_MS', 30_000)! },
     clusterControl: natsFeature(env, 'CLUSTER_CONTROL', 'CONTROL_NATS_PREFIX', 'agent-studio.control'),
     replicaId: env.REPLICA_ID?.trim() || null,
     env,

@@ -62,6 +62,9 @@ export function toAgentError(err: unknown, site: FailureSite = {}): AgentError {
       return new AgentError({ code: 'UPSTREAM_UNAVAILABLE', reason: 'upstream_server_error', message: `The model service failed (HTTP ${status}).` });
     }
   }
+  if (links.some((e) => e.name === 'OutboundQueueTimeoutError')) {
+    return new AgentError({ code: 'UPSTREAM_TIMEOUT', reason: 'outbound_pool_busy', message: `Every outbound connection stayed busy longer than the call could wait: ${message}` });
+  }
   if (links.some((e) => TIMEOUT_NAMES.has(e.name ?? '') || /timed? ?out/i.test(e.message ?? ''))) {
     return new AgentError({ code: 'UPSTREAM_TIMEOUT', reason: 'upstream_timeout', message: 'The model service did not answer in time.' });
   }

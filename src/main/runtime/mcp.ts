@@ -34,6 +34,8 @@ export class McpManager {
     private readonly projectDir: string,
     private readonly env: Record<string, string>,
     private readonly log: Logger,
+    /** The outbound pool's fetch for servers over streamable HTTP. */
+    private readonly fetch?: (input: string | URL, init?: RequestInit) => Promise<Response>,
   ) {}
 
   /** Connects every declared server; a server that fails is reported, not fatal. */
@@ -56,7 +58,7 @@ export class McpManager {
               env: { ...(this.env as Record<string, string>), ...decl.env },
               stderr: 'ignore',
             })
-          : new StreamableHTTPClientTransport(new URL(decl.url), { requestInit: { headers: decl.headers } });
+          : new StreamableHTTPClientTransport(new URL(decl.url), { requestInit: { headers: decl.headers }, ...(this.fetch ? { fetch: this.fetch } : {}) });
       await client.connect(transport, { timeout: 10_000 });
       const listed = await client.listTools(undefined, { timeout: 10_000 });
       conn.client = client;

@@ -4,7 +4,7 @@
 import { HumanMessage, RemoveMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import { ChatOpenAI } from '@langchain/openai';
 import { openAiClientOptions, openAiConfigured } from '../../sdk/model.ts';
-import type { ModelSettings } from '../../sdk/model.ts';
+import type { ModelEnvironment, ModelSettings } from '../../sdk/model.ts';
 
 export const SUMMARY_KEY = 'summary';
 
@@ -16,14 +16,14 @@ function line(m: BaseMessage): string {
 }
 
 /** The model summarises when one is configured; offline, a deterministic digest. */
-export function createSummarizer(env: Record<string, string>, model: ModelSettings): Summarizer {
+export function createSummarizer(env: Record<string, string>, model: ModelSettings, fetch?: ModelEnvironment['fetch']): Summarizer {
   if (!openAiConfigured(env)) {
     return async (previous, messages) => {
       const digest = [previous, ...messages.map((m) => line(m).slice(0, 200))].filter(Boolean).join('\n');
       return digest.length > 4000 ? digest.slice(digest.length - 4000) : digest;
     };
   }
-  const chat = new ChatOpenAI({ ...openAiClientOptions({ env, model }), temperature: 0 });
+  const chat = new ChatOpenAI({ ...openAiClientOptions({ env, model, fetch }), temperature: 0 });
   return async (previous, messages, signal) => {
     const res = await chat.invoke(
       [

@@ -43,6 +43,8 @@ export interface RegistryDeps {
   initMemory: (manifest: LoadedProject['manifest']) => void;
   memory: MemoryConfig;
   mcpTools: () => Promise<McpToolHandle[]>;
+  /** The outbound pool's fetch, given to the project as ctx.fetch. */
+  fetch?: AgentContext['fetch'];
 }
 
 export interface ComponentChange {
@@ -115,6 +117,7 @@ export class Registry {
       memory: controls,
       prompts: project.prompts,
       mcpTools: this.deps.mcpTools,
+      ...(this.deps.fetch ? { fetch: this.deps.fetch } : {}),
     };
     const entry = project.manifest.graph.entry;
     let builder: unknown = project.graphExport;

@@ -14,6 +14,7 @@ import { LogTraceSink, type TraceSink } from './trace.ts';
 import { NatsTraceSink } from './trace-nats.ts';
 import { RegistryEvents } from './registry-events.ts';
 import { ClusterControl } from './cluster-control.ts';
+import { OutboundPool } from './outbound.ts';
 import { MemoryService } from './management/memory.ts';
 import { RegistryService } from './management/registry-control.ts';
 import { RequestMetaStore, jsonRpcGate } from './request-meta.ts';
@@ -70,6 +71,8 @@ export interface RuntimeContext {
   traceSinks: () => Record<string, unknown>;
   /** State and counters of the registry change-event subscription, null when off. */
   registryEvents: () => unknown;
+  /** The outbound connection pool's counters (GET /api/v1/status). */
+  outbound: () => unknown;
   /** Cluster-wide control through NATS (CLUSTER_CONTROL=nats), null when off. */
   control: ClusterControl | null;
 }
@@ -137,7 +140,9 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
         })
       : openSqliteStore(path.join(dataDir, 'memory.sqlite'));
   const stats: RuntimeStats = { invocations: 0, completed: 0, failed: 0, input_required: 0, canceled: 0, requests: {} };
-  const mcp = new McpManager(projectDir, settings.env, log);
+  // spec 8: every outbound call (model, MCP, other agents, ctx.fetch) through one pool.
+  const outbound = new OutboundPool(settings.outbound.maxConnections, settings.outbound.queueTimeoutMs);
+  const mcp = new McpManager(projectDir, settings.env, log, outbound.fetch);
 
   const memory: MemoryConfig = { enabled: true, backend: store.backend, summarize: false, window_size: 20, summarize_threshold: 40 };
   const registry = new Registry({
@@ -155,6 +160,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
     checkpointer: () => (memory.enabled ? store.checkpointer(settings.agentId) : new MemorySaver()),
     memory,
     mcpTools: () => mcp.tools(),
+    fetch: outbound.fetch,
   });
   try {
     const gen = await registry.load();
@@ -173,7 +179,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
   const requestMeta = new RequestMetaStore();
   const nats = settings.traceNats ? new NatsTraceSink({ ...settings.traceNats, agentId: settings.agentId, log }) : null;
   const sinks: TraceSink[] = [...(settings.traceLog ? [new LogTraceSink(log)] : []), ...(nats ? [nats] : []), ...(opts.sinks ?? [])];
-  const summarizer = createSummarizer(settings.env, registry.current.project.manifest.model);
+  const summarizer = createSummarizer(settings.env, registry.current.project.manifest.model, outbound.fetch);
   const executor = new GraphAgentExecutor({ registry, settings, sinks, requestMeta, log, stats, store, memory, summarizer });
   const handler = new ReplicaAwareRequestHandler(card, store.taskStore(), executor);
   late.handler = handler;
@@ -193,6 +199,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
     mcp,
     listeningUrl: () => listeningUrl,
     traceSinks: () => (nats ? { nats: nats.status() } : {}),
+    outbound: () => outbound.status(),
     registryEvents: () => registryEvents?.status() ?? null,
     control: settings.clusterControl ? new ClusterControl({ ...settings.clusterControl, agentId: settings.agentId, replica, log }) : null,
   };
@@ -303,6 +310,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
       await mcp.close();
       await registryEvents?.close();
       await context.control?.close();
+      await outbound.close();
       await nats?.close();
       await store.close();
     },

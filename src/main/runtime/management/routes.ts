@@ -65,6 +65,7 @@ export function mountManagement(app: express.Express, ctx: RuntimeContext): void
     trace_sinks: { ...(ctx.settings.traceLog ? { log: { state: 'on' } } : {}), ...ctx.traceSinks() },
     registry_events: ctx.registryEvents(),
     cluster_control: ctx.control?.status() ?? null,
+    outbound: ctx.outbound(),
     a2a: {
       card_url: ctx.card.url,
       protocol_version: ctx.card.protocolVersion,
