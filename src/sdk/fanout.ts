@@ -19,13 +19,15 @@ export const BRANCH_SPAN_KEY = '__agentStudioSpan';
  * when the branch's own end event is cut off by the failing superstep. */
 export const FAILED_BRANCH = Symbol.for('agent-studio.failed-branch');
 
-interface BranchReporter {
-  start(index: number, label: string): string;
+export interface BranchReporter {
+  /** `index` makes the span id unique under its node (a number, or a string like `agent-1`). */
+  start(index: number | string, label: string): string;
   end(id: string, error?: unknown): void;
 }
 
-/** Reports branches when called inside a graph node that streams custom events. */
-function branchReporter(signal: AbortSignal | undefined): BranchReporter | null {
+/** Reports branches when called inside a graph node that streams custom events; also the
+ * span of a call to another agent (agent-call.ts). */
+export function branchReporter(signal: AbortSignal | undefined): BranchReporter | null {
   let config: ReturnType<typeof getConfig> | undefined;
   try {
     config = getConfig();
