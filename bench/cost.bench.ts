@@ -1,0 +1,99 @@
+// The runtime's cost per request (issue 18), in one run, alternating rounds:
+//  1. message/send throughput and CPU per request of the runtime against the hand-wired peer
+//     (bench/peer-server.ts: @a2a-js/sdk + the same graph on LangGraph's SQLite saver with
+//     durability "exit", WAL, synchronous=NORMAL), both serving the offline example;
+//  2. the runtime's CPU per request against the graph alone, in-process (no HTTP, no store);
+//  3. turn-200 / turn-1 p50 on the runtime;
+//  4. `--workers 2` against one process.
+// Usage: node bin/run-ts.mjs bench/cost.bench.ts   (BENCH_ROUNDS, BENCH_DURATION_MS, BENCH_TURNS)
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { HumanMessage } from '@langchain/core/messages';
+import { MemorySaver } from '@langchain/langgraph';
+import { loadSettings } from '../src/main/runtime/config.ts';
+import { Registry, type MemoryConfig } from '../src/main/runtime/registry.ts';
+import { cpuMsPerCall } from './cpu.ts';
+import { CONCURRENCY, REPO, load, pct, send, start } from './load.ts';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const TURNS = Number(process.env.BENCH_TURNS ?? 200);
+const THREADS = Number(process.env.BENCH_THREADS ?? 2);
+const TEXT = 'How do I reset my password?';
+
+async function graphAlone(): Promise<number> {
+  const projectDir = path.join(REPO, 'examples/support-desk');
+  const settings = loadSettings(projectDir, { ...process.env, SCRIPTED_DELAY_MS: '0' });
+  const memory: MemoryConfig = { enabled: true, backend: 'sqlite', summarize: false, window_size: 20, summarize_threshold: 40 };
+  const registry = new Registry({ projectDir, settings, memory, checkpointer: () => new MemorySaver(), initMemory: () => {}, mcpTools: async () => [] });
+  const { graph } = await registry.build();
+  return cpuMsPerCall(async (i: number) => {
+    const input = { messages: [new HumanMessage(TEXT)], request: { text: TEXT, data: [], files: [], metadata: {}, contextId: `c${i}`, taskId: `t${i}` }, response: null };
+    const stream = await graph.stream(input, { configurable: { thread_id: `floor-${i}` }, streamMode: ['updates', 'custom'], durability: 'exit' });
+    for await (const item of stream) void item;
+  }, 1500);
+}
+
+async function turns(url: string) {
+  const first: number[] = [];
+  const last: number[] = [];
+  for (let t = 0; t < THREADS; t++) {
+    let contextId: string | undefined;
+    for (let i = 1; i <= TURNS; i++) {
+      const t0 = performance.now();
+      const r = await send(url, i % 2 ? TEXT : 'Where is my order ORD-23456?', contextId);
+      const ms = performance.now() - t0;
+      contextId = r.contextId;
+      if (i <= 5) first.push(ms);
+      if (i > TURNS - 5) last.push(ms);
+    }
+  }
+  first.sort((a, b) => a - b);
+  last.sort((a, b) => a - b);
+  return pct(last, 50) / pct(first, 50);
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const f = (n: number) => n.toFixed(2);
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-cost-'));
+  const env = { SCRIPTED_DELAY_MS: '0', AGENT_ID: 'bench' };
+  const runtime = await start([path.join(REPO, 'bin/agent-studio.mjs'), 'runtime', '--project', 'examples/support-desk', '--port', '0', '--data-dir', path.join(dir, 'rt')], env);
+  const peer = await start([path.join(REPO, 'bin/run-ts.mjs'), 'bench/peer-server.ts', path.join(dir, 'peer')], env);
+  const workers = await start([path.join(REPO, 'bin/agent-studio.mjs'), 'runtime', '--project', 'examples/support-desk', '--port', '0', '--workers', '2', '--data-dir', path.join(dir, 'w2')], env);
+  const r = { runtime: [] as number[], peer: [] as number[], rtCpu: [] as number[], peerCpu: [] as number[], w1: [] as number[], w2: [] as number[] };
+  try {
+    console.log(`machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}; ${CONCURRENCY} clients, ${ROUNDS} alternating rounds`);
+    for (let i = 0; i < ROUNDS; i++) {
+      const a = await load(runtime.url, TEXT, runtime.child.pid);
+      const b = await load(peer.url, TEXT, peer.child.pid);
+      r.runtime.push(a.rps);
+      r.peer.push(b.rps);
+      if (a.cpuMsPerRequest !== null) r.rtCpu.push(a.cpuMsPerRequest);
+      if (b.cpuMsPerRequest !== null) r.peerCpu.push(b.cpuMsPerRequest);
+    }
+    for (let i = 0; i < Math.min(ROUNDS, 2); i++) {
+      r.w1.push((await load(runtime.url, TEXT)).rps);
+      r.w2.push((await load(workers.url, TEXT)).rps);
+    }
+    const floor = await graphAlone();
+    const growth = await turns(runtime.url);
+    const tp = mean(r.runtime) / mean(r.peer);
+    const cpuRatio = mean(r.rtCpu) / floor;
+    console.log(`runtime            : ${f(mean(r.runtime))} req/s, ${f(mean(r.rtCpu))} ms CPU/request`);
+    console.log(`hand-wired peer    : ${f(mean(r.peer))} req/s, ${f(mean(r.peerCpu))} ms CPU/request`);
+    console.log(`graph alone        : ${f(floor)} ms CPU/invocation (in-process, no HTTP, no store)`);
+    console.log(`runtime / peer throughput: ${f(tp)} (target >= 1.0, stretch 1.3)`);
+    console.log(`runtime CPU / graph alone: ${f(cpuRatio)} (target <= 1.3)`);
+    console.log(`turn ${TURNS} / turn 1 p50 : ${f(growth)} (target <= 1.3)`);
+    console.log(`--workers 2 / 1 process  : ${f(mean(r.w2) / mean(r.w1))} (${os.cpus().length} cores)`);
+    const met = tp >= 1 && cpuRatio <= 1.3 && growth <= 1.3;
+    console.log(met ? 'targets: met' : 'targets: NOT met');
+  } finally {
+    for (const s of [runtime, peer, workers]) s.child.kill('SIGTERM');
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,72 @@
+// The comparison peer of bench/cost.bench.ts (issue 18): what a user would hand-wire instead
+// of the runtime, on the same stock libraries. An @a2a-js/sdk server (DefaultRequestHandler,
+// in-memory task store) that invokes the same example graph, compiled with LangGraph's own
+// SQLite checkpointer (@langchain/langgraph-checkpoint-sqlite: WAL, synchronous=NORMAL),
+// `durability: "exit"`, thread = contextId, and answers with the graph's text and DataPart.
+// No transcript, ownership, evaluators, traces, contracts or durable tasks.
+// Usage: node bin/run-ts.mjs bench/peer-server.ts DATA_DIR
+import path from 'node:path';
+import fs from 'node:fs';
+import express from 'express';
+import Database from 'better-sqlite3';
+import { HumanMessage } from '@langchain/core/messages';
+import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
+import type { AgentCard, Part } from '@a2a-js/sdk';
+import { DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor } from '@a2a-js/sdk/server';
+import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import { loadSettings } from '../src/main/runtime/config.ts';
+import { Registry, type MemoryConfig } from '../src/main/runtime/registry.ts';
+import { REPO } from './load.ts';
+
+const dataDir = process.argv[2] ?? fs.mkdtempSync(path.join(REPO, '.peer-'));
+fs.mkdirSync(dataDir, { recursive: true });
+const db = new Database(path.join(dataDir, 'peer.sqlite'));
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = NORMAL');
+const saver = new SqliteSaver(db);
+
+// The same graph the runtime runs (the example's factory, given the same context).
+const projectDir = path.join(REPO, 'examples/support-desk');
+const settings = loadSettings(projectDir, { ...process.env, SCRIPTED_DELAY_MS: process.env.SCRIPTED_DELAY_MS ?? '0' });
+const memory: MemoryConfig = { enabled: true, backend: 'sqlite', summarize: false, window_size: 20, summarize_threshold: 40 };
+const registry = new Registry({ projectDir, settings, memory, checkpointer: () => saver, initMemory: () => {}, mcpTools: async () => [] });
+const { graph } = await registry.build();
+
+const card: AgentCard = {
+  protocolVersion: '0.3.0',
+  name: 'support-desk (hand-wired)',
+  description: 'the example graph on stock libraries',
+  version: '1.0.0',
+  url: 'http://127.0.0.1/',
+  preferredTransport: 'JSONRPC',
+  capabilities: { streaming: true },
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: ['text/plain'],
+  skills: [{ id: 'support', name: 'Support', description: 'support', tags: [] }],
+};
+
+const executor: AgentExecutor = {
+  async execute(ctx, bus) {
+    const text = ctx.userMessage.parts.map((p) => (p.kind === 'text' ? p.text : '')).join('');
+    bus.publish({ kind: 'task', id: ctx.taskId, contextId: ctx.contextId, status: { state: 'working' }, history: [ctx.userMessage] });
+    const request = { text, data: [], files: [], metadata: {}, contextId: ctx.contextId, taskId: ctx.taskId };
+    // The compiled graph, called as a user would: invoke with the thread and durability "exit".
+    const compiled = graph as unknown as { invoke(input: unknown, config: unknown): Promise<{ response?: { text?: string; data?: Record<string, unknown> } }> };
+    const state = await compiled.invoke({ messages: [new HumanMessage(text)], request, response: null }, { configurable: { thread_id: ctx.contextId }, durability: 'exit' });
+    const parts: Part[] = [{ kind: 'text', text: state.response?.text ?? '' }];
+    if (state.response?.data) parts.push({ kind: 'data', data: { schema: 'support.answer/1', ...state.response.data } });
+    bus.publish({ kind: 'artifact-update', taskId: ctx.taskId, contextId: ctx.contextId, artifact: { artifactId: 'response', name: 'agent-response', parts } });
+    bus.publish({ kind: 'status-update', taskId: ctx.taskId, contextId: ctx.contextId, status: { state: 'completed' }, final: true });
+    bus.finished();
+  },
+  async cancelTask() {},
+};
+
+const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
+const app = express();
+app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler }));
+app.use('/', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+const server = app.listen(0, '127.0.0.1', () => {
+  const addr = server.address() as { port: number };
+  process.stdout.write(`peer server ready at http://127.0.0.1:${addr.port}/\n`);
+});
