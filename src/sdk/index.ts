@@ -7,6 +7,7 @@ export * from './errors.ts';
 export * from './state.ts';
 export * from './fanout.ts';
 export * from './model.ts';
+export { modelUsage, type CacheStats } from './usage.ts';
 export { callAgent, childContextId, type AgentCallResult, type CallAgentOptions } from './agent-call.ts';
 export { ScriptedChatModel, splitIntoChunks, type ScriptedResponder, type ScriptedModelOptions } from './scripted-model.ts';
 

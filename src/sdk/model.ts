@@ -4,6 +4,7 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { ChatOpenAI } from '@langchain/openai';
 import { ScriptedChatModel, type ScriptedResponder } from './scripted-model.ts';
+import { modelUsage } from './usage.ts';
 
 export interface ModelSettings {
   temperature?: number;
@@ -47,7 +48,7 @@ export function createChatModel(ctx: ModelEnvironment, scripted: ScriptedRespond
   // one completion whose usage (cached tokens included) comes from the server. With
   // `streaming: true` a plain invoke would stream and then estimate usage with tiktoken,
   // which downloads its encoder from the network.
-  return new ChatOpenAI({ ...openAiClientOptions(ctx), streamUsage: true });
+  return new ChatOpenAI({ ...openAiClientOptions(ctx), streamUsage: true, callbacks: [modelUsage()] });
 }
 
 /** The client settings every OpenAI-compatible call shares (the graph's model and the

@@ -2,7 +2,7 @@
 // contextId. Streams the exit node's text, turns interrupts into input_required, errors
 // into failed with the spec 7.2 DataPart, and runs evaluators on completed answers. The
 // pieces live beside it: a2a-mapping.ts (parts in and out), memory-window.ts (what the
-// working state keeps), graph-stream.ts (the stream consumer), evaluators.ts, usage.ts.
+// working state keeps), graph-stream.ts (the stream consumer), evaluators.ts, src/sdk/usage.ts.
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import type { Message, Part, Task, TaskState } from '@a2a-js/sdk';
 import { Command } from '@langchain/langgraph';
@@ -23,7 +23,7 @@ import { agentMessage, applyDefaultSchema, ARTIFACT_ID, artifactName, historySee
 import { boundWorkingMemory, capHistory, capInput } from './memory-window.ts';
 import { consumeGraphStream } from './graph-stream.ts';
 import { runEvaluators } from './evaluators.ts';
-import { UsageHandler } from './usage.ts';
+import { modelUsage } from '../../sdk/usage.ts';
 import { SpanTracker } from './spans.ts';
 import { failureOf, sourceOf } from './node-failures.ts';
 import { contractProblemsText, describeContractErrors } from '../../shared/contracts.ts';
@@ -143,7 +143,6 @@ export class GraphAgentExecutor implements AgentExecutor {
       const config: Record<string, unknown> = { configurable: { thread_id: contextId, ...meta.configurable } };
       const input = await this.prepareInput(request, meta, contextId, tracer, transcript, run.controller.signal);
 
-      const usage = new UsageHandler();
       // Token deltas only when the client can follow them: LangGraph's `messages` mode hooks
       // a callback into every runnable of the run, about 0.5 ms of CPU an invocation of the
       // example (D-15). A blocking message/send gets the final text from the exit node.
@@ -153,7 +152,6 @@ export class GraphAgentExecutor implements AgentExecutor {
       if (settings.nodeSpans || settings.stageTiming) modes.push('tasks');
       const stream = await gen.graph.stream(input, {
         ...config,
-        callbacks: [usage],
         streamMode: modes as ('updates' | 'messages' | 'custom' | 'tasks')[],
         subgraphs: settings.nodeSpans,
         signal: run.controller.signal,
@@ -206,12 +204,14 @@ export class GraphAgentExecutor implements AgentExecutor {
       await runEvaluators(gen, request, finalResponse, { request, response: finalResponse }, (name, fields) => tracer.emit(name, fields), run.controller.signal);
       const parts = applyDefaultSchema(responseParts(finalResponse), gen.project.manifest.output.schema);
       stats.completed += 1;
+      // cache_stats from the model's own callback (src/sdk/usage.ts), filed under this thread.
+      const cacheStats = modelUsage().take(contextId);
       tracer.emit('invoke.end', {
         state: 'completed',
         duration_ms: Math.round(performance.now() - started),
         chunks: chunkCount,
         ...(settings.stageTiming ? { latency } : {}),
-        ...(usage.cacheStats ? { cache_stats: usage.cacheStats } : {}),
+        ...(cacheStats ? { cache_stats: cacheStats } : {}),
       });
       await tracer.flush();
       if (run.canceled) return;
