@@ -15,10 +15,14 @@ export interface TraceSink {
   emit(event: TraceEvent): void;
 }
 
+/** The structured-log sink: one line per invocation at info (`invoke.end`, which carries the
+ * state, duration, errors and cache_stats), every other event at debug (LOG_LEVEL=debug shows
+ * them all). A line per event at info cost about 0.7 ms of CPU a request (issue 18). */
 export class LogTraceSink implements TraceSink {
   constructor(private readonly log: Logger) {}
   emit(event: TraceEvent): void {
-    this.log.info({ trace: event }, `trace ${event.name}`);
+    if (event.name === 'invoke.end') this.log.info({ trace: event }, `trace ${event.name}`);
+    else this.log.debug({ trace: event }, `trace ${event.name}`);
   }
 }
 

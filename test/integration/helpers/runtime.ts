@@ -94,7 +94,8 @@ export interface RuntimeProcess {
 export async function spawnRuntime(projectDir: string, env: Record<string, string> = {}): Promise<RuntimeProcess> {
   // Tests that need the started process kill it with -9 (`pid`); `exited` says when it is gone.
   const child = spawn(process.execPath, [path.join(REPO, 'bin/agent-studio.mjs'), 'runtime', '--project', projectDir, '--port', '0', '--data-dir', tempDir('rt-proc')], {
-    env: { PATH: process.env.PATH, AGENT_ID: 'test-agent', SCRIPTED_DELAY_MS: '0', ...env },
+    // LOG_LEVEL=debug: every trace event is a log line (at info only invoke.end is).
+    env: { PATH: process.env.PATH, AGENT_ID: 'test-agent', SCRIPTED_DELAY_MS: '0', LOG_LEVEL: 'debug', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const traces: TraceEvent[] = [];
