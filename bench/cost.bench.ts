@@ -9,49 +9,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { HumanMessage } from '@langchain/core/messages';
-import { MemorySaver } from '@langchain/langgraph';
-import { loadSettings } from '../src/main/runtime/config.ts';
-import { Registry, type MemoryConfig } from '../src/main/runtime/registry.ts';
-import { cpuMsPerCall } from './cpu.ts';
-import { CONCURRENCY, REPO, load, pct, send, start } from './load.ts';
+import { CONCURRENCY, REPO, load, start } from './load.ts';
+import { EXAMPLE_TEXT as TEXT, graphAloneCpuMs, turnLatency } from './example.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const TURNS = Number(process.env.BENCH_TURNS ?? 200);
 const THREADS = Number(process.env.BENCH_THREADS ?? 2);
-const TEXT = 'How do I reset my password?';
-
-async function graphAlone(): Promise<number> {
-  const projectDir = path.join(REPO, 'examples/support-desk');
-  const settings = loadSettings(projectDir, { ...process.env, SCRIPTED_DELAY_MS: '0' });
-  const memory: MemoryConfig = { enabled: true, backend: 'sqlite', summarize: false, window_size: 20, summarize_threshold: 40 };
-  const registry = new Registry({ projectDir, settings, memory, checkpointer: () => new MemorySaver(), initMemory: () => {}, mcpTools: async () => [] });
-  const { graph } = await registry.build();
-  return cpuMsPerCall(async (i: number) => {
-    const input = { messages: [new HumanMessage(TEXT)], request: { text: TEXT, data: [], files: [], metadata: {}, contextId: `c${i}`, taskId: `t${i}` }, response: null };
-    const stream = await graph.stream(input, { configurable: { thread_id: `floor-${i}` }, streamMode: ['updates', 'custom'], durability: 'exit' });
-    for await (const item of stream) void item;
-  }, 1500);
-}
-
-async function turns(url: string) {
-  const first: number[] = [];
-  const last: number[] = [];
-  for (let t = 0; t < THREADS; t++) {
-    let contextId: string | undefined;
-    for (let i = 1; i <= TURNS; i++) {
-      const t0 = performance.now();
-      const r = await send(url, i % 2 ? TEXT : 'Where is my order ORD-23456?', contextId);
-      const ms = performance.now() - t0;
-      contextId = r.contextId;
-      if (i <= 5) first.push(ms);
-      if (i > TURNS - 5) last.push(ms);
-    }
-  }
-  first.sort((a, b) => a - b);
-  last.sort((a, b) => a - b);
-  return pct(last, 50) / pct(first, 50);
-}
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const f = (n: number) => n.toFixed(2);
@@ -77,8 +40,9 @@ async function main() {
       r.w1.push((await load(runtime.url, TEXT)).rps);
       r.w2.push((await load(workers.url, TEXT)).rps);
     }
-    const floor = await graphAlone();
-    const growth = await turns(runtime.url);
+    const floor = await graphAloneCpuMs();
+    const tl = await turnLatency(runtime.url, TURNS, THREADS);
+    const growth = tl.turnN / tl.turn1;
     const tp = mean(r.runtime) / mean(r.peer);
     const cpuRatio = mean(r.rtCpu) / floor;
     console.log(`runtime            : ${f(mean(r.runtime))} req/s, ${f(mean(r.rtCpu))} ms CPU/request`);

@@ -2,22 +2,11 @@
 // the text back as a completed task, with the SDK's in-memory task store.
 import express from 'express';
 import { randomUUID } from 'node:crypto';
-import type { AgentCard } from '@a2a-js/sdk';
 import { DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import { benchCard } from './load.ts';
 
-const card: AgentCard = {
-  protocolVersion: '0.3.0',
-  name: 'echo',
-  description: 'echo baseline',
-  version: '1.0.0',
-  url: 'http://127.0.0.1/',
-  preferredTransport: 'JSONRPC',
-  capabilities: { streaming: true },
-  defaultInputModes: ['text/plain'],
-  defaultOutputModes: ['text/plain'],
-  skills: [{ id: 'echo', name: 'Echo', description: 'echo', tags: [] }],
-};
+const card = benchCard('echo', 'echo baseline');
 
 const executor: AgentExecutor = {
   async execute(ctx, bus) {

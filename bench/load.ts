@@ -4,6 +4,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import type { AgentCard } from '@a2a-js/sdk';
 
 export const REPO = path.resolve(import.meta.dirname, '..');
 export const CONCURRENCY = 16;
@@ -88,4 +89,20 @@ export async function load(url: string, text: string, pid?: number, durationMs =
   const cpuMsPerRequest = cpuAtStart !== null && cpuAtEnd !== null ? ((cpuAtEnd - cpuAtStart) * 1000) / latencies.length : null;
   latencies.sort((a, b) => a - b);
   return { rps: latencies.length / seconds, p50: pct(latencies, 50), p99: pct(latencies, 99), n: latencies.length, cpuMsPerRequest };
+}
+
+/** The agent card of a bench baseline server. */
+export function benchCard(name: string, description: string): AgentCard {
+  return {
+    protocolVersion: '0.3.0',
+    name,
+    description,
+    version: '1.0.0',
+    url: 'http://127.0.0.1/',
+    preferredTransport: 'JSONRPC',
+    capabilities: { streaming: true },
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [{ id: 'bench', name: 'Bench', description, tags: [] }],
+  };
 }

@@ -11,12 +11,11 @@ import express from 'express';
 import Database from 'better-sqlite3';
 import { HumanMessage } from '@langchain/core/messages';
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
-import type { AgentCard, Part } from '@a2a-js/sdk';
 import { DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
-import { loadSettings } from '../src/main/runtime/config.ts';
-import { Registry, type MemoryConfig } from '../src/main/runtime/registry.ts';
-import { REPO } from './load.ts';
+import type { Part } from '@a2a-js/sdk';
+import { REPO, benchCard } from './load.ts';
+import { exampleGraph } from './example.ts';
 
 const dataDir = process.argv[2] ?? fs.mkdtempSync(path.join(REPO, '.peer-'));
 fs.mkdirSync(dataDir, { recursive: true });
@@ -26,24 +25,8 @@ db.pragma('synchronous = NORMAL');
 const saver = new SqliteSaver(db);
 
 // The same graph the runtime runs (the example's factory, given the same context).
-const projectDir = path.join(REPO, 'examples/support-desk');
-const settings = loadSettings(projectDir, { ...process.env, SCRIPTED_DELAY_MS: process.env.SCRIPTED_DELAY_MS ?? '0' });
-const memory: MemoryConfig = { enabled: true, backend: 'sqlite', summarize: false, window_size: 20, summarize_threshold: 40 };
-const registry = new Registry({ projectDir, settings, memory, checkpointer: () => saver, initMemory: () => {}, mcpTools: async () => [] });
-const { graph } = await registry.build();
-
-const card: AgentCard = {
-  protocolVersion: '0.3.0',
-  name: 'support-desk (hand-wired)',
-  description: 'the example graph on stock libraries',
-  version: '1.0.0',
-  url: 'http://127.0.0.1/',
-  preferredTransport: 'JSONRPC',
-  capabilities: { streaming: true },
-  defaultInputModes: ['text/plain'],
-  defaultOutputModes: ['text/plain'],
-  skills: [{ id: 'support', name: 'Support', description: 'support', tags: [] }],
-};
+const graph = await exampleGraph(saver);
+const card = benchCard('support-desk (hand-wired)', 'the example graph on stock libraries');
 
 const executor: AgentExecutor = {
   async execute(ctx, bus) {

@@ -9,13 +9,13 @@ import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import pg from 'pg';
-import { CONCURRENCY, REPO, load, pct, send, start } from './load.ts';
+import { CONCURRENCY, REPO, load, start } from './load.ts';
+import { EXAMPLE_TEXT as TEXT, turnLatency } from './example.ts';
 
 const DSN = process.env.POSTGRES_DSN ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const TURNS = Number(process.env.BENCH_TURNS ?? 200);
 const THREADS = Number(process.env.BENCH_THREADS ?? 2);
-const TEXT = 'How do I reset my password?';
 
 async function sql(text: string): Promise<void> {
   const client = new pg.Client({ connectionString: DSN });
@@ -25,25 +25,6 @@ async function sql(text: string): Promise<void> {
   } finally {
     await client.end();
   }
-}
-
-async function turns(url: string) {
-  const first: number[] = [];
-  const last: number[] = [];
-  for (let t = 0; t < THREADS; t++) {
-    let contextId: string | undefined;
-    for (let i = 1; i <= TURNS; i++) {
-      const t0 = performance.now();
-      const result = await send(url, i % 2 ? TEXT : 'Where is my order ORD-23456?', contextId);
-      const ms = performance.now() - t0;
-      contextId = result.contextId;
-      if (i <= 5) first.push(ms);
-      if (i > TURNS - 5) last.push(ms);
-    }
-  }
-  first.sort((a, b) => a - b);
-  last.sort((a, b) => a - b);
-  return { turn1: pct(first, 50), turnN: pct(last, 50) };
 }
 
 async function main() {
@@ -80,7 +61,7 @@ async function main() {
     }
     const one = mean(results['PostgreSQL, 1 process'].rps);
     console.log(`--workers 2 / 1 process on PostgreSQL: x${(mean(results['PostgreSQL, --workers 2'].rps) / one).toFixed(2)}`);
-    const tl = await turns(servers['PostgreSQL, 1 process'].url);
+    const tl = await turnLatency(servers['PostgreSQL, 1 process'].url, TURNS, THREADS);
     console.log(`turn latency on PostgreSQL: turns 1-5 p50 ${tl.turn1.toFixed(1)} ms, turns ${TURNS - 4}-${TURNS} p50 ${tl.turnN.toFixed(1)} ms, ratio ${(tl.turnN / tl.turn1).toFixed(2)} (target <= 1.3)`);
   } finally {
     for (const s of Object.values(servers)) s.child.kill('SIGTERM');

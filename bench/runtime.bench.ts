@@ -13,53 +13,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { HumanMessage } from '@langchain/core/messages';
-import { MemorySaver } from '@langchain/langgraph';
-import { loadSettings } from '../src/main/runtime/config.ts';
-import { cpuMsPerCall } from './cpu.ts';
-import { Registry, type MemoryConfig } from '../src/main/runtime/registry.ts';
 
-import { CONCURRENCY, REPO, load, pct, send, start } from './load.ts';
+import { CONCURRENCY, REPO, load, start } from './load.ts';
+import { graphAloneCpuMs, turnLatency } from './example.ts';
 const TURNS = Number(process.env.BENCH_TURNS ?? 200);
 const THREADS = Number(process.env.BENCH_THREADS ?? 3);
 
-async function turns(url: string) {
-  const first: number[] = [];
-  const last: number[] = [];
-  for (let t = 0; t < THREADS; t++) {
-    let contextId: string | undefined;
-    for (let i = 1; i <= TURNS; i++) {
-      const t0 = performance.now();
-      const result = await send(url, i % 2 ? 'How do I reset my password?' : 'Where is my order ORD-23456?', contextId);
-      const ms = performance.now() - t0;
-      contextId = result.contextId;
-      if (i <= 5) first.push(ms);
-      if (i > TURNS - 5) last.push(ms);
-    }
-  }
-  first.sort((a, b) => a - b);
-  last.sort((a, b) => a - b);
-  return { turn1_p50: pct(first, 50), turnN_p50: pct(last, 50), samples: first.length };
-}
-
 const f = (n: number) => n.toFixed(1);
 const cpu = (ms: number | null) => (ms === null ? 'cpu n/a' : `${ms.toFixed(2)} ms CPU/request`);
-
-/** CPU of one invocation of the example's graph alone: what LangGraph itself costs. */
-async function graphAlone(): Promise<number> {
-  const projectDir = path.join(REPO, 'examples/support-desk');
-  const settings = loadSettings(projectDir, { ...process.env, SCRIPTED_DELAY_MS: '0' });
-  const memory: MemoryConfig = { enabled: true, backend: 'sqlite', summarize: false, window_size: 20, summarize_threshold: 40 };
-  const registry = new Registry({ projectDir, settings, memory, checkpointer: () => new MemorySaver(), initMemory: () => {}, mcpTools: async () => [] });
-  const { graph } = await registry.build();
-  const once = async (i: number) => {
-    const text = 'How do I reset my password?';
-    const input = { messages: [new HumanMessage(text)], request: { text, data: [], files: [], metadata: {}, contextId: `c${i}`, taskId: `t${i}` }, response: null };
-    const stream = await graph.stream(input, { configurable: { thread_id: `floor-${i}` }, streamMode: ['updates', 'custom'], durability: 'exit' });
-    for await (const item of stream) void item;
-  };
-  return cpuMsPerCall(once, 1500);
-}
 
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-runtime-'));
@@ -76,9 +37,9 @@ async function main() {
     console.log(`runtime example : ${f(rtRes.rps)} req/s  p50 ${f(rtRes.p50)} ms  p99 ${f(rtRes.p99)} ms  (${rtRes.n} requests, ${CONCURRENCY} clients; ${cpu(rtRes.cpuMsPerRequest)})`);
     const ratio = rtRes.rps / echoRes.rps;
     console.log(`throughput ratio: ${ratio.toFixed(3)} (target >= 0.25)`);
-    const tl = await turns(runtime.url);
-    const growth = tl.turnN_p50 / tl.turn1_p50;
-    console.log(`turn latency    : turns 1-5 p50 ${f(tl.turn1_p50)} ms, turns ${TURNS - 4}-${TURNS} p50 ${f(tl.turnN_p50)} ms, ratio ${growth.toFixed(2)} (target <= 2; ${THREADS} threads)`);
+    const tl = await turnLatency(runtime.url, TURNS, THREADS);
+    const growth = tl.turnN / tl.turn1;
+    console.log(`turn latency    : turns 1-5 p50 ${f(tl.turn1)} ms, turns ${TURNS - 4}-${TURNS} p50 ${f(tl.turnN)} ms, ratio ${growth.toFixed(2)} (target <= 2; ${THREADS} threads)`);
     const small = await start([path.join(REPO, 'bin/agent-studio.mjs'), 'runtime', '--project', 'bench/echo-graph', '--port', '0', '--data-dir', path.join(dataDir, 'echo-graph')], {
       AGENT_ID: 'bench',
     });
@@ -88,7 +49,7 @@ async function main() {
     } finally {
       small.child.kill('SIGTERM');
     }
-    const floor = await graphAlone();
+    const floor = await graphAloneCpuMs();
     const ceiling = 1000 / floor / echoRes.rps;
     console.log(`graph alone     : ${floor.toFixed(2)} ms CPU/invocation (in-process, no HTTP, no store): one core runs at most ${f(1000 / floor)} invocations/s = ${ceiling.toFixed(3)}x the echo server`);
     const ok = ratio >= 0.25 && growth <= 2;

@@ -10,6 +10,7 @@ import { OutboundPool, OutboundQueueTimeoutError } from '../../src/main/runtime/
 import { toAgentError } from '../../src/main/runtime/errors.ts';
 import { sendParams, startTestRuntime } from './helpers/runtime.ts';
 import { startFakeOpenAi, type FakeOpenAi } from './helpers/fake-openai.ts';
+import { waitFor } from './helpers/playground-studio.ts';
 
 /** A server that answers each request once `release()` is called, counting concurrency. */
 function slowServer() {
@@ -47,14 +48,6 @@ function slowServer() {
   };
 }
 
-async function until(what: string, ok: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 describe('the outbound connection pool', () => {
   const slow = slowServer();
   let url: string;
@@ -70,7 +63,7 @@ describe('the outbound connection pool', () => {
   it('holds its limit under a fan-out of 20 calls: the rest wait and all complete', async () => {
     const pool = new OutboundPool(4, 30_000);
     const calls = Array.from({ length: 20 }, (_, i) => pool.fetch(`${url}?call=${i}`).then((r) => r.text()));
-    await until('4 requests at the server', () => slow.waiting === 4);
+    await waitFor(async () => slow.waiting === 4, 10_000, '4 requests at the server');
     expect(pool.status()).toMatchObject({ limit: 4, in_use: 4, queued: 16 });
     // Let the server answer whatever arrives until all 20 are done.
     const pump = setInterval(() => slow.releaseAll(), 5);
@@ -87,7 +80,7 @@ describe('the outbound connection pool', () => {
   it('ends a wait longer than the call\'s timeout as UPSTREAM_TIMEOUT, and frees nothing it did not take', async () => {
     const pool = new OutboundPool(1, 30_000);
     const first = pool.fetch(url);
-    await until('the first request at the server', () => slow.waiting === 1);
+    await waitFor(async () => slow.waiting === 1, 10_000, 'the first request at the server');
     const err = await pool.fetch(url, { signal: AbortSignal.timeout(100) }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OutboundQueueTimeoutError);
     expect(toAgentError(err)).toMatchObject({ code: 'UPSTREAM_TIMEOUT', reason: 'outbound_pool_busy' });

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO, copyExample, startTestRuntime, type TestRuntime } from './helpers/runtime.ts';
 import { startNats, type TestNats } from './helpers/nats.ts';
+import { waitFor } from './helpers/playground-studio.ts';
 
 const run = promisify(execFile);
 
@@ -34,12 +35,7 @@ describe('registry change events on NATS', () => {
     dirA = copyExample('registry-a');
     const env = { REGISTRY_EVENTS: 'nats', NATS_URL: nats.url };
     [a, b] = await Promise.all([startTestRuntime({ projectDir: dirA, env: { ...env, AGENT_ID: 'desk-a' } }), startTestRuntime({ projectDir: copyExample('registry-b'), env: { ...env, AGENT_ID: 'desk-b' } })]);
-    for (const rt of [a, b]) {
-      for (let i = 0; (await status(rt)).registry_events?.state !== 'subscribed'; i++) {
-        if (i > 200) throw new Error('registry events never subscribed');
-        await new Promise((r) => setTimeout(r, 25));
-      }
-    }
+    for (const rt of [a, b]) await waitFor(async () => (await status(rt)).registry_events?.state === 'subscribed', 10_000, 'registry events to subscribe');
   });
   afterAll(async () => {
     await Promise.all([a?.close(), b?.close()]);

@@ -11,6 +11,7 @@ import { A2AClient } from '@a2a-js/sdk/client';
 import type { Task } from '@a2a-js/sdk';
 import { EXAMPLE, copyExample, sendParams, spawnRuntime, type RuntimeProcess } from './helpers/runtime.ts';
 import { startNats, type TestNats } from './helpers/nats.ts';
+import { waitFor } from './helpers/playground-studio.ts';
 import { dropSchema, ensurePostgres, newSchema, TEST_DSN } from './helpers/postgres.ts';
 
 const LEASE_MS = 1500;
@@ -157,12 +158,7 @@ describe('two replicas with cluster control on NATS', () => {
     [a, b] = await Promise.all([spawnRuntime(project, { ...env, REPLICA_ID: 'ctl-a' }), spawnRuntime(project, { ...env, REPLICA_ID: 'ctl-b' })]);
     ca = await A2AClient.fromCardUrl(`${a.url}.well-known/agent-card.json`);
     cb = await A2AClient.fromCardUrl(`${b.url}.well-known/agent-card.json`);
-    for (const r of [a, b]) {
-      for (let i = 0; (await management(r.url, '/api/v1/status')).cluster_control?.state !== 'subscribed'; i++) {
-        if (i > 200) throw new Error('cluster control never subscribed');
-        await new Promise((res) => setTimeout(res, 25));
-      }
-    }
+    for (const r of [a, b]) await waitFor(async () => (await management(r.url, '/api/v1/status')).cluster_control?.state === 'subscribed', 10_000, 'cluster control to subscribe');
   }, 60_000);
 
   afterAll(async () => {

@@ -8,19 +8,10 @@ import { jetstream } from '@nats-io/jetstream';
 import type { Task } from '@a2a-js/sdk';
 import { sendParams, startTestRuntime, type TestRuntime } from './helpers/runtime.ts';
 import { startNats, type TestNats } from './helpers/nats.ts';
+import { waitFor } from './helpers/playground-studio.ts';
 
 async function status(rt: TestRuntime): Promise<Record<string, any>> {
   return ((await (await fetch(`${rt.url}api/v1/status`)).json()) as { data: { trace_sinks: Record<string, any> } }).data.trace_sinks;
-}
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe('trace events on NATS JetStream', () => {
@@ -36,19 +27,23 @@ describe('trace events on NATS JetStream', () => {
     const prefix = `test${tag}.traces`;
     const rt = await startTestRuntime({ env: { AGENT_ID: 'nats-agent', TRACE_SINKS: 'log,nats', NATS_URL: nats.url, TRACE_NATS_STREAM: stream, TRACE_NATS_PREFIX: prefix } });
     try {
-      await until('the sink to connect', async () => (await status(rt)).nats?.state === 'connected');
+      await waitFor(async () => (await status(rt)).nats?.state === 'connected', 15_000, 'the sink to connect');
       const send = async (text: string) => ((await rt.client.sendMessage(sendParams(text))) as { result: Task }).result.status.state;
       for (const text of ['How do I reset my password?', 'Where is my order ORD-23456?']) expect(await send(text)).toBe('completed');
       await nats.stop();
-      await until('the sink to notice', async () => (await status(rt)).nats?.state === 'reconnecting');
+      await waitFor(async () => (await status(rt)).nats?.state === 'reconnecting', 15_000, 'the sink to notice');
       // NATS is down: requests are answered as usual, their events wait in the buffer.
       for (const text of ['I want a refund for ORD-12345', 'How do I reset my password?']) expect(await send(text)).toBe('completed');
       expect((await status(rt)).nats.buffered).toBeGreaterThan(0);
       await nats.start();
-      const after = await until('the buffer to drain', async () => {
-        const s = (await status(rt)).nats;
-        return s.state === 'connected' && s.buffered === 0 ? s : undefined;
-      }, 30_000);
+      const after = await waitFor(
+        async () => {
+          const s = (await status(rt)).nats;
+          return s.state === 'connected' && s.buffered === 0 ? s : undefined;
+        },
+        30_000,
+        'the buffer to drain',
+      );
       expect(after).toMatchObject({ dropped: 0, subject_prefix: prefix, stream });
 
       // Read the stream back: every event the runtime emitted, in order, none twice.

@@ -8,8 +8,8 @@
 //   reload         the registry reload, as POST /api/v1/registry/reload ran it;
 //   follow         "stream task T's events to this inbox": tasks/resubscribe on a replica
 //                  that does not run T, answered by the one that does.
-import { connect } from '@nats-io/transport-node';
-import type { NatsConnection, Subscription } from '@nats-io/nats-core';
+import { createInbox, type NatsConnection, type Subscription } from '@nats-io/nats-core';
+import { connectNats } from './nats.ts';
 import type { Logger } from 'pino';
 import { subjectToken } from './trace-nats.ts';
 
@@ -48,10 +48,9 @@ export class ClusterControl {
   private closed = false;
   private handlers: ControlHandlers | null = null;
   private readonly counts = { sent: 0, received: 0 };
-  readonly ready: Promise<void>;
 
   constructor(private readonly o: ClusterControlOptions) {
-    this.ready = this.start();
+    void this.start();
   }
 
   get subject(): string {
@@ -72,14 +71,7 @@ export class ClusterControl {
   }
 
   private async start(): Promise<void> {
-    while (!this.closed && !this.nc) {
-      try {
-        this.nc = await connect({ servers: this.o.servers, name: `agent-runtime ${this.o.agentId} control`, reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
-      } catch (err) {
-        this.o.log.warn({ err: (err as Error).message, servers: this.o.servers }, 'cluster control: cannot connect to NATS; retrying');
-        await new Promise((r) => setTimeout(r, 1000).unref());
-      }
-    }
+    this.nc = await connectNats({ servers: this.o.servers, name: `agent-runtime ${this.o.agentId} control`, log: this.o.log }, () => this.closed);
     if (this.closed || !this.nc) return;
     this.sub = this.nc.subscribe(this.subject, {
       callback: (err, m) => {
@@ -151,7 +143,6 @@ export class ClusterControl {
   async follow(taskId: string, firstEventMs = 2_000): Promise<AsyncGenerator<unknown> | null> {
     const nc = this.nc;
     if (!nc) return null;
-    const { createInbox } = await import('@nats-io/nats-core');
     const inbox = createInbox();
     const sub = nc.subscribe(inbox);
     const it = sub[Symbol.asyncIterator]();

@@ -166,11 +166,9 @@ function traceSinkNames(env: Record<string, string>): string[] {
 
 function traceNatsSettings(env: Record<string, string>): RuntimeSettings['traceNats'] {
   if (!traceSinkNames(env).includes('nats')) return null;
-  const prefix = env.TRACE_NATS_PREFIX?.trim() || 'agent-studio.traces';
-  if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(prefix)) throw new SettingsError(`TRACE_NATS_PREFIX must be dot-separated tokens of letters, digits, _ and -, got '${prefix}'`);
   return {
-    servers: env.NATS_URL?.trim() || 'nats://127.0.0.1:4222',
-    prefix,
+    servers: natsUrl(env),
+    prefix: subjectPrefix(env, 'TRACE_NATS_PREFIX', 'agent-studio.traces'),
     stream: env.TRACE_NATS_STREAM?.trim() || 'AGENT_TRACES',
     bufferMax: positiveInt(env, 'TRACE_NATS_BUFFER', 10_000)!,
   };
@@ -186,7 +184,14 @@ function natsFeature(env: Record<string, string>, name: string, prefixName: stri
   const mode = env[name]?.trim().toLowerCase() || 'off';
   if (mode === 'off' || mode === 'false' || mode === '0') return null;
   if (mode !== 'nats') throw new SettingsError(`${name} must be off or nats, got '${env[name]}'`);
-  const prefix = env[prefixName]?.trim() || defaultPrefix;
-  if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(prefix)) throw new SettingsError(`${prefixName} must be dot-separated tokens of letters, digits, _ and -, got '${prefix}'`);
-  return { servers: env.NATS_URL?.trim() || 'nats://127.0.0.1:4222', prefix };
+  return { servers: natsUrl(env), prefix: subjectPrefix(env, prefixName, defaultPrefix) };
+}
+
+const natsUrl = (env: Record<string, string>) => env.NATS_URL?.trim() || 'nats://127.0.0.1:4222';
+
+/** A NATS subject prefix setting: dot-separated tokens of letters, digits, _ and -. */
+function subjectPrefix(env: Record<string, string>, name: string, fallback: string): string {
+  const prefix = env[name]?.trim() || fallback;
+  if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(prefix)) throw new SettingsError(`${name} must be dot-separated tokens of letters, digits, _ and -, got '${prefix}'`);
+  return prefix;
 }

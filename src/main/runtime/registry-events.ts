@@ -5,7 +5,7 @@
 // and the old generation kept when the project does not load, in-flight runs finishing on
 // their generation) and reports the outcome on the message's reply subject, or on
 // `reply_to` when the event names one. Events for other agents are ignored (counted).
-import { connect } from '@nats-io/transport-node';
+import { connectNats } from './nats.ts';
 import type { Msg, NatsConnection, Subscription } from '@nats-io/nats-core';
 import type { Logger } from 'pino';
 import { subjectToken } from './trace-nats.ts';
@@ -50,11 +50,8 @@ export class RegistryEvents {
   private readonly counts = { received: 0, ignored: 0, reloaded: 0, unchanged: 0, failed: 0, invalid: 0 };
   private state: 'connecting' | 'subscribed' | 'closed' = 'connecting';
   private lastError: string | null = null;
-  /** Resolves once subscribed (tests and the status wait on it). */
-  readonly ready: Promise<void>;
-
   constructor(private readonly o: RegistryEventsOptions) {
-    this.ready = this.start();
+    void this.start();
   }
 
   get subject(): string {
@@ -66,15 +63,10 @@ export class RegistryEvents {
   }
 
   private async start(): Promise<void> {
-    while (!this.closed && !this.nc) {
-      try {
-        this.nc = await connect({ servers: this.o.servers, name: `agent-runtime ${this.o.agentId} registry`, reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
-      } catch (err) {
-        this.lastError = (err as Error).message;
-        this.o.log.warn({ err: this.lastError, servers: this.o.servers }, 'registry events: cannot connect to NATS; retrying');
-        await new Promise((r) => setTimeout(r, 1000).unref());
-      }
-    }
+    this.nc = await connectNats(
+      { servers: this.o.servers, name: `agent-runtime ${this.o.agentId} registry`, log: this.o.log, onError: (m) => (this.lastError = m) },
+      () => this.closed,
+    );
     if (this.closed || !this.nc) return;
     // Every agent's subject: an event for another agent is seen, counted and ignored, so an
     // operator can tell "not for me" from "never arrived" in the status.

@@ -6,7 +6,7 @@
 // retries from the first unacknowledged event (the ids make the retry safe). When NATS is slow
 // or down the buffer fills; past its cap the oldest events are dropped and counted.
 import crypto from 'node:crypto';
-import { connect } from '@nats-io/transport-node';
+import { connectNats } from './nats.ts';
 import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import type { Logger } from 'pino';
@@ -76,24 +76,24 @@ export class NatsTraceSink implements TraceSink {
 
   /** Connects (retrying for ever), makes sure the stream exists, then publishes. */
   private async run(): Promise<void> {
-    while (!this.closed && !this.nc) {
+    while (!this.closed && !this.js) {
+      const nc = await connectNats({ servers: this.o.servers, name: `agent-runtime ${this.o.agentId}`, log: this.o.log, onError: (m) => (this.stats.last_error = m) }, () => this.closed);
+      if (!nc) break;
       try {
-        const nc = await connect({ servers: this.o.servers, name: `agent-runtime ${this.o.agentId}`, reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
-        this.nc = nc;
-        void this.watch(nc);
         const jsm = await jetstreamManager(nc);
         try {
           await jsm.streams.info(this.o.stream);
         } catch {
           await jsm.streams.add({ name: this.o.stream, subjects: [`${this.o.prefix}.>`], duplicate_window: 2 * 60 * 1_000_000_000 });
         }
+        this.nc = nc;
+        void this.watch(nc);
         this.js = jetstream(nc);
         this.stats.state = 'connected';
       } catch (err) {
         this.stats.last_error = (err as Error).message;
-        this.o.log.warn({ err: this.stats.last_error, servers: this.o.servers }, 'NATS trace sink cannot connect; events wait in its buffer');
-        await this.nc?.close().catch(() => undefined);
-        this.nc = null;
+        this.o.log.warn({ err: this.stats.last_error, stream: this.o.stream }, 'NATS trace sink cannot set up its stream; events wait in its buffer');
+        await nc.close().catch(() => undefined);
         await new Promise((r) => setTimeout(r, 1000).unref());
       }
     }

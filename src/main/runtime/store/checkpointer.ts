@@ -145,12 +145,12 @@ function toBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-function threadIdOf(config: RunnableConfig): string | undefined {
+export function threadIdOf(config: RunnableConfig): string | undefined {
   const id = config.configurable?.thread_id;
   return id === undefined || id === null || id === '' ? undefined : String(id);
 }
 
-function requireThreadId(config: RunnableConfig, op: string): string {
+export function requireThreadId(config: RunnableConfig, op: string): string {
   const id = threadIdOf(config);
   if (id === undefined) {
     throw new Error(`${op}: the RunnableConfig has no configurable.thread_id; pass one so the checkpointer knows which thread to persist`);

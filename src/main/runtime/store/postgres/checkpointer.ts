@@ -8,6 +8,7 @@ import type { RunnableConfig } from '@langchain/core/runnables';
 import type { ChannelVersions, Checkpoint, CheckpointListOptions, CheckpointMetadata, CheckpointTuple, PendingWrite } from '@langchain/langgraph-checkpoint';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { ThreadOwnershipError } from '../types.ts';
+import { requireThreadId, threadIdOf } from '../checkpointer.ts';
 
 /** One round trip in the usual case: claim the thread when it is free, then answer its owner. */
 export const CLAIM_SQL = (schema: string) => `WITH claimed AS (
@@ -25,19 +26,6 @@ export async function claimThread(db: Pick<pg.Pool | pg.PoolClient, 'query'>, sc
   let owner = (await db.query<{ agent_id: string }>(CLAIM_SQL(schema), [threadId, agentId])).rows[0]?.agent_id;
   owner ??= (await db.query<{ agent_id: string }>(`SELECT agent_id FROM ${schema}.threads WHERE thread_id = $1`, [threadId])).rows[0]?.agent_id;
   if (owner !== agentId) throw new ThreadOwnershipError(threadId, owner ?? '', agentId);
-}
-
-function threadIdOf(config: RunnableConfig): string | undefined {
-  const id = config.configurable?.thread_id;
-  return id === undefined || id === null || id === '' ? undefined : String(id);
-}
-
-function requireThreadId(config: RunnableConfig, op: string): string {
-  const id = threadIdOf(config);
-  if (id === undefined) {
-    throw new Error(`${op}: the RunnableConfig has no configurable.thread_id; pass one so the checkpointer knows which thread to persist`);
-  }
-  return id;
 }
 
 /**

@@ -1,0 +1,53 @@
+// Shared by the runtime benchmarks: the example graph built the way the runtime builds it
+// (for the graph-alone floor and the hand-wired peer), its CPU per invocation in-process,
+// and turn latency at the start and the end of long threads.
+import path from 'node:path';
+import { HumanMessage } from '@langchain/core/messages';
+import { MemorySaver } from '@langchain/langgraph';
+import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
+import { loadSettings } from '../src/main/runtime/config.ts';
+import { Registry, type MemoryConfig } from '../src/main/runtime/registry.ts';
+import { cpuMsPerCall } from './cpu.ts';
+import { REPO, pct, send } from './load.ts';
+
+export const EXAMPLE_TEXT = 'How do I reset my password?';
+
+/** The example's graph, compiled with `checkpointer`, from the example's own factory. */
+export async function exampleGraph(checkpointer: BaseCheckpointSaver) {
+  const projectDir = path.join(REPO, 'examples/support-desk');
+  const settings = loadSettings(projectDir, { ...process.env, SCRIPTED_DELAY_MS: process.env.SCRIPTED_DELAY_MS ?? '0' });
+  const memory: MemoryConfig = { enabled: true, backend: 'sqlite', summarize: false, window_size: 20, summarize_threshold: 40 };
+  const registry = new Registry({ projectDir, settings, memory, checkpointer: () => checkpointer, initMemory: () => {}, mcpTools: async () => [] });
+  return (await registry.build()).graph;
+}
+
+/** CPU of one invocation of the example's graph alone (in this process, no HTTP, no store,
+ * an in-memory checkpointer, the stream modes message/send uses): what LangGraph costs. */
+export async function graphAloneCpuMs(): Promise<number> {
+  const graph = await exampleGraph(new MemorySaver());
+  return cpuMsPerCall(async (i: number) => {
+    const input = { messages: [new HumanMessage(EXAMPLE_TEXT)], request: { text: EXAMPLE_TEXT, data: [], files: [], metadata: {}, contextId: `c${i}`, taskId: `t${i}` }, response: null };
+    const stream = await graph.stream(input, { configurable: { thread_id: `floor-${i}` }, streamMode: ['updates', 'custom'], durability: 'exit' });
+    for await (const item of stream) void item;
+  }, 1500);
+}
+
+/** p50 latency of turns 1-5 and of the last five turns of `threads` threads of `turns` turns. */
+export async function turnLatency(url: string, turns: number, threads: number): Promise<{ turn1: number; turnN: number; samples: number }> {
+  const first: number[] = [];
+  const last: number[] = [];
+  for (let t = 0; t < threads; t++) {
+    let contextId: string | undefined;
+    for (let i = 1; i <= turns; i++) {
+      const t0 = performance.now();
+      const result = await send(url, i % 2 ? EXAMPLE_TEXT : 'Where is my order ORD-23456?', contextId);
+      const ms = performance.now() - t0;
+      contextId = result.contextId;
+      if (i <= 5) first.push(ms);
+      if (i > turns - 5) last.push(ms);
+    }
+  }
+  first.sort((a, b) => a - b);
+  last.sort((a, b) => a - b);
+  return { turn1: pct(first, 50), turnN: pct(last, 50), samples: first.length };
+}
