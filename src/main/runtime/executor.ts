@@ -6,6 +6,7 @@
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import type { Message, Part, Task, TaskState } from '@a2a-js/sdk';
 import { Command } from '@langchain/langgraph';
+import type { BaseCheckpointSaver, CheckpointTuple } from '@langchain/langgraph-checkpoint';
 import { HumanMessage, type BaseMessage, type RemoveMessage } from '@langchain/core/messages';
 import type { Logger } from 'pino';
 import { AgentError } from '../../sdk/errors.ts';
@@ -285,8 +286,11 @@ export class GraphAgentExecutor implements AgentExecutor {
     const { settings, registry, memory } = this.deps;
     const emit = (name: string, fields: Record<string, unknown>) => tracer.emit(name, fields);
     // The latest checkpoint tells whether the thread is cold and whether an interrupt
-    // waits for this message; reading the tuple is cheaper than computing getState.
-    const tuple = await registry.checkpointer.getTuple({ configurable: { thread_id: contextId, checkpoint_ns: '' } });
+    // waits for this message; reading the tuple is cheaper than computing getState. The
+    // SQLite saver hands this same tuple to the run's first read (readForRun), so a warm
+    // turn deserialises its state once.
+    const saver = registry.checkpointer as BaseCheckpointSaver & { readForRun?(threadId: string): Promise<CheckpointTuple | undefined> };
+    const tuple = saver.readForRun ? await saver.readForRun(contextId) : await saver.getTuple({ configurable: { thread_id: contextId, checkpoint_ns: '' } });
     const cold = !tuple;
     const writes = tuple?.pendingWrites ?? [];
     const pending = writes.some((w) => w[1] === '__interrupt__') && !writes.some((w) => w[1] === '__resume__');

@@ -20,6 +20,7 @@ import {
   type SerializerProtocol,
 } from '@langchain/langgraph-checkpoint';
 import { ThreadOwnershipError, type DeletedCounts } from './types.ts';
+import { writeBatch, type WriteBatch } from './write-batch.ts';
 
 type Statement = Database.Statement<unknown[], unknown>;
 
@@ -66,6 +67,13 @@ function prepare(db: Database.Database) {
     owner: db.prepare('SELECT agent_id FROM threads WHERE thread_id = ?').pluck(),
     claim: db.prepare('INSERT INTO threads (thread_id, agent_id, created_at) VALUES (?, ?, ?) ON CONFLICT (thread_id) DO NOTHING'),
     latest: db.prepare(LATEST_CHECKPOINT_SQL),
+    /** What identifies the latest state of a (thread, namespace): its checkpoint id and the
+     * number of its pending writes (for a tuple read earlier, see readForRun). */
+    marker: db.prepare(
+      `SELECT c.checkpoint_id AS id, (SELECT count(*) FROM checkpoint_writes w
+         WHERE w.thread_id = c.thread_id AND w.checkpoint_ns = c.checkpoint_ns AND w.checkpoint_id = c.checkpoint_id) AS writes
+       FROM checkpoints c WHERE c.thread_id = ? AND c.checkpoint_ns = ? ORDER BY c.checkpoint_id DESC LIMIT 1`,
+    ),
     byId: db.prepare(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints c WHERE c.thread_id = ? AND c.checkpoint_ns = ? AND c.checkpoint_id = ?`),
     blob: db.prepare('SELECT type, blob FROM checkpoint_blobs WHERE thread_id = ? AND checkpoint_ns = ? AND channel = ? AND version = ?'),
     writes: db.prepare(
@@ -158,9 +166,15 @@ export function requireThreadId(config: RunnableConfig, op: string): string {
   return id;
 }
 
+/** Tuples held for runs at most (readForRun). */
+const HELD_MAX = 256;
+
 export class SqliteCheckpointSaver extends BaseCheckpointSaver {
   private readonly s: Statements;
+  private readonly writes: WriteBatch;
   private readonly decoder = new TextDecoder();
+  /** Latest tuples read by readForRun, each handed once to the run's own getTuple. */
+  private readonly held = new Map<string, CheckpointTuple>();
 
   constructor(
     private readonly db: Database.Database,
@@ -170,6 +184,7 @@ export class SqliteCheckpointSaver extends BaseCheckpointSaver {
   ) {
     super(serde);
     this.s = statements(db);
+    this.writes = writeBatch(db);
   }
 
   /**
@@ -244,8 +259,39 @@ export class SqliteCheckpointSaver extends BaseCheckpointSaver {
     if (threadId === undefined) return undefined;
     const ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
     const checkpointId = (config.configurable?.checkpoint_id as string | undefined) || (config.configurable?.thread_ts as string | undefined) || undefined;
+    if (!checkpointId && ns === '') {
+      const held = this.takeHeld(threadId);
+      if (held) return held;
+    }
     const raw = this.readRaw(threadId, ns, checkpointId);
     return raw ? this.assemble(raw) : undefined;
+  }
+
+  /**
+   * The thread's latest tuple, read for the executor before it starts a run (issue 18): the
+   * run's own first getTuple of the thread gets this same tuple instead of deserialising the
+   * whole state a second time, provided the thread has not changed in between (same latest
+   * checkpoint, same number of pending writes, still this agent's). Each read is handed over
+   * once; a write to the thread drops it. The caller must not change the tuple.
+   */
+  async readForRun(threadId: string): Promise<CheckpointTuple | undefined> {
+    const tuple = await this.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: '' } });
+    if (tuple) {
+      this.held.delete(threadId);
+      this.held.set(threadId, tuple);
+      // Bounded: a run that fails before LangGraph reads (a contract violation) leaves one.
+      if (this.held.size > HELD_MAX) this.held.delete(this.held.keys().next().value as string);
+    }
+    return tuple;
+  }
+
+  private takeHeld(threadId: string): CheckpointTuple | undefined {
+    const held = this.held.get(threadId);
+    if (!held) return undefined;
+    this.held.delete(threadId);
+    const now = this.db.transaction(() => (this.ownsThread(threadId) ? (this.s.marker.get(threadId, '') as { id: string; writes: number } | undefined) : undefined))();
+    const same = now && now.id === held.config.configurable?.checkpoint_id && now.writes === (held.pendingWrites?.length ?? 0);
+    return same ? held : undefined;
   }
 
   /** Newest first. Without a thread_id it lists every thread of this agent; without a
@@ -306,18 +352,22 @@ export class SqliteCheckpointSaver extends BaseCheckpointSaver {
 
   async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions): Promise<RunnableConfig> {
     const threadId = requireThreadId(config, 'put');
+    this.held.delete(threadId);
     const ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
     const parentId = (config.configurable?.checkpoint_id as string | undefined) || null;
     const { channel_values: values, ...rest } = copyCheckpoint(checkpoint);
 
     // Only channels whose version changed get a blob; the others already have one at the
-    // version this checkpoint's channel_versions names.
+    // version this checkpoint's channel_versions names. A channel with a version and no value
+    // (a branch trigger, __start__ once consumed) gets no row at all: reading treats a missing
+    // row as empty, as it does the 'empty' rows stores written before issue 18 hold.
     const blobs = await Promise.all(
-      Object.entries(newVersions).map(async ([channel, version]) => {
-        if (!Object.prototype.hasOwnProperty.call(values, channel)) return { channel, version: String(version), type: 'empty', blob: null };
-        const [type, bytes] = await this.serde.dumpsTyped(values[channel]);
-        return { channel, version: String(version), type, blob: toBuffer(bytes) };
-      }),
+      Object.entries(newVersions)
+        .filter(([channel]) => Object.prototype.hasOwnProperty.call(values, channel))
+        .map(async ([channel, version]) => {
+          const [type, bytes] = await this.serde.dumpsTyped(values[channel]);
+          return { channel, version: String(version), type, blob: toBuffer(bytes) };
+        }),
     );
     const [type, bytes] = await this.serde.dumpsTyped(rest);
     const [metaType, metaBytes] = await this.serde.dumpsTyped(metadata);
@@ -325,28 +375,27 @@ export class SqliteCheckpointSaver extends BaseCheckpointSaver {
     if (metaType !== 'json') throw new Error(`SqliteCheckpointSaver needs metadata serialised as json, got '${metaType}'`);
     const metadataJson = this.decoder.decode(metaBytes);
 
-    this.db
-      .transaction(() => {
-        claimThread(this.db, threadId, this.agentId);
-        for (const b of blobs) this.s.putBlob.run(threadId, ns, b.channel, b.version, b.type, b.blob);
-        this.s.putCheckpoint.run(
-          threadId,
-          ns,
-          checkpoint.id,
-          parentId,
-          type,
-          toBuffer(bytes),
-          JSON.stringify(rest.channel_versions),
-          metadataJson,
-          new Date().toISOString(),
-        );
-      })
-      .immediate();
+    await this.writes.run(() => {
+      claimThread(this.db, threadId, this.agentId);
+      for (const b of blobs) this.s.putBlob.run(threadId, ns, b.channel, b.version, b.type, b.blob);
+      this.s.putCheckpoint.run(
+        threadId,
+        ns,
+        checkpoint.id,
+        parentId,
+        type,
+        toBuffer(bytes),
+        JSON.stringify(rest.channel_versions),
+        metadataJson,
+        new Date().toISOString(),
+      );
+    });
     return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
 
   async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {
     const threadId = requireThreadId(config, 'putWrites');
+    this.held.delete(threadId);
     const ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
     const checkpointId = config.configurable?.checkpoint_id as string | undefined;
     if (!checkpointId) throw new Error('putWrites: the RunnableConfig has no configurable.checkpoint_id');
@@ -356,24 +405,21 @@ export class SqliteCheckpointSaver extends BaseCheckpointSaver {
         return { idx: WRITES_IDX_MAP[channel] ?? i, channel, type, blob: toBuffer(bytes) };
       }),
     );
-    this.db
-      .transaction(() => {
-        claimThread(this.db, threadId, this.agentId);
-        for (const r of rows) this.s.putWrite.run(threadId, ns, checkpointId, taskId, r.idx, r.channel, r.type, r.blob);
-      })
-      .immediate();
+    await this.writes.run(() => {
+      claimThread(this.db, threadId, this.agentId);
+      for (const r of rows) this.s.putWrite.run(threadId, ns, checkpointId, taskId, r.idx, r.channel, r.type, r.blob);
+    });
   }
 
   /** Deletes the whole thread (checkpoints, blobs, writes, persistent memory, ownership).
    * Another agent's thread is refused, an unknown one is a no-op. */
   async deleteThread(threadId: string): Promise<void> {
-    this.db
-      .transaction(() => {
-        const owner = this.s.owner.get(threadId) as string | undefined;
-        if (owner === undefined) return;
-        if (owner !== this.agentId) throw new ThreadOwnershipError(threadId, owner, this.agentId);
-        deleteThreadRows(this.db, threadId);
-      })
-      .immediate();
+    this.held.delete(threadId);
+    await this.writes.run(() => {
+      const owner = this.s.owner.get(threadId) as string | undefined;
+      if (owner === undefined) return;
+      if (owner !== this.agentId) throw new ThreadOwnershipError(threadId, owner, this.agentId);
+      deleteThreadRows(this.db, threadId);
+    });
   }
 }

@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import type { TaskStore } from '@a2a-js/sdk/server';
 import { SqliteCheckpointSaver, claimThread, deleteThreadRows } from './checkpointer.ts';
 import { SqliteTaskStore } from './taskStore.ts';
+import { writeBatch, type WriteBatch } from './write-batch.ts';
 import type { DeletedCounts, MemoryStore, TranscriptMessage } from './types.ts';
 
 /** How long a connection waits for another connection's (or process's) write lock before
@@ -149,8 +150,11 @@ class SqliteMemoryStore implements MemoryStore {
   private readonly savers = new Map<string, SqliteCheckpointSaver>();
   private tasks: SqliteTaskStore | undefined;
   private readonly stmt;
+  /** Every write goes through the connection's group commit (write-batch.ts). */
+  private readonly writes: WriteBatch;
 
   constructor(private readonly db: Database.Database) {
+    this.writes = writeBatch(db);
     // Prepared once per connection; every method below only binds and runs.
     const owned = 'SELECT thread_id FROM threads WHERE agent_id = ?';
     this.stmt = {
@@ -217,37 +221,33 @@ class SqliteMemoryStore implements MemoryStore {
   }
 
   async deleteThread(threadId: string): Promise<DeletedCounts> {
-    return this.db.transaction(() => deleteThreadRows(this.db, threadId)).immediate();
+    return this.writes.run(() => deleteThreadRows(this.db, threadId));
   }
 
   async deleteAllThreads(agentId: string): Promise<DeletedCounts> {
     // Set-based deletes restricted to the agent's threads (spec 4.2: "deletes only this
     // agent's threads"); the ownership rows go last since the other deletes select through them.
-    return this.db
-      .transaction((): DeletedCounts => {
-        const counts: DeletedCounts = {
-          checkpoints: this.stmt.delAllCheckpoints.run(agentId).changes,
-          checkpoint_blobs: this.stmt.delAllBlobs.run(agentId).changes,
-          checkpoint_writes: this.stmt.delAllWrites.run(agentId).changes,
-          persistent_memory: this.stmt.delAllMemory.run(agentId).changes,
-        };
-        this.stmt.delAllThreads.run(agentId);
-        return counts;
-      })
-      .immediate();
+    return this.writes.run((): DeletedCounts => {
+      const counts: DeletedCounts = {
+        checkpoints: this.stmt.delAllCheckpoints.run(agentId).changes,
+        checkpoint_blobs: this.stmt.delAllBlobs.run(agentId).changes,
+        checkpoint_writes: this.stmt.delAllWrites.run(agentId).changes,
+        persistent_memory: this.stmt.delAllMemory.run(agentId).changes,
+      };
+      this.stmt.delAllThreads.run(agentId);
+      return counts;
+    });
   }
 
   async migrateAgentId(oldId: string, newId: string): Promise<number> {
     if (oldId === newId) return (await this.listThreads(oldId)).length;
     // One transaction: a crash or a concurrent reader never sees a thread half-migrated
     // (ownership moved but memory rows still under the old id).
-    return this.db
-      .transaction(() => {
-        const threads = this.stmt.migrateThreads.run(newId, oldId).changes;
-        this.stmt.migrateMemory.run(newId, oldId);
-        return threads;
-      })
-      .immediate();
+    return this.writes.run(() => {
+      const threads = this.stmt.migrateThreads.run(newId, oldId).changes;
+      this.stmt.migrateMemory.run(newId, oldId);
+      return threads;
+    });
   }
 
   async getMemory(agentId: string, threadId: string, key: string): Promise<unknown | undefined> {
@@ -260,30 +260,26 @@ class SqliteMemoryStore implements MemoryStore {
     if (json === undefined) throw new TypeError(`persistent memory value for '${key}' is not JSON-serialisable`);
     // Memory is thread data (spec 2.4): writing it claims an unknown thread for the agent and is
     // refused on another agent's thread, exactly like a checkpoint write.
-    this.db
-      .transaction(() => {
-        claimThread(this.db, threadId, agentId);
-        this.stmt.putMemory.run(agentId, threadId, key, json, new Date().toISOString());
-      })
-      .immediate();
+    await this.writes.run(() => {
+      claimThread(this.db, threadId, agentId);
+      this.stmt.putMemory.run(agentId, threadId, key, json, new Date().toISOString());
+    });
   }
 
   async appendTranscript(agentId: string, threadId: string, messages: TranscriptMessage[]): Promise<void> {
     if (messages.length === 0) return;
     // Transcript entries are persistent-memory rows keyed transcript:<seq>, so deletes,
     // counts and agent-id migration treat them like the rest of the thread's memory.
-    this.db
-      .transaction(() => {
-        claimThread(this.db, threadId, agentId);
-        const last = this.stmt.lastTranscriptKey.get(agentId, threadId) as string | null;
-        let seq = last ? Number(last.slice('transcript:'.length)) : 0;
-        const now = new Date().toISOString();
-        for (const m of messages) {
-          seq += 1;
-          this.stmt.putMemory.run(agentId, threadId, `transcript:${String(seq).padStart(12, '0')}`, JSON.stringify(m), now);
-        }
-      })
-      .immediate();
+    await this.writes.run(() => {
+      claimThread(this.db, threadId, agentId);
+      const last = this.stmt.lastTranscriptKey.get(agentId, threadId) as string | null;
+      let seq = last ? Number(last.slice('transcript:'.length)) : 0;
+      const now = new Date().toISOString();
+      for (const m of messages) {
+        seq += 1;
+        this.stmt.putMemory.run(agentId, threadId, `transcript:${String(seq).padStart(12, '0')}`, JSON.stringify(m), now);
+      }
+    });
   }
 
   async readTranscript(threadId: string): Promise<TranscriptMessage[]> {
@@ -293,7 +289,8 @@ class SqliteMemoryStore implements MemoryStore {
   async close(): Promise<void> {
     if (!this.db.open) return;
     try {
-      this.tasks?.close(); // writes in-progress task updates still waiting for their coalesced write
+      this.tasks?.close(); // queues in-progress task updates still waiting for their coalesced write
+      this.writes.flush(); // and commits every queued write
     } finally {
       this.db.close();
     }

@@ -15,6 +15,7 @@
 import type Database from 'better-sqlite3';
 import type { Task, TaskState } from '@a2a-js/sdk';
 import type { TaskStore } from '@a2a-js/sdk/server';
+import { writeBatch, type WriteBatch } from './write-batch.ts';
 
 export const TASK_FLUSH_MS = 20;
 const FINAL: readonly TaskState[] = ['completed', 'failed', 'canceled', 'rejected'];
@@ -32,8 +33,12 @@ export class SqliteTaskStore implements TaskStore {
   private readonly pending = new Map<string, Task>();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** The connection's group commit (write-batch.ts): a task's writes share a commit with the
+   * request's checkpoint and transcript and with the other requests' writes. */
+  private readonly writes: WriteBatch;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(db: Database.Database) {
+    this.writes = writeBatch(db);
     // Prepared once; save overwrites, as the TaskStore contract requires.
     // The state lives in its own column (migration 3): queries never parse task documents.
     const upsert = `INSERT INTO a2a_tasks (task_id, context_id, state, task, updated_at) VALUES (?, ?, ?, ?, ?)
@@ -55,7 +60,9 @@ export class SqliteTaskStore implements TaskStore {
     if (settled) this.inProgress.delete(task.id);
     else this.inProgress.add(task.id);
     const stmt = settled ? this.saveStmt : this.saveInProgressStmt;
-    stmt.run(task.id, task.contextId ?? null, task.status.state, JSON.stringify(task), new Date().toISOString());
+    // Serialised now: the SDK goes on changing the task object after save() returns.
+    const row = [task.id, task.contextId ?? null, task.status.state, JSON.stringify(task), new Date().toISOString()];
+    await this.writes.run(() => stmt.run(...row));
   }
 
   async load(taskId: string): Promise<Task | undefined> {
@@ -66,30 +73,30 @@ export class SqliteTaskStore implements TaskStore {
     return raw === undefined ? undefined : (JSON.parse(raw) as Task);
   }
 
-  /** Writes every pending in-progress update in one transaction (the timer calls it). A
-   * failed write (the database busy beyond its timeout) keeps the updates for the next try. */
+  /** Queues every pending in-progress update for the next group commit (the timer calls it).
+   * A failed commit (the database busy beyond its timeout) keeps the updates for the next try. */
   flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.pending.size === 0 || !this.db.open) return;
+    if (this.pending.size === 0) return;
     const tasks = [...this.pending.values()];
     this.pending.clear();
     const now = new Date().toISOString();
-    try {
-      this.db.transaction(() => {
-        for (const t of tasks) {
-          const { changes } = this.saveInProgressStmt.run(t.id, t.contextId ?? null, t.status.state, JSON.stringify(t), now);
-          if (changes === 0) this.inProgress.delete(t.id); // already final: settled elsewhere
-        }
-      })();
-    } catch (err) {
-      for (const t of tasks) if (!this.pending.has(t.id)) this.pending.set(t.id, t);
-      if (!this.closed) this.timer = setTimeout(() => this.flush(), TASK_FLUSH_MS * 10).unref();
-      else throw err;
-    }
+    const rows = tasks.map((t) => [t.id, t.contextId ?? null, t.status.state, JSON.stringify(t), now] as const);
+    this.writes
+      .run(() => rows.map((row) => this.saveInProgressStmt.run(...row).changes))
+      .then((changes) => {
+        changes.forEach((n, i) => {
+          if (n === 0) this.inProgress.delete(tasks[i].id); // already final: settled elsewhere
+        });
+      })
+      .catch(() => {
+        for (const t of tasks) if (!this.pending.has(t.id)) this.pending.set(t.id, t);
+        if (!this.closed) this.timer = setTimeout(() => this.flush(), TASK_FLUSH_MS * 10).unref();
+      });
   }
 
-  /** Writes what is pending and refuses later saves; the database closes after this. */
+  /** Queues what is pending and refuses later saves; the store commits the queue and closes. */
   close(): void {
     this.closed = true;
     this.flush();
