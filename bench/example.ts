@@ -32,10 +32,14 @@ export async function graphAloneCpuMs(): Promise<number> {
   }, 1500);
 }
 
-/** p50 latency of turns 1-5 and of the last five turns of `threads` threads of `turns` turns. */
-export async function turnLatency(url: string, turns: number, threads: number): Promise<{ turn1: number; turnN: number; samples: number }> {
+/** p50 latency of turns 1-5 and of the last five turns of `threads` threads of `turns` turns,
+ * after `warmup` untimed turns on a thread of their own (the server may still be busy with
+ * what ran before: a WAL checkpoint, a major GC). */
+export async function turnLatency(url: string, turns: number, threads: number, warmup = 0): Promise<{ turn1: number; turnN: number; samples: number }> {
   const first: number[] = [];
   const last: number[] = [];
+  let warm: string | undefined;
+  for (let i = 0; i < warmup; i++) warm = (await send(url, EXAMPLE_TEXT, warm)).contextId;
   for (let t = 0; t < threads; t++) {
     let contextId: string | undefined;
     for (let i = 1; i <= turns; i++) {

@@ -23,6 +23,8 @@ export interface RuntimeSettings {
   corsOrigins: string[];
   /** Node spans in the trace (docs/runtime-traces.md); NODE_SPANS=off leaves them out. */
   nodeSpans: boolean;
+  /** crypto.getRandomValues served from a pool (random-pool.ts, D-38); RANDOM_POOL=off leaves it as Node ships it. */
+  randomPool: boolean;
   /** The memory store (docs/deployment.md): SQLite in the data dir, or a shared PostgreSQL. */
   memoryStore: MemoryStoreSettings;
   /** Trace sinks beyond the structured log (TRACE_SINKS=log,nats; docs/runtime-traces.md). */
@@ -121,6 +123,7 @@ export function loadSettings(projectDir: string, processEnv: NodeJS.ProcessEnv =
     studioChild: flag(env, RUNTIME_ENV.studioChild),
     corsOrigins: corsOrigins(env.A2A_CORS_ORIGINS),
     nodeSpans: !/^(0|false|no|off)$/i.test(env.NODE_SPANS ?? ''),
+    randomPool: !/^(0|false|no|off)$/i.test(env.RANDOM_POOL ?? ''),
     memoryStore: memoryStoreSettings(env),
     traceNats: traceNatsSettings(env),
     traceLog: traceSinkNames(env).includes('log'),
