@@ -175,6 +175,9 @@ export class SqliteCheckpointSaver extends BaseCheckpointSaver {
   private readonly decoder = new TextDecoder();
   /** Latest tuples read by readForRun, each handed once to the run's own getTuple. */
   private readonly held = new Map<string, CheckpointTuple>();
+  /** Read transactions, built once (better-sqlite3 builds four wrappers per db.transaction()). */
+  private readonly readTx: (threadId: string, ns: string, checkpointId: string | undefined) => RawTuple | undefined;
+  private readonly markerTx: (threadId: string) => { id: string; writes: number } | undefined;
 
   constructor(
     private readonly db: Database.Database,
@@ -185,6 +188,10 @@ export class SqliteCheckpointSaver extends BaseCheckpointSaver {
     super(serde);
     this.s = statements(db);
     this.writes = writeBatch(db);
+    this.readTx = db.transaction((threadId: string, ns: string, checkpointId: string | undefined) => this.readRawNow(threadId, ns, checkpointId));
+    this.markerTx = db.transaction((threadId: string) =>
+      this.ownsThread(threadId) ? (this.s.marker.get(threadId, '') as { id: string; writes: number } | undefined) : undefined,
+    );
   }
 
   /**
@@ -209,19 +216,21 @@ export class SqliteCheckpointSaver extends BaseCheckpointSaver {
   /** Reads one checkpoint with its blobs and pending writes. Runs inside one read transaction
    * so that a concurrent writer (another handle or process) cannot tear the result. */
   private readRaw(threadId: string, ns: string, checkpointId: string | undefined): RawTuple | undefined {
-    return this.db.transaction((): RawTuple | undefined => {
-      if (!this.ownsThread(threadId)) return undefined;
-      const row = (checkpointId ? this.s.byId.get(threadId, ns, checkpointId) : this.s.latest.get(threadId, ns)) as CheckpointRow | undefined;
-      if (!row) return undefined;
-      const versions = JSON.parse(row.channel_versions) as ChannelVersions;
-      const blobs: RawTuple['blobs'] = [];
-      for (const [channel, version] of Object.entries(versions)) {
-        const b = this.s.blob.get(threadId, ns, channel, String(version)) as BlobRow | undefined;
-        if (b && b.type !== 'empty') blobs.push({ channel, ...b });
-      }
-      const writes = this.s.writes.all(threadId, ns, row.checkpoint_id) as WriteRow[];
-      return { row, blobs, writes };
-    })();
+    return this.readTx(threadId, ns, checkpointId);
+  }
+
+  private readRawNow(threadId: string, ns: string, checkpointId: string | undefined): RawTuple | undefined {
+    if (!this.ownsThread(threadId)) return undefined;
+    const row = (checkpointId ? this.s.byId.get(threadId, ns, checkpointId) : this.s.latest.get(threadId, ns)) as CheckpointRow | undefined;
+    if (!row) return undefined;
+    const versions = JSON.parse(row.channel_versions) as ChannelVersions;
+    const blobs: RawTuple['blobs'] = [];
+    for (const [channel, version] of Object.entries(versions)) {
+      const b = this.s.blob.get(threadId, ns, channel, String(version)) as BlobRow | undefined;
+      if (b && b.type !== 'empty') blobs.push({ channel, ...b });
+    }
+    const writes = this.s.writes.all(threadId, ns, row.checkpoint_id) as WriteRow[];
+    return { row, blobs, writes };
   }
 
   /** Deserialises outside the transaction (serde is async, better-sqlite3 transactions are not). */
@@ -289,7 +298,7 @@ export class SqliteCheckpointSaver extends BaseCheckpointSaver {
     const held = this.held.get(threadId);
     if (!held) return undefined;
     this.held.delete(threadId);
-    const now = this.db.transaction(() => (this.ownsThread(threadId) ? (this.s.marker.get(threadId, '') as { id: string; writes: number } | undefined) : undefined))();
+    const now = this.markerTx(threadId);
     const same = now && now.id === held.config.configurable?.checkpoint_id && now.writes === (held.pendingWrites?.length ?? 0);
     return same ? held : undefined;
   }
