@@ -1,9 +1,8 @@
 // The baseline for bench/runtime.bench.ts: a bare @a2a-js/sdk server whose executor echoes
 // the text back as a completed task, with the SDK's in-memory task store.
-import express from 'express';
 import { randomUUID } from 'node:crypto';
-import { DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor } from '@a2a-js/sdk/server';
-import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import type { AgentExecutor } from '@a2a-js/sdk/server';
+import { serveBaseline } from './baseline-server.ts';
 import { benchCard } from './load.ts';
 
 const card = benchCard('echo', 'echo baseline');
@@ -19,11 +18,4 @@ const executor: AgentExecutor = {
   async cancelTask() {},
 };
 
-const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
-const app = express();
-app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler }));
-app.use('/', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
-const server = app.listen(0, '127.0.0.1', () => {
-  const addr = server.address() as { port: number };
-  process.stdout.write(`echo server ready at http://127.0.0.1:${addr.port}/\n`);
-});
+serveBaseline('echo', card, executor);

@@ -7,12 +7,11 @@
 // Usage: node bin/run-ts.mjs bench/peer-server.ts DATA_DIR
 import path from 'node:path';
 import fs from 'node:fs';
-import express from 'express';
 import Database from 'better-sqlite3';
 import { HumanMessage } from '@langchain/core/messages';
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
-import { DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor } from '@a2a-js/sdk/server';
-import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import type { AgentExecutor } from '@a2a-js/sdk/server';
+import { serveBaseline } from './baseline-server.ts';
 import type { Part } from '@a2a-js/sdk';
 import { REPO, benchCard } from './load.ts';
 import { exampleGraph } from './example.ts';
@@ -45,11 +44,4 @@ const executor: AgentExecutor = {
   async cancelTask() {},
 };
 
-const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
-const app = express();
-app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler }));
-app.use('/', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
-const server = app.listen(0, '127.0.0.1', () => {
-  const addr = server.address() as { port: number };
-  process.stdout.write(`peer server ready at http://127.0.0.1:${addr.port}/\n`);
-});
+serveBaseline('peer', card, executor);

@@ -213,12 +213,8 @@ export class SqliteCheckpointSaver extends BaseCheckpointSaver {
     return this.s.owner.get(threadId) === this.agentId;
   }
 
-  /** Reads one checkpoint with its blobs and pending writes. Runs inside one read transaction
-   * so that a concurrent writer (another handle or process) cannot tear the result. */
-  private readRaw(threadId: string, ns: string, checkpointId: string | undefined): RawTuple | undefined {
-    return this.readTx(threadId, ns, checkpointId);
-  }
-
+  /** Reads one checkpoint with its blobs and pending writes. Called through readTx, inside one
+   * read transaction, so that a concurrent writer (another handle or process) cannot tear it. */
   private readRawNow(threadId: string, ns: string, checkpointId: string | undefined): RawTuple | undefined {
     if (!this.ownsThread(threadId)) return undefined;
     const row = (checkpointId ? this.s.byId.get(threadId, ns, checkpointId) : this.s.latest.get(threadId, ns)) as CheckpointRow | undefined;
@@ -272,7 +268,7 @@ export class SqliteCheckpointSaver extends BaseCheckpointSaver {
       const held = this.takeHeld(threadId);
       if (held) return held;
     }
-    const raw = this.readRaw(threadId, ns, checkpointId);
+    const raw = this.readTx(threadId, ns, checkpointId);
     return raw ? this.assemble(raw) : undefined;
   }
 
@@ -354,7 +350,7 @@ export class SqliteCheckpointSaver extends BaseCheckpointSaver {
     // no statement stays open across a yield (the consumer may write on this connection).
     const keys = stmt.all(...params) as Array<Pick<CheckpointRow, 'thread_id' | 'checkpoint_ns' | 'checkpoint_id'>>;
     for (const k of keys) {
-      const raw = this.readRaw(k.thread_id, k.checkpoint_ns, k.checkpoint_id);
+      const raw = this.readTx(k.thread_id, k.checkpoint_ns, k.checkpoint_id);
       if (raw) yield await this.assemble(raw); // a checkpoint deleted meanwhile is skipped
     }
   }

@@ -78,12 +78,16 @@ describe('group commit of the SQLite store', () => {
   });
 });
 
+/** A saver on a fresh file whose thread 't' has had one turn. */
+async function threadWithOneTurn() {
+  const saver = temp.open().checkpointer('agent') as SqliteCheckpointSaver;
+  await chatGraph(saver).invoke({ messages: [new HumanMessage('hi')] }, cfg('t'));
+  return saver;
+}
+
 describe('readForRun: a warm turn deserialises its state once', () => {
   it('hands the tuple it read to the run’s first read, once', async () => {
-    const store = temp.open();
-    const saver = store.checkpointer('agent') as SqliteCheckpointSaver;
-    const graph = chatGraph(saver);
-    await graph.invoke({ messages: [new HumanMessage('hi')] }, cfg('t'));
+    const saver = await threadWithOneTurn();
     const read = await saver.readForRun('t');
     expect(read).toBeDefined();
     expect(await saver.getTuple(cfg('t'))).toBe(read);
@@ -93,10 +97,7 @@ describe('readForRun: a warm turn deserialises its state once', () => {
   });
 
   it('reads afresh when the thread changed in between, here or in another process', async () => {
-    const store = temp.open();
-    const saver = store.checkpointer('agent') as SqliteCheckpointSaver;
-    const graph = chatGraph(saver);
-    await graph.invoke({ messages: [new HumanMessage('hi')] }, cfg('t'));
+    const saver = await threadWithOneTurn();
     const stale = await saver.readForRun('t');
     // Another handle on the file (as another runtime process) runs a turn on the thread.
     const otherStore = temp.open();

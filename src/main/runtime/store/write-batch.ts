@@ -23,7 +23,7 @@ type Outcome = { ok: true; value: unknown } | { ok: false; err: unknown };
 export class WriteBatch {
   private queue: Queued[] = [];
   private scheduled: NodeJS.Immediate | undefined;
-  /** Commits made and writes committed (for tests and /api/v1/status). */
+  /** Transactions run and the writes they carried (for tests). */
   readonly stats = { commits: 0, writes: 0 };
 
   // Transaction functions are built once: better-sqlite3 builds four wrappers per call of
@@ -39,13 +39,7 @@ export class WriteBatch {
     this.commitOne = db.transaction((fn: () => unknown) => fn()).immediate;
     this.inSavepoint = db.transaction((fn: () => unknown) => fn());
     this.commitMany = db.transaction((batch: Queued[], outcomes: Outcome[]) => {
-      for (const q of batch) {
-        try {
-          outcomes.push({ ok: true, value: this.inSavepoint(q.fn) });
-        } catch (err) {
-          outcomes.push({ ok: false, err });
-        }
-      }
+      for (const q of batch) outcomes.push(attempt(this.inSavepoint, q));
     }).immediate;
   }
 
@@ -68,24 +62,11 @@ export class WriteBatch {
       for (const q of batch) q.reject(new Error('the memory store is closed'));
       return;
     }
-    if (batch.length === 1) {
-      // Alone in its commit: no savepoint needed, its error rolls back only itself.
-      const [q] = batch;
-      let value: unknown;
-      try {
-        value = this.commitOne(q.fn);
-      } catch (err) {
-        q.reject(err);
-        return;
-      }
-      this.stats.commits += 1;
-      this.stats.writes += 1;
-      q.resolve(value);
-      return;
-    }
     const outcomes: Outcome[] = [];
     try {
-      this.commitMany(batch, outcomes);
+      // A write alone in its commit needs no savepoint: its error rolls back only itself.
+      if (batch.length === 1) outcomes.push(attempt(this.commitOne, batch[0]));
+      else this.commitMany(batch, outcomes);
     } catch (err) {
       for (const q of batch) q.reject(err);
       return;
@@ -97,6 +78,15 @@ export class WriteBatch {
       if (o.ok) q.resolve(o.value);
       else q.reject(o.err);
     });
+  }
+}
+
+/** Runs one write, its error kept as its outcome. */
+function attempt(run: (fn: () => unknown) => unknown, q: Queued): Outcome {
+  try {
+    return { ok: true, value: run(q.fn) };
+  } catch (err) {
+    return { ok: false, err };
   }
 }
 
