@@ -25,6 +25,8 @@ export interface RuntimeSettings {
   nodeSpans: boolean;
   /** crypto.getRandomValues served from a pool (random-pool.ts, D-38); RANDOM_POOL=off leaves it as Node ships it. */
   randomPool: boolean;
+  /** LangChain's run context without a disabled LangSmith RunTree per runnable call (run-context.ts, D-40); LIGHT_RUN_CONTEXT=off leaves LangChain's. */
+  lightRunContext: boolean;
   /** The memory store (docs/deployment.md): SQLite in the data dir, or a shared PostgreSQL. */
   memoryStore: MemoryStoreSettings;
   /** Trace sinks beyond the structured log (TRACE_SINKS=log,nats; docs/runtime-traces.md). */
@@ -124,6 +126,7 @@ export function loadSettings(projectDir: string, processEnv: NodeJS.ProcessEnv =
     corsOrigins: corsOrigins(env.A2A_CORS_ORIGINS),
     nodeSpans: !/^(0|false|no|off)$/i.test(env.NODE_SPANS ?? ''),
     randomPool: !/^(0|false|no|off)$/i.test(env.RANDOM_POOL ?? ''),
+    lightRunContext: !/^(0|false|no|off)$/i.test(env.LIGHT_RUN_CONTEXT ?? ''),
     memoryStore: memoryStoreSettings(env),
     traceNats: traceNatsSettings(env),
     traceLog: traceSinkNames(env).includes('log'),

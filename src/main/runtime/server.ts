@@ -28,6 +28,7 @@ import { openSqliteStore } from './store/sqlite.ts';
 import { defaultReplicaId, openPostgresStore } from './store/postgres/store.ts';
 import type { PgTaskStore } from './store/postgres/taskStore.ts';
 import { useRandomPool } from './random-pool.ts';
+import { useLightRunContext } from './run-context.ts';
 import { ReplicaAwareRequestHandler } from './replicas.ts';
 import type { MemoryStore } from './store/types.ts';
 import { describeGraph } from './graph-view.ts';
@@ -116,6 +117,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
   const projectDir = path.resolve(opts.projectDir);
   const settings = loadSettings(projectDir, opts.env ?? process.env);
   if (settings.randomPool) useRandomPool(); // D-38: LangChain's per-runnable UUIDs, without a system call each
+  if (settings.lightRunContext) useLightRunContext(); // D-40: no disabled LangSmith RunTree per runnable call
   const log = opts.logger ?? pino({ name: 'agent-runtime', level: settings.env.LOG_LEVEL ?? 'info' }, pino.destination(2));
   const dataDir = path.resolve(opts.dataDir ?? path.join(projectDir, '.agent-studio', 'runtime'));
   // The memory store (docs/deployment.md): the replica callbacks reach the handler built below.
