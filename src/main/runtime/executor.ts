@@ -109,7 +109,9 @@ export class GraphAgentExecutor implements AgentExecutor {
     let chunkCount = 0;
     const transcript: TranscriptMessage[] = [];
     const now = () => new Date().toISOString();
-    const spans = new SpanTracker((name, fields) => tracer.emit(name, fields), gen.project.dir, settings.nodeSpans);
+    // Spans are described only when someone receives them (the studio, a NATS sink, the log
+    // at debug): describing a node's update costs CPU on every request.
+    const spans = new SpanTracker((name, fields) => tracer.emit(name, fields), gen.project.dir, settings.nodeSpans && tracer.wants('span.end'));
 
     // The thread's messages are written before the final status goes out, so a client that
     // reads them right after the answer (on any replica) sees this turn.

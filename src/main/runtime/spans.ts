@@ -50,7 +50,7 @@ export class SpanTracker {
   constructor(
     private readonly emit: Emit,
     private readonly projectDir: string,
-    /** NODE_SPANS=off: the tracker ignores everything. */
+    /** NODE_SPANS=off, or nobody receives spans: the tracker ignores everything. */
     private readonly enabled = true,
   ) {}
 

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { LogTraceSink } from './trace.ts';
+import { InvocationTracer, LogTraceSink, type TraceEvent, type TraceSink } from './trace.ts';
 
 function sinkAt(level: string) {
   const lines: { msg: string; trace: { name: string } }[] = [];
@@ -27,5 +27,36 @@ describe('the structured-log trace sink', () => {
     expect(info.lines.map((l) => l.trace.name)).toEqual(['invoke.end']);
     expect(debug.lines.map((l) => l.trace.name)).toEqual(events.map((e) => e.name));
     expect(info.lines[0]).toMatchObject({ msg: 'trace invoke.end', trace: { task_id: 't1' } });
+  });
+});
+
+describe('the invocation tracer', () => {
+  /** A sink keeping only `kept` events, recording what it is handed. */
+  const recording = (kept: string[] | null) => {
+    const got: TraceEvent[] = [];
+    const sink: TraceSink = { emit: (e) => void got.push(e), ...(kept ? { keeps: (name: string) => kept.includes(name) } : {}) };
+    return { sink, got };
+  };
+
+  it('builds only the events some sink keeps, each stamped with the invocation ids', () => {
+    const a = recording(['invoke.end']);
+    const b = recording(['invoke.end', 'span.end']);
+    const tracer = new InvocationTracer([a.sink, b.sink], { task_id: 't1' }, null);
+    expect(tracer.wants('span.start')).toBe(false);
+    expect(tracer.wants('span.end')).toBe(true);
+    for (const name of ['span.start', 'span.end', 'invoke.end']) tracer.emit(name, { n: name });
+    // A sink is handed every event some sink keeps (its own filter is its business).
+    expect(a.got.map((e) => e.name)).toEqual(['span.end', 'invoke.end']);
+    expect(b.got.map((e) => e.name)).toEqual(['span.end', 'invoke.end']);
+    expect(b.got[1]).toMatchObject({ name: 'invoke.end', task_id: 't1', n: 'invoke.end' });
+  });
+
+  it('wants every event for a sink without a filter, and for the log at debug', () => {
+    expect(new InvocationTracer([recording(null).sink], {}, null).wants('span.start')).toBe(true);
+    expect(new InvocationTracer([sinkAt('debug').sink], {}, null).wants('span.start')).toBe(true);
+    expect(new InvocationTracer([sinkAt('info').sink], {}, null).wants('span.start')).toBe(false);
+    expect(new InvocationTracer([sinkAt('info').sink], {}, null).wants('invoke.end')).toBe(true);
+    expect(new InvocationTracer([sinkAt('warn').sink], {}, null).wants('invoke.end')).toBe(false);
+    expect(new InvocationTracer([], {}, null).wants('invoke.end')).toBe(false);
   });
 });
