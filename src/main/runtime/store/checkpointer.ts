@@ -21,6 +21,7 @@ import {
 } from '@langchain/langgraph-checkpoint';
 import { ThreadOwnershipError, type DeletedCounts } from './types.ts';
 import { writeBatch, type WriteBatch } from './write-batch.ts';
+import { FastReadSerializer } from './fast-serde.ts';
 
 type Statement = Database.Statement<unknown[], unknown>;
 
@@ -185,7 +186,8 @@ export class SqliteCheckpointSaver extends BaseCheckpointSaver {
     readonly agentId: string,
     serde?: SerializerProtocol,
   ) {
-    super(serde);
+    // D-42: LangGraph's own bytes, read back without its generic reviver for chat messages.
+    super(serde ?? new FastReadSerializer());
     this.s = statements(db);
     this.writes = writeBatch(db);
     this.readTx = db.transaction((threadId: string, ns: string, checkpointId: string | undefined) => this.readRawNow(threadId, ns, checkpointId));
