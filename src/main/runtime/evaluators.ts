@@ -11,10 +11,10 @@ export async function runEvaluators(gen: Generation, request: AgentRequest, resp
     const t0 = performance.now();
     const limit = decl.timeoutSeconds;
     // The evaluator sees one signal: the invocation's (a cancel) or its own time limit.
-    const own = limit === null ? signal : AbortSignal.any([signal, AbortSignal.timeout(limit * 1000)]);
+    const own = limit === null ? { signal, done: () => {} } : limitedSignal(signal, limit * 1000);
     try {
-      const work = Promise.resolve().then(() => run({ request, response, state, signal: own }));
-      const result = await (limit === null ? work : Promise.race([work, timedOut(own, limit)]));
+      const work = Promise.resolve().then(() => run({ request, response, state, signal: own.signal }));
+      const result = await (limit === null ? work : Promise.race([work, timedOut(own.signal, limit)]));
       const score = typeof result?.score === 'number' && Number.isFinite(result.score) ? result.score : null;
       emit('evaluation.result', {
         evaluator: decl.name,
@@ -27,8 +27,29 @@ export async function runEvaluators(gen: Generation, request: AgentRequest, resp
       });
     } catch (err) {
       emit('evaluation.error', { evaluator: decl.name, error: (err as Error).message, duration_ms: Math.round(performance.now() - t0) });
+    } finally {
+      own.done();
     }
   }
+}
+
+/** `parent` or a time limit, whichever fires first, as AbortSignal.any([parent,
+ * AbortSignal.timeout(ms)]) gives it (a TimeoutError DOMException as the reason), but with
+ * its timer and listener gone as soon as the evaluator is done: AbortSignal.timeout keeps
+ * each evaluator's timer, signal and closures alive for the whole limit, two a request. */
+function limitedSignal(parent: AbortSignal, ms: number): { signal: AbortSignal; done: () => void } {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(parent.reason);
+  if (parent.aborted) onAbort();
+  else parent.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(() => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), ms);
+  return {
+    signal: controller.signal,
+    done: () => {
+      clearTimeout(timer);
+      parent.removeEventListener('abort', onAbort);
+    },
+  };
 }
 
 /** Rejects when the evaluator's signal fires: with the time limit's message, or the cancel's reason. */

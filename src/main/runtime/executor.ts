@@ -111,7 +111,8 @@ export class GraphAgentExecutor implements AgentExecutor {
     const now = () => new Date().toISOString();
     // Spans are described only when someone receives them (the studio, a NATS sink, the log
     // at debug): describing a node's update costs CPU on every request.
-    const spans = new SpanTracker((name, fields) => tracer.emit(name, fields), gen.project.dir, settings.nodeSpans && tracer.wants('span.end'));
+    const spansWanted = settings.nodeSpans && tracer.wants('span.end');
+    const spans = new SpanTracker((name, fields) => tracer.emit(name, fields), gen.project.dir, spansWanted);
 
     // The thread's messages are written before the final status goes out, so a client that
     // reads them right after the answer (on any replica) sees this turn.
@@ -152,7 +153,8 @@ export class GraphAgentExecutor implements AgentExecutor {
       // `tasks` gives the node spans (spans.ts) from LangGraph's own loop, with no callback;
       // `subgraphs` makes a subgraph's nodes spans too.
       const modes = meta.streaming ? ['updates', 'messages', 'custom'] : ['updates', 'custom'];
-      if (settings.nodeSpans || settings.stageTiming) modes.push('tasks');
+      // (not asked for when nobody receives spans: LangGraph describes every task for it)
+      if (spansWanted || settings.stageTiming) modes.push('tasks');
       const stream = await gen.graph.stream(input, {
         ...config,
         streamMode: modes as ('updates' | 'messages' | 'custom' | 'tasks')[],

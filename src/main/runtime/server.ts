@@ -243,6 +243,18 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
   let listeningPort = 0;
   app.use(requestTargetGuard());
   app.use(edgeGuard({ loopback: isLoopbackAddress(opts.host ?? '127.0.0.1'), port: () => listeningPort, corsOrigins: settings.corsOrigins, replicaId: replica }));
+  // The JSON-RPC endpoint first: every message/send passes fewer routes (issue 18).
+  app.post(
+    '/',
+    jsonBody({ limit: RUNTIME_RPC_BODY_LIMIT }),
+    jsonRpcGate(requestMeta, {
+      onRequest: (method) => {
+        stats.requests[method] = (stats.requests[method] ?? 0) + 1;
+      },
+      waitingTask: (contextId) => store.waitingTask(settings.agentId, contextId),
+    }),
+    jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }),
+  );
   app.get('/healthz', async (_req, res) => {
     try {
       await store.ping();
@@ -266,17 +278,6 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
     res.json(card);
   });
   mountManagement(app, context);
-  app.post(
-    '/',
-    jsonBody({ limit: RUNTIME_RPC_BODY_LIMIT }),
-    jsonRpcGate(requestMeta, {
-      onRequest: (method) => {
-        stats.requests[method] = (stats.requests[method] ?? 0) + 1;
-      },
-      waitingTask: (contextId) => store.waitingTask(settings.agentId, contextId),
-    }),
-    jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }),
-  );
   app.use(runtimeNotFound);
   app.use(runtimeErrorHandler(log));
 
