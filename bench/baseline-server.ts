@@ -15,4 +15,6 @@ export function serveBaseline(label: string, card: AgentCard, executor: AgentExe
     const addr = server.address() as { port: number };
     process.stdout.write(`${label} server ready at http://127.0.0.1:${addr.port}/\n`);
   });
+  // An exit on SIGTERM (not the default kill), so `node --cpu-prof` writes its profile.
+  process.once('SIGTERM', () => server.close(() => process.exit(0)));
 }

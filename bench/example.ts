@@ -32,23 +32,33 @@ export async function graphAloneCpuMs(): Promise<number> {
   }, 1500);
 }
 
-/** p50 latency of turns 1-5 and of the last five turns of `threads` threads of `turns` turns,
- * after `warmup` untimed turns on a thread of their own (the server may still be busy with
- * what ran before: a WAL checkpoint, a major GC). */
+/** p50 latency of turns 1-5 of fresh threads against turns (turns-4)..turns of long threads.
+ * `threads` long threads are first grown to turns-5 turns (untimed, after `warmup` untimed
+ * turns on a thread of their own); then the timed turns alternate, a fresh thread's turn and
+ * a long thread's turn, so that whatever else the machine does slows both ends alike. */
 export async function turnLatency(url: string, turns: number, threads: number, warmup = 0): Promise<{ turn1: number; turnN: number; samples: number }> {
-  const first: number[] = [];
-  const last: number[] = [];
+  const text = (i: number) => (i % 2 ? EXAMPLE_TEXT : 'Where is my order ORD-23456?');
   let warm: string | undefined;
   for (let i = 0; i < warmup; i++) warm = (await send(url, EXAMPLE_TEXT, warm)).contextId;
+  const long: string[] = [];
   for (let t = 0; t < threads; t++) {
     let contextId: string | undefined;
-    for (let i = 1; i <= turns; i++) {
-      const t0 = performance.now();
-      const result = await send(url, i % 2 ? EXAMPLE_TEXT : 'Where is my order ORD-23456?', contextId);
-      const ms = performance.now() - t0;
-      contextId = result.contextId;
-      if (i <= 5) first.push(ms);
-      if (i > turns - 5) last.push(ms);
+    for (let i = 1; i <= turns - 5; i++) contextId = (await send(url, text(i), contextId)).contextId;
+    long.push(contextId!);
+  }
+  const fresh: (string | undefined)[] = Array.from({ length: threads }, () => undefined);
+  const first: number[] = [];
+  const last: number[] = [];
+  const timed = async (contextId: string | undefined, i: number, into: number[]) => {
+    const t0 = performance.now();
+    const result = await send(url, text(i), contextId);
+    into.push(performance.now() - t0);
+    return result.contextId as string;
+  };
+  for (let k = 1; k <= 5; k++) {
+    for (let t = 0; t < threads; t++) {
+      fresh[t] = await timed(fresh[t], k, first);
+      long[t] = await timed(long[t], turns - 5 + k, last);
     }
   }
   first.sort((a, b) => a - b);

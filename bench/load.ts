@@ -5,14 +5,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { AgentCard } from '@a2a-js/sdk';
+import { wrkAvailable, wrkLoad } from './wrk.ts';
 
 export const REPO = path.resolve(import.meta.dirname, '..');
 export const CONCURRENCY = 16;
 export const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 8000);
 export const WARMUP_MS = 1500;
 
-export function start(args: string[], env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, args, { cwd: REPO, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+/** Starts a server process. Its log goes to the bench's stderr at LOG_LEVEL=warn, unless
+ * `logFile` is given: then the process logs at its own default level (or env's LOG_LEVEL)
+ * into that file, as a deployed server writes its log. */
+export function start(args: string[], env: Record<string, string> = {}, logFile?: string): Promise<{ url: string; child: ChildProcess }> {
+  const stderr = logFile ? fs.openSync(logFile, 'a') : 'inherit';
+  const level = logFile ? {} : { LOG_LEVEL: 'warn' };
+  const child = spawn(process.execPath, args, { cwd: REPO, env: { ...process.env, ...level, ...env }, stdio: ['ignore', 'pipe', stderr] });
+  if (typeof stderr === 'number') fs.closeSync(stderr);
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d) => {
@@ -62,7 +69,28 @@ export function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-export async function load(url: string, text: string, pid?: number, durationMs = DURATION_MS) {
+/** The load generator: wrk when it is on PATH (bench/wrk.ts), else Node fetch loops here. */
+export const LOADGEN = wrkAvailable() ? 'wrk' : 'node';
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  n: number;
+  cpuMsPerRequest: number | null;
+}
+
+/** `CONCURRENCY` clients sending message/send to `url` for `durationMs` after WARMUP_MS of
+ * unmeasured load; CPU per request of process `pid` over the measured window. */
+export async function load(url: string, text: string, pid?: number, durationMs = DURATION_MS): Promise<LoadResult> {
+  if (LOADGEN === 'wrk') {
+    await wrkLoad(url, text, CONCURRENCY, WARMUP_MS / 1000);
+    const cpuAtStart = cpuSeconds(pid);
+    const w = await wrkLoad(url, text, CONCURRENCY, durationMs / 1000);
+    const cpuAtEnd = cpuSeconds(pid);
+    const cpuMsPerRequest = cpuAtStart !== null && cpuAtEnd !== null ? ((cpuAtEnd - cpuAtStart) * 1000) / w.requests : null;
+    return { rps: w.requests / w.seconds, p50: w.p50, p99: w.p99, n: w.requests, cpuMsPerRequest };
+  }
   const latencies: number[] = [];
   let measuring = false;
   const stopAt = Date.now() + WARMUP_MS + durationMs;
