@@ -69,6 +69,19 @@ export function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
+/** Resolves once process `pid` has used no CPU over two readings 50 ms apart (at most 3 s). */
+async function idle(pid: number | undefined): Promise<void> {
+  if (pid === undefined) return;
+  const until = Date.now() + 3000;
+  let last = cpuSeconds(pid);
+  while (last !== null && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const now = cpuSeconds(pid);
+    if (now === last) return;
+    last = now;
+  }
+}
+
 /** The load generator: wrk when it is on PATH (bench/wrk.ts), else Node fetch loops here. */
 export const LOADGEN = wrkAvailable() ? 'wrk' : 'node';
 
@@ -85,6 +98,9 @@ export interface LoadResult {
 export async function load(url: string, text: string, pid?: number, durationMs = DURATION_MS): Promise<LoadResult> {
   if (LOADGEN === 'wrk') {
     await wrkLoad(url, text, CONCURRENCY, WARMUP_MS / 1000);
+    // wrk leaves up to CONCURRENCY requests in flight when it stops: their CPU is not this
+    // window's, so the window starts once the server has finished them.
+    await idle(pid);
     const cpuAtStart = cpuSeconds(pid);
     const w = await wrkLoad(url, text, CONCURRENCY, durationMs / 1000);
     const cpuAtEnd = cpuSeconds(pid);

@@ -74,6 +74,12 @@ describe('runEvaluators', () => {
     expect(events).toMatchObject([{ name: 'evaluation.error', evaluator: 'waits', error: 'task canceled' }]);
   });
 
+  it('takes a limit that is not a whole number of milliseconds (1.1 s)', async () => {
+    // 1.1 * 1000 is 1100.0000000000002 milliseconds.
+    const events = await evaluate(generation([{ name: 'fine', timeoutSeconds: 1.1, run: () => ({ score: 1 }) }]));
+    expect(events).toMatchObject([{ name: 'evaluation.result', evaluator: 'fine', score: 1 }]);
+  });
+
   it('hands an already cancelled invocation\'s signal to the evaluator aborted', async () => {
     const parent = new AbortController();
     parent.abort(new Error('gone'));

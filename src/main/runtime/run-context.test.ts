@@ -63,6 +63,32 @@ describe('installLightRunContext', () => {
     expect(after.log[7]).toBe('light');
   });
 
+  it('does not hand the first caller\'s context variables, or its metadata object, to later calls', async () => {
+    uninstall = installLightRunContext();
+    const storage = AsyncLocalStorageProviderSingleton.getInstance();
+    const graph = new StateGraph(State)
+      .addNode('read', async () => {
+        const store = storage.getStore() as { extra: { metadata?: Record<string, unknown> } };
+        store.extra.metadata!.touched = true; // code may write into its run's metadata
+        return { log: [`tenant:${getContextVariable('tenant') ?? 'none'}`] };
+      })
+      .addEdge(START, 'read')
+      .compile();
+    // The first call of the process runs where a context variable is set.
+    const first = await storage.run({}, async () => {
+      setContextVariable('tenant', 'A');
+      return graph.invoke({ log: [] }, { configurable: { thread_id: 't-5' } });
+    });
+    expect(first.log).toEqual(['tenant:A']);
+    const later = await storage.run(undefined, () => graph.invoke({ log: [] }, { configurable: { thread_id: 't-6' } }));
+    expect(later.log).toEqual(['tenant:none']);
+    // Each call had a metadata object of its own: the write above did not reach this one.
+    const meta = await storage.run(undefined, () =>
+      RunnableLambda.from(async () => ({ ...(storage.getStore() as { extra: { metadata: object } }).extra.metadata })).invoke({}),
+    );
+    expect(meta).toEqual({});
+  });
+
   it('restores LangChain\'s function when uninstalled', async () => {
     const original = AsyncLocalStorageProviderSingleton.runWithConfig;
     installLightRunContext()();

@@ -94,8 +94,21 @@ describe('FastReadSerializer', () => {
       { seen: new Set([1, 2]), index: new Map([['a', 1]]) },
       { lc: 1, type: 'constructor', id: ['not', 'ours'], kwargs: {} },
       [new AIMessage({ content: 'x', additional_kwargs: { lc: 1, nested: true } })],
+      // Nested past load()'s depth limit: LangGraph's reader refuses it, and so does this one.
+      [new AIMessage({ content: 'x', additional_kwargs: { deep: JSON.parse('['.repeat(60) + ']'.repeat(60)) } })],
     ];
     for (const [i, value] of cases.entries()) expect([i, (await expectSame(value)).stock]).toEqual([i, 1]);
+  });
+
+  it('drops a "__proto__" key inside a message as LangGraph does, without setting a prototype', async () => {
+    const args = JSON.parse('{"__proto__": {"isAdmin": true}, "q": "x"}') as Record<string, unknown>;
+    const message = new AIMessage({ content: '', tool_calls: [{ name: 'lookup', args, id: 'c1', type: 'tool_call' }] });
+    expect(await expectSame([message])).toEqual({ fast: 1, stock: 0 });
+    const got = (await both([message])).got as { value: AIMessage[] };
+    const readArgs = got.value[0].tool_calls![0].args;
+    expect(readArgs).toEqual({ q: 'x' });
+    expect(readArgs.isAdmin).toBeUndefined();
+    expect(Object.getPrototypeOf(readArgs)).toBe(Object.prototype);
   });
 
   it('writes exactly what LangGraph writes', async () => {

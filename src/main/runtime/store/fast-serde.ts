@@ -77,17 +77,24 @@ const isUndefinedRecord = (r: Record<string, unknown>) => r.lc === 2 && r.type =
 /** A message's kwargs as load() gets them: LangGraph revives them, then hands load() their
  * JSON text, so an undefined value leaves an object and becomes null in an array. Any other
  * `lc` record, or escaped user data, throws BAIL. */
-function plain(v: unknown): unknown {
+function plain(v: unknown, depth = 0): unknown {
   if (v === null || typeof v !== 'object') return v;
-  if (Array.isArray(v)) return v.map((item) => (isRecordOfUndefined(item) ? null : plain(item)));
+  // load() refuses values nested past its depth limit (50): let it decide those.
+  if (depth > KWARGS_DEPTH) throw BAIL;
+  if (Array.isArray(v)) return v.map((item) => (isRecordOfUndefined(item) ? null : plain(item, depth + 1)));
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(v)) {
     if (key === 'lc' || key === '__lc_escaped__') throw BAIL;
+    // LangGraph's walk assigns a "__proto__" key (which sets the prototype), then load() gets
+    // the JSON text, where it is gone: the key leaves, and no prototype is set.
+    if (key === '__proto__') continue;
     const item = (v as Record<string, unknown>)[key];
-    if (!isRecordOfUndefined(item)) out[key] = plain(item);
+    if (!isRecordOfUndefined(item)) out[key] = plain(item, depth + 1);
   }
   return out;
 }
+/** Nesting inside a message's kwargs read here; deeper goes to LangGraph's reader. */
+const KWARGS_DEPTH = 40;
 const isRecordOfUndefined = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v) && isUndefinedRecord(v as Record<string, unknown>);
 
 /** The channel value: plain JSON, undefined records and messages, else BAIL. */
