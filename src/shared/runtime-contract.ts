@@ -16,6 +16,9 @@ export const RUNTIME_ENV = {
   controlToken: 'RUNTIME_CONTROL_TOKEN',
   /** '1' under the studio: the runtime also prints machine-readable diagnostics lines. */
   studioChild: 'AGENT_STUDIO_CHILD',
+  /** The studio's process id: its runtime child stops when that process is gone, also when
+   * the studio died before the child could watch its parent. */
+  studioPid: 'AGENT_STUDIO_PID',
   /** AGENT_ID used when neither the environment nor the project's .env sets one. */
   defaultAgentId: 'AGENT_STUDIO_DEFAULT_AGENT_ID',
 } as const;

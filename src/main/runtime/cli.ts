@@ -85,16 +85,31 @@ async function serve(opts: ServeOptions): Promise<void> {
 }
 
 /** A studio's runtime child stops when the studio is gone (killed with -9, or gone before it
- * could stop its child): Node reparents an orphan, so a changed parent pid is the signal. */
+ * could stop its child): Node reparents an orphan, so a changed parent pid is the signal;
+ * and the studio's own pid (AGENT_STUDIO_PID) no longer running, which also covers a studio
+ * that died while this child was still starting, before it could note its parent. */
 function exitWithParent(stop: () => void): void {
   const parent = process.ppid;
+  const studio = Number(process.env[RUNTIME_ENV.studioPid]);
+  const gone = () => process.ppid !== parent || (Number.isInteger(studio) && studio > 0 && !running(studio));
+  if (gone()) return stop();
   const timer = setInterval(() => {
-    if (process.ppid !== parent) {
+    if (gone()) {
       clearInterval(timer);
       stop();
     }
   }, 1000);
   timer.unref();
+}
+
+/** Whether process `pid` exists (signal 0 checks without sending anything). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** A serving runtime never ends because one request (or the project code it ran) threw

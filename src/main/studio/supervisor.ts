@@ -314,6 +314,7 @@ export class RuntimeSupervisor implements RuntimeHandle {
       [RUNTIME_ENV.controlEnabled]: 'true',
       [RUNTIME_ENV.controlToken]: this.token,
       [RUNTIME_ENV.studioChild]: '1',
+      [RUNTIME_ENV.studioPid]: String(process.pid),
       [RUNTIME_ENV.defaultAgentId]: 'studio',
       // Under Electron, execPath is the Electron binary: make it behave as plain Node.
       ...(process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}),
