@@ -72,7 +72,11 @@ function isMessageRecord(v: Record<string, unknown>): boolean {
 }
 
 /** LangGraph's record of an undefined value (`{lc: 2, type: "undefined"}`). */
-const isUndefinedRecord = (r: Record<string, unknown>) => r.lc === 2 && r.type === 'undefined';
+const isUndefinedRecord = (v: unknown): boolean =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) && (v as Record<string, unknown>).lc === 2 && (v as Record<string, unknown>).type === 'undefined';
+
+/** Nesting inside a message's kwargs read here; deeper goes to LangGraph's reader. */
+const KWARGS_DEPTH = 40;
 
 /** A message's kwargs as load() gets them: LangGraph revives them, then hands load() their
  * JSON text, so an undefined value leaves an object and becomes null in an array. Any other
@@ -81,7 +85,7 @@ function plain(v: unknown, depth = 0): unknown {
   if (v === null || typeof v !== 'object') return v;
   // load() refuses values nested past its depth limit (50): let it decide those.
   if (depth > KWARGS_DEPTH) throw BAIL;
-  if (Array.isArray(v)) return v.map((item) => (isRecordOfUndefined(item) ? null : plain(item, depth + 1)));
+  if (Array.isArray(v)) return v.map((item) => (isUndefinedRecord(item) ? null : plain(item, depth + 1)));
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(v)) {
     if (key === 'lc' || key === '__lc_escaped__') throw BAIL;
@@ -89,13 +93,10 @@ function plain(v: unknown, depth = 0): unknown {
     // the JSON text, where it is gone: the key leaves, and no prototype is set.
     if (key === '__proto__') continue;
     const item = (v as Record<string, unknown>)[key];
-    if (!isRecordOfUndefined(item)) out[key] = plain(item, depth + 1);
+    if (!isUndefinedRecord(item)) out[key] = plain(item, depth + 1);
   }
   return out;
 }
-/** Nesting inside a message's kwargs read here; deeper goes to LangGraph's reader. */
-const KWARGS_DEPTH = 40;
-const isRecordOfUndefined = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v) && isUndefinedRecord(v as Record<string, unknown>);
 
 /** The channel value: plain JSON, undefined records and messages, else BAIL. */
 function walk(v: unknown): unknown {
