@@ -35,13 +35,16 @@ function schemaOf(text: string): { schema: string; data: unknown } | null {
 export function useContractCheck(parts: readonly DraftDataPart[], declared: readonly string[]): { checks: PartCheck[]; pending: boolean } {
   const [checks, setChecks] = useState<PartCheck[]>([]);
   const [pending, setPending] = useState(false);
-  const key = JSON.stringify(parts.map((p) => [p.id, p.text])) + declared.join('\u0000');
-
-  useEffect(() => {
-    const todo = parts.flatMap((p) => {
+  // The parts to check, as one string: the effect runs again only when what it sends changes.
+  const todoJson = JSON.stringify(
+    parts.flatMap((p) => {
       const s = schemaOf(p.text);
       return s && declared.includes(s.schema) ? [{ id: p.id, ...s }] : [];
-    });
+    }),
+  );
+
+  useEffect(() => {
+    const todo = JSON.parse(todoJson) as { id: string; schema: string; data: unknown }[];
     if (todo.length === 0) {
       setChecks([]);
       setPending(false);
@@ -68,7 +71,7 @@ export function useContractCheck(parts: readonly DraftDataPart[], declared: read
       clearTimeout(timer);
       controller.abort();
     };
-  }, [key]);
+  }, [todoJson]);
 
   return { checks, pending };
 }

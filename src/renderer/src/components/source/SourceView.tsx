@@ -164,15 +164,17 @@ export function SourceView() {
     if (target.file) void open(target.file, target.line, undefined, target.runId);
   }, [ready, target]);
   const primary = nodeTargets.data ? primaryTarget(nodeTargets.data.targets, target?.prefer) : undefined;
+  const [primaryPath, primaryLine, primaryEnd] = [primary?.path, primary?.line, primary?.end_line];
   useEffect(() => {
-    if (ready && primary) void open(primary.path, primary.line, primary.end_line);
-  }, [ready, primary?.path, primary?.line]);
+    if (ready && primaryPath && primaryLine !== undefined) void open(primaryPath, primaryLine, primaryEnd);
+  }, [ready, primaryPath, primaryLine, primaryEnd]);
 
   // The project's diagnostics as markers in the files they name.
-  const diagnostics = project.data?.diagnostics ?? [];
+  const diagnosticsJson = JSON.stringify(project.data?.diagnostics ?? []);
   useEffect(() => {
     const monaco = monacoRef.current;
     if (!monaco) return;
+    const diagnostics = JSON.parse(diagnosticsJson) as ProjectDiagnostic[];
     for (const f of files.current.values()) {
       const mine = diagnostics.filter((d: ProjectDiagnostic) => d.file === f.path);
       monaco.editor.setModelMarkers(
@@ -188,7 +190,7 @@ export function SourceView() {
         })),
       );
     }
-  }, [JSON.stringify(diagnostics), tabs.length, ready]);
+  }, [diagnosticsJson, tabs.length, ready]);
 
   // A file changed on disk (another editor, a git checkout) while open here: an untouched
   // tab follows it; one with unsaved edits gets the conflict warning at once.
