@@ -1,4 +1,4 @@
-// The runtime's cost per request (issue 18), in one run, alternating rounds:
+// The runtime's cost per request, in one run, alternating rounds:
 //  1. message/send throughput and CPU per request of the runtime against the hand-wired peer
 //     (bench/peer-server.ts: @a2a-js/sdk + the same graph on LangGraph's SQLite saver with
 //     durability "exit", WAL, synchronous=NORMAL), both serving the offline example; beside

@@ -1,4 +1,4 @@
-// The comparison peer of bench/cost.bench.ts (issue 18): what a user would hand-wire instead
+// The comparison peer of bench/cost.bench.ts: what a user would hand-wire instead
 // of the runtime, on the same stock libraries. An @a2a-js/sdk server (DefaultRequestHandler,
 // in-memory task store) that invokes the same example graph, compiled with LangGraph's own
 // SQLite checkpointer (@langchain/langgraph-checkpoint-sqlite: WAL, synchronous=NORMAL),

@@ -1,4 +1,4 @@
-// Playground event store benchmark (issue 3 section 10), in one run:
+// Playground event store benchmark (docs/performance.md, "Playground event store"), in one run:
 //  1. raw batched better-sqlite3 insert rate into the run_events table (the ceiling);
 //  2. ingest rate of the real append path (EventLog.append: seq, JSON, bus publish to a
 //     live subscriber, batched transactions) fed by a producer as fast as it can go;

@@ -1,4 +1,4 @@
-// Replicas on PostgreSQL (issue 16), in one run, alternating rounds: message/send throughput,
+// Replicas on PostgreSQL, in one run, alternating rounds: message/send throughput,
 // p50 and p99 at 16 clients for the runtime on SQLite (one process, what a user starts
 // with), on PostgreSQL with one process, and on PostgreSQL with `--workers 2` (two replicas
 // behind one port); then the turn-200 / turn-1 latency on PostgreSQL.

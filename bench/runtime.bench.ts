@@ -1,4 +1,4 @@
-// Runtime benchmark (issue 2 section 7), in one run:
+// Runtime benchmark (docs/performance.md, "Agent runtime"), in one run:
 //  1. message/send throughput, p50 and p99 at 16 concurrent clients: the runtime serving
 //     the offline example (scripted model, no chunk delay) against a bare @a2a-js/sdk echo
 //     server. Both servers run as their own processes; this process only sends load.
