@@ -22,7 +22,8 @@ import type {
 import { isActive } from '../../shared/playground.ts';
 import { PlaygroundError, notFound } from './errors.ts';
 import type { EventLog } from './events/log.ts';
-import { RESERVED_METADATA_KEY, type RunExecutor } from './executor/executor.ts';
+import { RESERVED_METADATA_KEY } from './executor/capture.ts';
+import type { RunExecutor } from './executor/executor.ts';
 import { newRunId, newSessionId } from './ids.ts';
 import { blobsOf, inputToTagged, type StoredBlob } from './parts.ts';
 import { normaliseChangedFile } from './paths.ts';
