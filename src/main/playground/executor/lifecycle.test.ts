@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ACTIVE_STATES, RUN_STATES, TERMINAL_STATES, type RunStatus } from '../../../shared/playground.ts';
 import { INITIAL_RUN_STATE, RUN_EVENTS, RUN_TRANSITIONS, RunLifecycle, isTerminal, transition, type EventFrom } from './lifecycle.ts';
@@ -88,5 +90,15 @@ describe('run lifecycle (spec 3, docs/playground-api.md)', () => {
     const queued: EventFrom<'queued'>[] = ['start', 'cancel', 'shutdown', 'internal_error'];
     expect(none).toBe(true);
     expect(queued.every((e) => transition('queued', e))).toBe(true);
+  });
+
+  it('is the table docs/playground-api.md shows', () => {
+    const doc = fs.readFileSync(path.join(import.meta.dirname, '../../../../docs/playground-api.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## Run states and reasons'));
+    const rows = section
+      .split('\n')
+      .filter((l) => /^\| `\w+` \| `\w+` \| `\w+` \| /.test(l))
+      .map((l) => l.split('|').slice(1, 5).map((c) => c.trim().replaceAll('`', '')));
+    expect(rows).toEqual(RUN_TRANSITIONS.map((t) => [t.from, t.event, t.to, t.reason ?? '-']));
   });
 });
