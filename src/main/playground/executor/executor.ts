@@ -104,7 +104,10 @@ export class RunExecutor {
     const run = newActiveRun(row);
     this.runs.set(runId, run);
     // The request that created the run answers 202 before any work starts (spec 4.3 rule 1).
-    setImmediate(() => void this.execute(run));
+    setImmediate(() => {
+      // Only a failure to write the end itself gets here; the run is ended in memory.
+      this.execute(run).catch((err) => this.o.logger.error({ err, run_id: runId }, 'the end of a run could not be written'));
+    });
   }
 
   /** DELETE /runs/{id}: ends the run `cancelled`, reason `user_cancelled`, at once, and
