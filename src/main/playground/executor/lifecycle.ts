@@ -75,8 +75,6 @@ export type EventFrom<S extends RunStatus> = Extract<Row, { from: S }>['event'];
 export type AdvanceEvent = Extract<Row, { to: 'preparing' | 'running' }>['event'];
 /** The events that end a run. */
 export type EndEvent = Extract<Row, { to: 'completed' | 'input_required' | 'failed' | 'cancelled' | 'interrupted' }>['event'];
-/** The states a run can still leave. */
-export type ActiveStatus = Row['from'];
 
 /** The transition the table gives for (from, event), or null: the pair is illegal. */
 export function transition(from: RunStatus, event: RunEvent): Transition | null {
