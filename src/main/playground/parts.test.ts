@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { scoreFrom } from './executor/executor.ts';
 import { a2aToTagged, inputToTagged, taggedToA2A } from './parts.ts';
 import { storableMetadata } from './service.ts';
 import { BlobStore } from './store/blobs.ts';
@@ -40,18 +39,6 @@ describe('parts', () => {
     );
     expect(out.parts.map((p) => (p.kind === 'file' ? p.source : p.kind))).toEqual(['text', 'inline', 'uri']);
     expect(out.blobs).toHaveLength(1);
-  });
-
-  it('keeps only the optional score keys that are present (spec 2.6)', () => {
-    expect(scoreFrom({ evaluator: 'e', score: 0.5 })).toEqual({ evaluator: 'e', score: 0.5 });
-    expect(scoreFrom({ evaluator: 'e', score: null, reason: 'r', node: 'n', duration_ms: 3, ts: 'x', task_id: 't' })).toEqual({
-      evaluator: 'e',
-      score: null,
-      reason: 'r',
-      node: 'n',
-      duration_ms: 3,
-    });
-    expect(scoreFrom({ score: 1 })).toBeNull();
   });
 
   it('never stores the reserved metadata key', () => {

@@ -22,7 +22,9 @@ import type {
 import { isActive } from '../../shared/playground.ts';
 import { PlaygroundError, notFound } from './errors.ts';
 import type { EventLog } from './events/log.ts';
-import { RESERVED_METADATA_KEY, type RunExecutor } from './executor/executor.ts';
+import { RESERVED_METADATA_KEY } from './executor/capture.ts';
+import type { RunExecutor } from './executor/executor.ts';
+import { INITIAL_RUN_STATE } from './executor/lifecycle.ts';
 import { newRunId, newSessionId } from './ids.ts';
 import { blobsOf, inputToTagged, type StoredBlob } from './parts.ts';
 import { normaliseChangedFile } from './paths.ts';
@@ -44,7 +46,7 @@ export interface ServiceOptions {
 
 export const DEFAULT_SESSION_TITLE = 'Untitled session';
 
-/** User metadata as stored: the reserved capture key never is (issue 3 section 7). */
+/** User metadata as stored: the reserved capture key never is (spec 4.3 rule 8). */
 export function storableMetadata(metadata: Record<string, unknown> | undefined): Record<string, unknown> {
   const copy = { ...(metadata ?? {}) };
   delete copy[RESERVED_METADATA_KEY];
@@ -229,13 +231,13 @@ export class PlaygroundService {
   /** Inserts the run as `queued` with its first events and hands it to the executor.
    * Runs synchronously from the active-run check to the insert (see the header). */
   private admit(run: Omit<NewRun, 'run_id' | 'status' | 'created_at'>, blobs: StoredBlob[]): RunAccepted {
-    const row: NewRun = { ...run, run_id: newRunId(), status: 'queued', created_at: new Date().toISOString() };
+    const row: NewRun = { ...run, run_id: newRunId(), status: INITIAL_RUN_STATE, created_at: new Date().toISOString() };
     this.o.store.transaction(() => {
       this.assertNoActiveRun();
       this.o.store.insertRun(row);
       for (const b of blobs) this.o.store.linkBlob(row.run_id, b.sha256, b.size, row.created_at);
       this.o.store.touchSession(row.session_id, row.created_at);
-      this.o.log.append(row.run_id, 'run.status', { status: 'queued' });
+      this.o.log.append(row.run_id, 'run.status', { status: row.status });
       this.o.log.append(row.run_id, 'run.phase', { phase: 'queue', state: 'started', origin: row.origin });
     });
     this.o.executor.start(row.run_id);

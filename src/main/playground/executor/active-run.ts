@@ -1,0 +1,73 @@
+// What the executor holds for a run while it is active: its lifecycle, the ids and runtime
+// it talks to, and what its A2A stream brought so far; and the A2A message it sends.
+import { randomUUID } from 'node:crypto';
+import type { Message, MessageSendParams } from '@a2a-js/sdk';
+import type { TaggedPart } from '../../../shared/playground.ts';
+import { taggedToA2A } from '../parts.ts';
+import type { BlobStore } from '../store/blobs.ts';
+import type { RunRow } from '../store/store.ts';
+import { RESERVED_METADATA_KEY } from './capture.ts';
+import { RunLifecycle } from './lifecycle.ts';
+import { EMPTY_STREAM, type StreamOutcome, type StreamState } from './stream.ts';
+
+export interface ActiveRun {
+  readonly runId: string;
+  readonly row: RunRow;
+  readonly lifecycle: RunLifecycle;
+  /** Aborting it closes the run's A2A stream. */
+  readonly controller: AbortController;
+  readonly createdAt: number;
+  contextId: string | null;
+  taskId: string | null;
+  /** Runtime process generation that serves the invocation. */
+  generation: number | null;
+  baseUrl: string | null;
+  captureToken: string | null;
+  startedAt: number | null;
+  /** What the A2A stream brought so far; its text is kept, marked partial, by a run that
+   * ends before its answer. */
+  stream: StreamState;
+  outcome: StreamOutcome | null;
+  /** What prepare applied: the changed files, and how the runtime took them. */
+  prepared: { changed: string[]; applied: 'none' | 'reload' | 'restart' } | null;
+  /** A user cancel arrived before the task id: cancel the A2A task as soon as it is known. */
+  cancelRemote: boolean;
+  remoteCancelSent: boolean;
+}
+
+/** A run just inserted `queued`, as the executor starts it. */
+export function newActiveRun(row: RunRow): ActiveRun {
+  return {
+    runId: row.run_id,
+    row,
+    lifecycle: new RunLifecycle(),
+    controller: new AbortController(),
+    createdAt: Date.parse(row.created_at),
+    contextId: row.context_id,
+    taskId: row.task_id,
+    generation: null,
+    baseUrl: null,
+    captureToken: null,
+    startedAt: null,
+    stream: EMPTY_STREAM,
+    outcome: null,
+    prepared: null,
+    cancelRemote: false,
+    remoteCancelSent: false,
+  };
+}
+
+/** The `message/stream` params of a run: its input parts in its conversation (spec 4.1
+ * rule 2), its user metadata and its capture token under the reserved key (spec 4.3 rule 8). */
+export function messageOf(run: ActiveRun, blobs: BlobStore): MessageSendParams {
+  const metadata = JSON.parse(run.row.metadata) as Record<string, unknown>;
+  const message: Message = {
+    kind: 'message',
+    messageId: randomUUID(),
+    role: 'user',
+    parts: taggedToA2A(JSON.parse(run.row.input_parts) as TaggedPart[], blobs),
+    ...(run.contextId ? { contextId: run.contextId } : {}),
+    ...(run.taskId ? { taskId: run.taskId } : {}),
+  };
+  return { message, metadata: { ...metadata, [RESERVED_METADATA_KEY]: { capture_token: run.captureToken } } };
+}

@@ -1,0 +1,68 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { EventBus } from '../events/bus.ts';
+import { EventLog } from '../events/log.ts';
+import { newSessionId } from '../ids.ts';
+import { PlaygroundStore, toDetail } from '../store/store.ts';
+import { insertTestRun } from '../store/test-support.ts';
+import { RESERVED_METADATA_KEY, TraceCapture, scoreFrom } from './capture.ts';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+function setup() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pg-capture-'));
+  dirs.push(dir);
+  const store = PlaygroundStore.open(path.join(dir, 'p.sqlite'));
+  const session = store.insertSession(newSessionId(), 't', new Date().toISOString());
+  const runId = insertTestRun(store, session.session_id, { status: 'running' });
+  const log = new EventLog(store, new EventBus());
+  return { store, log, runId, capture: new TraceCapture(store, log) };
+}
+
+describe('trace capture (spec 4.3 rule 8)', () => {
+  it('keeps only the optional score keys that are present (spec 2.6)', () => {
+    expect(scoreFrom({ evaluator: 'e', score: 0.5 })).toEqual({ evaluator: 'e', score: 0.5 });
+    expect(scoreFrom({ evaluator: 'e', score: null, reason: 'r', node: 'n', duration_ms: 3, ts: 'x', task_id: 't' })).toEqual({
+      evaluator: 'e',
+      score: null,
+      reason: 'r',
+      node: 'n',
+      duration_ms: 3,
+    });
+    expect(scoreFrom({ score: 1 })).toBeNull();
+  });
+
+  it('appends posted events as trace events, without the reserved key, and stores scores', () => {
+    const { store, log, runId, capture } = setup();
+    const token = capture.open(runId);
+    const accepted = capture.accept(token, [
+      { name: 'invoke.start', ts: 't0', [RESERVED_METADATA_KEY]: { capture_token: token } },
+      { name: 'evaluation.result', evaluator: 'tone', score: 0.9 },
+    ]);
+    expect(accepted).toBe(true);
+    const trace = log.read(runId, 0, 10, 10).map((r) => JSON.parse(r.body));
+    expect(trace).toMatchObject([
+      { kind: 'trace', name: 'invoke.start', data: { ts: 't0' } },
+      { kind: 'trace', name: 'evaluation.result', data: { evaluator: 'tone', score: 0.9 } },
+    ]);
+    expect(trace[0].data).not.toHaveProperty(RESERVED_METADATA_KEY);
+    expect(toDetail(store.getRun(runId)!).scores).toEqual([{ evaluator: 'tone', score: 0.9 }]);
+    log.close();
+  });
+
+  it('refuses a token it never issued and one whose run ended', () => {
+    const { runId, capture, log } = setup();
+    expect(capture.accept('nope', [{ name: 'x' }])).toBe(false);
+    const token = capture.open(runId);
+    capture.accept(token, [{ name: 'evaluation.result', evaluator: 'e', score: 1 }]);
+    expect(capture.close(token)).toEqual([{ evaluator: 'e', score: 1 }]);
+    expect(capture.accept(token, [{ name: 'x' }])).toBe(false);
+    expect(capture.close(null)).toEqual([]);
+    log.close();
+  });
+});

@@ -1,0 +1,73 @@
+// How a run's progress is written: the run row and its events (docs/playground-api.md
+// "Events"). A state change writes the row and its `run.status` event in one transaction;
+// the end writes the row, the output parts, the `complete` phase and the final status in one.
+import type { PhaseName, PhaseState, RunReason, RunStatus, ScoreEntry, TaggedPart } from '../../../shared/playground.ts';
+import type { EventLog } from '../events/log.ts';
+import type { StoredBlob } from '../parts.ts';
+import type { PlaygroundStore, RunPatch } from '../store/store.ts';
+import type { ProjectDiagnostic } from './runtime.ts';
+
+/** How a run ended, as stored. */
+export interface RunEnding {
+  status: RunStatus;
+  reason: RunReason | null;
+  parts: TaggedPart[];
+  /** Extra keys of the `complete` phase event. */
+  detail?: Record<string, unknown>;
+  /** Blobs the output parts refer to. */
+  blobs?: StoredBlob[];
+  scores?: ScoreEntry[];
+}
+
+export class RunRecorder {
+  constructor(
+    private readonly store: PlaygroundStore,
+    private readonly log: EventLog,
+  ) {}
+
+  /** A new active state, with the fields that change with it. */
+  status(runId: string, status: RunStatus, patch: RunPatch = {}): void {
+    this.store.transaction(() => {
+      this.store.updateRun(runId, { status, ...patch });
+      this.log.append(runId, 'run.status', { status });
+    });
+  }
+
+  phase(runId: string, phase: PhaseName, state: PhaseState, detail: Record<string, unknown> = {}): void {
+    this.log.append(runId, 'run.phase', { phase, state, ...detail });
+  }
+
+  /** The project's problems, one `diagnostic` event each. */
+  diagnostics(runId: string, diagnostics: readonly ProjectDiagnostic[]): void {
+    for (const d of diagnostics) {
+      this.log.append(runId, 'diagnostic', {
+        severity: 'error',
+        message: d.message,
+        file: d.file,
+        ...(d.line !== undefined ? { line: d.line } : {}),
+        ...(d.column !== undefined ? { column: d.column } : {}),
+        ...(d.field !== undefined ? { field: d.field } : {}),
+      });
+    }
+  }
+
+  /** The terminal state: row, output, `complete` phase and final status, in one transaction. */
+  end(runId: string, e: RunEnding): void {
+    const now = new Date().toISOString();
+    const ok = e.status === 'completed' || e.status === 'input_required';
+    const { status, reason, parts } = e;
+    this.store.transaction(() => {
+      this.store.updateRun(runId, { status, reason, ended_at: now, output_parts: parts, ...(e.scores?.length ? { scores: e.scores } : {}) });
+      for (const b of e.blobs ?? []) this.store.linkBlob(runId, b.sha256, b.size, now);
+      this.log.append(runId, 'run.output', { parts });
+      this.log.append(runId, 'run.phase', {
+        phase: 'complete',
+        state: ok ? 'completed' : 'failed',
+        status,
+        ...(reason ? { reason } : {}),
+        ...e.detail,
+      });
+      this.log.append(runId, 'run.status', { status, ...(reason ? { reason } : {}) });
+    });
+  }
+}
