@@ -7,7 +7,7 @@ import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { parseFlags, parsePort, UsageError } from '../cli-args.ts';
 import { formatDiagnosticsLine, formatReadyLine, RUNTIME_ENV, type ProjectDiagnostic } from '../../shared/runtime-contract.ts';
-import { parseWorkers, reportFatal, reportReady, runPrimary, workerInfo, workerReplicaId, type WorkerInfo } from './cluster.ts';
+import { parseWorkers, reportFatal, reportReady, runPrimary, workerInfo, workerReplicaId, type WorkerInfo } from './cluster/workers.ts';
 
 export async function runRuntimeCommand(argv: string[]): Promise<void> {
   const flags = parseFlags(argv, {
@@ -43,7 +43,7 @@ interface ServeOptions {
 async function serve(opts: ServeOptions): Promise<void> {
   const { worker } = opts;
   const [{ startRuntime, RuntimeStartError }, { ProjectLoadError }, { SettingsError, loadSettings }] = await Promise.all([
-    import('./server.ts'),
+    import('./start.ts'),
     import('./project/loader.ts'),
     import('./config.ts'),
   ]);

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { readEnvFile } from '../config.ts';
-import type { RuntimeContext } from '../server.ts';
+import type { RuntimeContext } from '../start.ts';
 import { ManagementError } from './envelope.ts';
 
 export class CardUrlService {

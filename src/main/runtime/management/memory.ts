@@ -1,6 +1,6 @@
 // GET/PATCH /api/v1/memory/config (spec 2.3, 4.2 rule 2). Changes take effect at the next
 // invocation: the graph reads the live values through ctx.memory.
-import type { RuntimeContext } from '../server.ts';
+import type { RuntimeContext } from '../start.ts';
 import { ManagementError } from './envelope.ts';
 
 const IMMUTABLE = ['enabled', 'backend', 'postgres_dsn'] as const;

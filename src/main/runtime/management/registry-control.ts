@@ -1,7 +1,7 @@
 // Registry endpoints (spec 4.2, 5.2): metadata of every project component and hot reload.
-import type { RuntimeContext } from '../server.ts';
+import type { RuntimeContext } from '../start.ts';
 import { ProjectLoadError } from '../project/loader.ts';
-import { ReloadBusyError } from '../registry.ts';
+import { ReloadBusyError } from '../project/registry.ts';
 import { ManagementError } from './envelope.ts';
 import type { RegistryMetadata } from '../../../shared/runtime-contract.ts';
 

@@ -4,7 +4,7 @@ import { timingSafeEqual } from 'node:crypto';
 import express, { type Request, type Response, type NextFunction } from 'express';
 import { jsonBody } from '../../http/json-body.ts';
 import { MANAGEMENT_BODY_LIMIT } from '../../http/limits.ts';
-import type { RuntimeContext } from '../server.ts';
+import type { RuntimeContext } from '../start.ts';
 import { ManagementError, managementErrorHandler, ok } from './envelope.ts';
 import { CardUrlService } from './card-url.ts';
 import { MemoryService } from './memory.ts';

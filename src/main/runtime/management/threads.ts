@@ -1,6 +1,6 @@
 // Thread endpoints (spec 2.4, 4.2 rules 1, 5.3): every operation is authorised by ownership
 // through AGENT_ID; another agent's thread is FORBIDDEN, an unknown one THREAD_NOT_FOUND.
-import type { RuntimeContext } from '../server.ts';
+import type { RuntimeContext } from '../start.ts';
 import { ManagementError } from './envelope.ts';
 import { requireMemory } from './memory.ts';
 

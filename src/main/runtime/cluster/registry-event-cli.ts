@@ -6,8 +6,8 @@
 import { parseArgs } from 'node:util';
 import { connect } from '@nats-io/transport-node';
 import { createInbox } from '@nats-io/nats-core';
-import { UsageError } from '../cli-args.ts';
-import { subjectToken } from './trace-nats.ts';
+import { UsageError } from '../../cli-args.ts';
+import { subjectToken } from '../observability/trace-nats.ts';
 import type { RegistryChangeEvent, RegistryEventOutcome } from './registry-events.ts';
 
 export async function runRegistryEventCommand(argv: string[]): Promise<void> {

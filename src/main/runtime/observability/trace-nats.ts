@@ -6,7 +6,7 @@
 // retries from the first unacknowledged event (the ids make the retry safe). When NATS is slow
 // or down the buffer fills; past its cap the oldest events are dropped and counted.
 import crypto from 'node:crypto';
-import { connectNats } from './nats.ts';
+import { connectNats } from '../cluster/nats.ts';
 import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import type { Logger } from 'pino';

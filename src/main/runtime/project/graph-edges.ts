@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { END, START } from '@langchain/langgraph';
-import { didYouMean } from '../common/nearest.ts';
-import { lineCol } from '../common/json-locate.ts';
+import { didYouMean } from '../../common/nearest.ts';
+import { lineCol } from '../../common/json-locate.ts';
 
 /** The parts of an uncompiled LangGraph graph this check reads. */
 interface GraphBuilder {

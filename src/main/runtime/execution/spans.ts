@@ -2,8 +2,8 @@
 // node execution of an invocation, built from the `tasks` stream mode LangGraph emits anyway
 // (no callback on every runnable), plus the fan-out branches the SDK's fanOut reports and
 // the node failures instrumentNodes reports, on the custom stream.
-import { traceValue } from './trace-value.ts';
-import { failureOf, sourceOf, type SourcePosition } from './node-failures.ts';
+import { traceValue } from '../observability/trace-value.ts';
+import { failureOf, sourceOf, type SourcePosition } from '../project/node-failures.ts';
 import { toAgentError } from './errors.ts';
 
 type Emit = (name: string, fields: Record<string, unknown>) => void;
@@ -38,8 +38,8 @@ export interface BranchSignal {
   interrupted?: boolean;
 }
 
-export { BRANCH_SPAN_KEY as BRANCH_KEY } from '../../sdk/fanout.ts';
-import { FAILED_BRANCH } from '../../sdk/fanout.ts';
+export { BRANCH_SPAN_KEY as BRANCH_KEY } from '../../../sdk/fanout.ts';
+import { FAILED_BRANCH } from '../../../sdk/fanout.ts';
 
 export class SpanTracker {
   private readonly open = new Map<string, OpenSpan>();

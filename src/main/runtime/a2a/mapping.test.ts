@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Part } from '@a2a-js/sdk';
 import { AIMessage, HumanMessage, RemoveMessage } from '@langchain/core/messages';
-import { applyDefaultSchema, artifactName, historySeed, lastAiText } from './a2a-mapping.ts';
-import type { Generation } from './registry.ts';
+import { applyDefaultSchema, artifactName, historySeed, lastAiText } from './mapping.ts';
+import type { Generation } from '../project/registry.ts';
 
 const gen = (configured?: string, adapter?: string) =>
   ({ adapterArtifactName: adapter, project: { manifest: { output: { artifactName: configured } } } }) as unknown as Generation;

@@ -4,7 +4,7 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { runEvaluators } from './evaluators.ts';
-import type { Generation } from './registry.ts';
+import type { Generation } from '../project/registry.ts';
 
 type Run = (ctx: { signal: AbortSignal }) => unknown;
 

@@ -8,7 +8,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import os from 'node:os';
 import pino, { type Logger } from 'pino';
-import { formatReadyLine } from '../../shared/runtime-contract.ts';
+import { formatReadyLine } from '../../../shared/runtime-contract.ts';
 
 /** Environment the primary gives each worker. */
 export const WORKER_ENV = {

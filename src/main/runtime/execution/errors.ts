@@ -1,8 +1,8 @@
 // Maps whatever an invocation throws to the A2A failure of spec 7.2. Application errors
 // (AgentError) pass through; upstream HTTP statuses, timeouts, connection failures and the
 // graph recursion limit map to standard codes (docs/decisions.md D-3, D-4).
-import { AgentError } from '../../sdk/errors.ts';
-import { ThreadOwnershipError } from './store/types.ts';
+import { AgentError } from '../../../sdk/errors.ts';
+import { ThreadOwnershipError } from '../store/types.ts';
 
 interface ErrorLike {
   name?: string;

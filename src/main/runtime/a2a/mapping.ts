@@ -4,9 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Message, Part } from '@a2a-js/sdk';
 import { AIMessage, HumanMessage, coerceMessageLikeToMessage, type BaseMessage, type BaseMessageLike } from '@langchain/core/messages';
-import type { AgentFile, AgentRequest, AgentResponse } from '../../sdk/state.ts';
-import type { Generation } from './registry.ts';
-import type { TranscriptMessage } from './store/types.ts';
+import type { AgentFile, AgentRequest, AgentResponse } from '../../../sdk/state.ts';
+import type { Generation } from '../project/registry.ts';
+import type { TranscriptMessage } from '../store/types.ts';
 
 export const DEFAULT_ARTIFACT_NAME = 'agent-response';
 /** The one artifact of a task: streamed chunks and the complete answer share its id. */

@@ -4,9 +4,9 @@
 // node's model tokens for streaming clients. Items come as [namespace, mode, payload]
 // (`subgraphs: true`), so a subgraph's nodes are spans too.
 import type { BaseMessage } from '@langchain/core/messages';
-import type { AgentResponse } from '../../sdk/state.ts';
-import { lastAiText, messageText } from './a2a-mapping.ts';
-import { NODE_FAILURE_KEY, type NodeFailure } from './node-failures.ts';
+import type { AgentResponse } from '../../../sdk/state.ts';
+import { lastAiText, messageText } from '../a2a/mapping.ts';
+import { NODE_FAILURE_KEY, type NodeFailure } from '../project/node-failures.ts';
 import { BRANCH_KEY, type BranchSignal, type SpanTracker } from './spans.ts';
 
 type Emit = (name: string, fields: Record<string, unknown>) => void;

@@ -5,8 +5,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Logger } from 'pino';
-import type { Manifest } from './project/manifest.ts';
-import type { McpToolHandle } from '../../sdk/index.ts';
+import type { Manifest } from '../project/manifest.ts';
+import type { McpToolHandle } from '../../../sdk/index.ts';
 
 type ServerDecl = Manifest['mcpServers'][number];
 

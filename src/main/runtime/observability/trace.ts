@@ -2,7 +2,7 @@
 // sink ships now; the studio capture sink delivers a Playground invocation's events to the
 // studio under its capture token (issue 3 section 7).
 import type { Logger } from 'pino';
-import type { CaptureBody } from '../../shared/runtime-contract.ts';
+import type { CaptureBody } from '../../../shared/runtime-contract.ts';
 
 export interface TraceEvent {
   name: string;

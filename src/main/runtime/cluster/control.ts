@@ -11,7 +11,7 @@
 import { createInbox, type NatsConnection, type Subscription } from '@nats-io/nats-core';
 import { connectNats } from './nats.ts';
 import type { Logger } from 'pino';
-import { subjectToken } from './trace-nats.ts';
+import { subjectToken } from '../observability/trace-nats.ts';
 
 export type ControlMessage =
   | { op: 'cancel'; task_id: string }

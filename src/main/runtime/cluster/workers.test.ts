@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { parseWorkers, workerReplicaId } from './cluster.ts';
+import { parseWorkers, workerReplicaId } from './workers.ts';
 
 describe('--workers', () => {
   it('is 1 by default, an integer >= 1, or auto (one per CPU)', () => {

@@ -1,8 +1,8 @@
 // spec 4.1 rule 5: every completed output is evaluated exactly once, in order, each evaluator
 // under its own time limit; an evaluator's failure is an observation (evaluation.error) and
 // never fails the answer.
-import type { AgentRequest, AgentResponse } from '../../sdk/state.ts';
-import type { Generation } from './registry.ts';
+import type { AgentRequest, AgentResponse } from '../../../sdk/state.ts';
+import type { Generation } from '../project/registry.ts';
 
 type Emit = (name: string, fields: Record<string, unknown>) => void;
 

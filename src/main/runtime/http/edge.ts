@@ -4,10 +4,10 @@
 // management envelope (spec 2.1) everywhere else. No HTML page, stack or path ever leaves.
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import { fromClientHttpError, HttpInputError, type HttpInputCode } from '../http/input-error.ts';
-import { loopbackRefusal } from '../http/loopback.ts';
-import { JSONRPC } from './request-meta.ts';
-import { fail, ManagementError, toManagementError } from './management/envelope.ts';
+import { fromClientHttpError, HttpInputError, type HttpInputCode } from '../../http/input-error.ts';
+import { loopbackRefusal } from '../../http/loopback.ts';
+import { JSONRPC } from '../a2a/request-meta.ts';
+import { fail, ManagementError, toManagementError } from '../management/envelope.ts';
 
 /** Paths anyone may read from anywhere: the public agent card and the health check. */
 const PUBLIC_PATHS = new Set(['/.well-known/agent-card.json', '/healthz']);

@@ -8,7 +8,7 @@
 import { connectNats } from './nats.ts';
 import type { Msg, NatsConnection, Subscription } from '@nats-io/nats-core';
 import type { Logger } from 'pino';
-import { subjectToken } from './trace-nats.ts';
+import { subjectToken } from '../observability/trace-nats.ts';
 
 export interface RegistryChangeEvent {
   agent_id: string;

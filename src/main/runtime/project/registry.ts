@@ -2,12 +2,12 @@
 // generation. Invocations take the current generation when they start and keep it to the
 // end, so a reload never changes a run in flight.
 import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
-import { loadProject, isGraphLike, ProjectLoadError, type Component, type LoadedProject } from './project/loader.ts';
-import type { AgentContext, MemoryControls, McpToolHandle } from '../../sdk/index.ts';
-import { setDefaultFanoutConcurrency } from '../../sdk/fanout.ts';
+import { loadProject, isGraphLike, ProjectLoadError, type Component, type LoadedProject } from './loader.ts';
+import type { AgentContext, MemoryControls, McpToolHandle } from '../../../sdk/index.ts';
+import { setDefaultFanoutConcurrency } from '../../../sdk/fanout.ts';
 import { instrumentNodes } from './node-failures.ts';
 import { quotedNameLocation, unknownNodeEdges } from './graph-edges.ts';
-import type { RuntimeSettings } from './config.ts';
+import type { RuntimeSettings } from '../config.ts';
 
 /** The compiled graph as the executor uses it. */
 export interface RunnableGraph {

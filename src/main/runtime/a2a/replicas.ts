@@ -9,8 +9,8 @@
 //     naming the replica (poll tasks/get instead; a broker makes it cluster-wide later).
 import { A2AError, DefaultRequestHandler, type ServerCallContext } from '@a2a-js/sdk/server';
 import type { Task, TaskIdParams, TaskStatusUpdateEvent, TaskArtifactUpdateEvent } from '@a2a-js/sdk';
-import type { PgTaskStore } from './store/postgres/taskStore.ts';
-import type { ClusterControl } from './cluster-control.ts';
+import type { PgTaskStore } from '../store/postgres/taskStore.ts';
+import type { ClusterControl } from '../cluster/control.ts';
 
 const FINAL = new Set(['completed', 'failed', 'canceled', 'rejected']);
 

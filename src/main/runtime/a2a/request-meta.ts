@@ -3,7 +3,7 @@
 // and the per-request metadata the SDK does not hand to executors (params.metadata).
 import type { RequestHandler } from 'express';
 
-import { RESERVED_CAPTURE_KEY } from '../../shared/runtime-contract.ts';
+import { RESERVED_CAPTURE_KEY } from '../../../shared/runtime-contract.ts';
 
 export { RESERVED_CAPTURE_KEY };
 export const OBSERVATION_LABEL_KEYS = ['userId', 'agentId', 'agentName', 'workflowId', 'workflowName', 'chatbotId', 'chatbotName'] as const;

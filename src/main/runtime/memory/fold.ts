@@ -3,8 +3,8 @@
 // into a running summary kept in persistent memory, and removed from the thread.
 import { HumanMessage, RemoveMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import { ChatOpenAI } from '@langchain/openai';
-import { openAiClientOptions, openAiConfigured } from '../../sdk/model.ts';
-import type { ModelEnvironment, ModelSettings } from '../../sdk/model.ts';
+import { openAiClientOptions, openAiConfigured } from '../../../sdk/model.ts';
+import type { ModelEnvironment, ModelSettings } from '../../../sdk/model.ts';
 
 export const SUMMARY_KEY = 'summary';
 
