@@ -1,41 +1,44 @@
-// The agent runtime's HTTP server: A2A JSON-RPC at POST /, the agent card, /healthz,
-// /graph and (issue 5) the management API. Runs standalone and as the studio's child.
-import http from 'node:http';
+// The runtime's composition root: builds its parts in dependency order, each given only the
+// narrow interface it needs, and serves them over HTTP (A2A JSON-RPC at POST /, the agent
+// card, /healthz, /graph, the management API). Runs standalone and as the studio's child.
+import type http from 'node:http';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import express from 'express';
 import pino, { type Logger } from 'pino';
-import type { AgentCard } from '@a2a-js/sdk';
-import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import { MemorySaver } from '@langchain/langgraph';
 import { loadSettings, type RuntimeSettings } from './config.ts';
-import { Registry, type Generation, type MemoryConfig } from './project/registry.ts';
-import { GraphAgentExecutor } from './a2a/executor.ts';
+import { Registry, type MemoryConfig } from './project/registry.ts';
 import { LogTraceSink, type TraceSink } from './observability/trace.ts';
 import { NatsTraceSink } from './observability/trace-nats.ts';
+import { newRuntimeStats } from './observability/stats.ts';
 import { RegistryEvents } from './cluster/registry-events.ts';
 import { ClusterControl } from './cluster/control.ts';
+import { CancelRequests } from './cluster/cancels.ts';
+import { controlHandlers } from './cluster/commands.ts';
 import { OutboundPool } from './outbound/pool.ts';
-import { MemoryService } from './management/memory.ts';
-import { RegistryService } from './management/registry-control.ts';
-import { RequestMetaStore, jsonRpcGate } from './a2a/request-meta.ts';
-import { edgeGuard, runtimeErrorHandler, runtimeNotFound } from './http/edge.ts';
-import { requestTargetGuard, screenRequestTarget } from '../http/request-target.ts';
-import { jsonBody } from '../http/json-body.ts';
-import { isLoopbackAddress } from '../http/loopback.ts';
-import { RUNTIME_RPC_BODY_LIMIT } from '../http/limits.ts';
-import { answerClientErrors } from '../http/client-errors.ts';
+import { McpManager } from './outbound/mcp.ts';
 import { openSqliteStore } from './store/sqlite.ts';
 import { defaultReplicaId, openPostgresStore } from './store/postgres/store.ts';
 import type { PgTaskStore } from './store/postgres/taskStore.ts';
+import type { MemoryStore } from './store/types.ts';
 import { useRandomPool } from './tuning/random-pool.ts';
 import { useLightRunContext } from './tuning/run-context.ts';
-import { ReplicaAwareRequestHandler } from './a2a/replicas.ts';
-import type { MemoryStore } from './store/types.ts';
-import { describeGraph } from './project/graph-view.ts';
-import { McpManager } from './outbound/mcp.ts';
 import { createSummarizer } from './memory/fold.ts';
-import { mountManagement } from './management/routes.ts';
-import { MemorySaver } from '@langchain/langgraph';
+import { GraphAgentExecutor } from './a2a/executor.ts';
+import { ReplicaAwareRequestHandler } from './a2a/replicas.ts';
+import { RequestMetaStore } from './a2a/request-meta.ts';
+import { buildAgentCard } from './a2a/card.ts';
+import { a2aRouter } from './a2a/routes.ts';
+import { isLoopbackAddress } from '../http/loopback.ts';
+import { listen, runtimeServer } from './http/app.ts';
+import { probeRouter } from './http/probes.ts';
+import { managementRouter } from './management/routes.ts';
+import { runtimeStatus } from './management/status.ts';
+import { CardUrlService } from './management/card-url.ts';
+import { MemoryService } from './management/memory.ts';
+import { ThreadService } from './management/threads.ts';
+import { RegistryService } from './management/registry-control.ts';
+
+export { RuntimeStartError } from './http/app.ts';
 
 export interface RuntimeOptions {
   projectDir: string;
@@ -49,68 +52,46 @@ export interface RuntimeOptions {
   sinks?: TraceSink[];
 }
 
-export interface RuntimeStats {
-  invocations: number;
-  completed: number;
-  failed: number;
-  input_required: number;
-  canceled: number;
-  requests: Record<string, number>;
-}
-
-export interface RuntimeContext {
-  settings: RuntimeSettings;
-  registry: Registry;
-  store: MemoryStore;
-  memory: MemoryConfig;
-  card: AgentCard;
-  stats: RuntimeStats;
-  log: Logger;
-  projectDir: string;
-  mcp: McpManager;
-  listeningUrl: () => string;
-  /** State and counters of the broker trace sinks (GET /api/v1/status). */
-  traceSinks: () => Record<string, unknown>;
-  /** State and counters of the registry change-event subscription, null when off. */
-  registryEvents: () => unknown;
-  /** The outbound connection pool's counters (GET /api/v1/status). */
-  outbound: () => unknown;
-  /** Cluster-wide control through NATS (CLUSTER_CONTROL=nats), null when off. */
-  control: ClusterControl | null;
-}
-
 export interface RunningRuntime {
   url: string;
-  context: RuntimeContext;
+  /** Parts callers (the CLI, tests) may read: the loaded project, the store, the log. */
+  context: { registry: Registry; store: MemoryStore; log: Logger };
   close(): Promise<void>;
 }
 
-export class RuntimeStartError extends Error {
-  override readonly name = 'RuntimeStartError';
+/** The memory store (docs/deployment.md): SQLite by default, or PostgreSQL, whose task table
+ * replicas share (`shared`, null for SQLite). */
+async function openStore(settings: RuntimeSettings, dataDir: string, replica: string, log: Logger, cancels: CancelRequests): Promise<{ store: MemoryStore; shared: PgTaskStore | null }> {
+  const s = settings.memoryStore;
+  if (s.backend !== 'postgres') return { store: openSqliteStore(path.join(dataDir, 'memory.sqlite')), shared: null };
+  const store = await openPostgresStore({
+    dsn: s.dsn,
+    schema: s.schema,
+    poolMax: s.poolMax,
+    leaseMs: s.leaseMs,
+    replica,
+    lease: {
+      log,
+      onCancelRequested: cancels.report,
+      onReaped: (tasks) => {
+        for (const t of tasks) log.warn({ task_id: t.id, context_id: t.contextId }, 'task failed: the replica running it stopped (lease expired)');
+      },
+    },
+  });
+  return { store, shared: store.taskStore() as PgTaskStore };
 }
 
-export function buildAgentCard(gen: Generation, url: string): AgentCard {
-  const m = gen.project.manifest;
-  return {
-    protocolVersion: '0.3.0',
-    name: m.name,
-    description: m.description,
-    version: m.version,
-    url,
-    preferredTransport: 'JSONRPC',
-    capabilities: { streaming: true, pushNotifications: false, stateTransitionHistory: false },
-    defaultInputModes: m.inputModes,
-    defaultOutputModes: m.outputModes,
-    skills: m.skills.map((s) => ({
-      id: s.id,
-      name: s.name,
-      description: s.description,
-      tags: s.tags,
-      ...(s.examples ? { examples: s.examples } : {}),
-      ...(s.inputModes ? { inputModes: s.inputModes } : {}),
-      ...(s.outputModes ? { outputModes: s.outputModes } : {}),
-    })),
-  };
+/** The memory configuration every invocation reads live (spec 2.3): from the manifest at the
+ * first load; MEMORY_ENABLED=false in the environment turns it off. Disabled memory writes
+ * nothing to the store: thread state lives in process memory only. */
+function memoryFromManifest(memory: MemoryConfig, settings: RuntimeSettings) {
+  return (m: { memory: { enabled: boolean; summarize: boolean; windowSize: number; summarizeThreshold: number } }) =>
+    Object.assign(memory, {
+      enabled: m.memory.enabled && !/^(0|false|no|off)$/i.test(settings.env.MEMORY_ENABLED ?? ''),
+      summarize: m.memory.summarize,
+      window_size: m.memory.windowSize,
+      summarize_threshold: m.memory.summarizeThreshold,
+    });
 }
 
 export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime> {
@@ -120,51 +101,25 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
   if (settings.lightRunContext) useLightRunContext(); // D-40: no disabled LangSmith RunTree per runnable call
   const log = opts.logger ?? pino({ name: 'agent-runtime', level: settings.env.LOG_LEVEL ?? 'info' }, pino.destination(2));
   const dataDir = path.resolve(opts.dataDir ?? path.join(projectDir, '.agent-studio', 'runtime'));
-  // The memory store (docs/deployment.md): the replica callbacks reach the handler built below.
-  const late: { handler?: ReplicaAwareRequestHandler } = {};
   const replica = settings.replicaId ?? defaultReplicaId();
-  const store =
-    settings.memoryStore.backend === 'postgres'
-      ? await openPostgresStore({
-          dsn: settings.memoryStore.dsn,
-          schema: settings.memoryStore.schema,
-          poolMax: settings.memoryStore.poolMax,
-          leaseMs: settings.memoryStore.leaseMs,
-          replica,
-          lease: {
-            log,
-            // A cancel asked on another replica, for a run of this one: cancel it here.
-            onCancelRequested: (ids) => {
-              for (const id of ids) void late.handler?.cancelTask({ id }).catch((err: unknown) => log.warn({ task_id: id, err: (err as Error).message }, 'cancel asked by another replica failed'));
-            },
-            onReaped: (tasks) => {
-              for (const t of tasks) log.warn({ task_id: t.id, context_id: t.contextId }, 'task failed: the replica running it stopped (lease expired)');
-            },
-          },
-        })
-      : openSqliteStore(path.join(dataDir, 'memory.sqlite'));
-  const stats: RuntimeStats = { invocations: 0, completed: 0, failed: 0, input_required: 0, canceled: 0, requests: {} };
   // spec 8: every outbound call (model, MCP, other agents, ctx.fetch) through one pool.
   const outbound = new OutboundPool(settings.outbound.maxConnections, settings.outbound.queueTimeoutMs);
   const mcp = new McpManager(projectDir, settings.env, log, outbound.fetch);
+  const cancels = new CancelRequests();
+  const { store, shared } = await openStore(settings, dataDir, replica, log, cancels);
 
   const memory: MemoryConfig = { enabled: true, backend: store.backend, summarize: false, window_size: 20, summarize_threshold: 40 };
   const registry = new Registry({
     projectDir,
     settings,
-    // Memory starts from the manifest; MEMORY_ENABLED=false in the environment turns it off.
-    // Disabled memory writes nothing to the store: thread state lives in process memory only.
-    initMemory: (m) =>
-      Object.assign(memory, {
-        enabled: m.memory.enabled && !/^(0|false|no|off)$/i.test(settings.env.MEMORY_ENABLED ?? ''),
-        summarize: m.memory.summarize,
-        window_size: m.memory.windowSize,
-        summarize_threshold: m.memory.summarizeThreshold,
-      }),
+    initMemory: memoryFromManifest(memory, settings),
     checkpointer: () => (memory.enabled ? store.checkpointer(settings.agentId) : new MemorySaver()),
     memory,
     mcpTools: () => mcp.tools(),
     fetch: outbound.fetch,
+    onInstall: async (gen, changed) => {
+      if (changed.some((c) => c.kind === 'mcp_server')) await mcp.connect(gen.project.manifest.mcpServers);
+    },
   });
   try {
     const gen = await registry.load();
@@ -174,150 +129,92 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
     await store.close();
     throw err;
   }
-  registry.onInstall = async (gen, changed) => {
-    if (changed.some((c) => c.kind === 'mcp_server')) await mcp.connect(gen.project.manifest.mcpServers);
-  };
 
-  let listeningUrl = '';
   const card = buildAgentCard(registry.current, settings.publicAgentUrl ?? 'http://127.0.0.1/');
+  const stats = newRuntimeStats();
   const requestMeta = new RequestMetaStore();
   const nats = settings.traceNats ? new NatsTraceSink({ ...settings.traceNats, agentId: settings.agentId, log }) : null;
   const sinks: TraceSink[] = [...(settings.traceLog ? [new LogTraceSink(log)] : []), ...(nats ? [nats] : []), ...(opts.sinks ?? [])];
   const summarizer = createSummarizer(settings.env, registry.current.project.manifest.model, outbound.fetch);
   const executor = new GraphAgentExecutor({ registry, settings, sinks, requestMeta, log, stats, store, memory, summarizer });
-  const handler = new ReplicaAwareRequestHandler(card, store.taskStore(), executor);
-  late.handler = handler;
-  if (store.backend === 'postgres' && settings.memoryStore.backend === 'postgres') {
-    handler.useReplicas({ tasks: store.taskStore() as PgTaskStore, replica, leaseMs: settings.memoryStore.leaseMs, runsHere: (id) => executor.runsHere(id), control: () => context.control });
-  }
+  const control = settings.clusterControl ? new ClusterControl({ ...settings.clusterControl, agentId: settings.agentId, replica, log }) : null;
+  const replicas = shared && settings.memoryStore.backend === 'postgres' ? { tasks: shared, replica, leaseMs: settings.memoryStore.leaseMs, runsHere: (id: string) => executor.runsHere(id), control } : null;
+  const handler = new ReplicaAwareRequestHandler(card, store.taskStore(), executor, replicas);
+  // A cancel asked on another replica, for a run of this one: cancel it here.
+  cancels.listen((id) => void handler.cancelTask({ id }).catch((err: unknown) => log.warn({ task_id: id, err: (err as Error).message }, 'cancel asked by another replica failed')));
 
-  const context: RuntimeContext = {
-    settings,
-    registry,
-    store,
-    memory,
-    card,
-    stats,
-    log,
-    projectDir,
-    mcp,
-    listeningUrl: () => listeningUrl,
-    traceSinks: () => (nats ? { nats: nats.status() } : {}),
-    outbound: () => outbound.status(),
-    registryEvents: () => registryEvents?.status() ?? null,
-    control: settings.clusterControl ? new ClusterControl({ ...settings.clusterControl, agentId: settings.agentId, replica, log }) : null,
-  };
-  context.control?.handle({
-    // Only the replica running the task acts; the others have nothing to stop.
-    cancel: (taskId) => {
-      if (executor.runsHere(taskId)) void handler.cancelTask({ id: taskId }).catch((err: unknown) => log.warn({ task_id: taskId, err: (err as Error).message }, 'cancel from another replica failed'));
-    },
-    cardUrl: (url) => {
-      card.url = url;
-    },
-    memoryConfig: (values) => {
-      new MemoryService(context).patch(values);
-    },
-    reload: () => new RegistryService(context).reload(),
-    follow: (taskId, publish, done) => {
-      if (!executor.runsHere(taskId)) return false;
-      void (async () => {
-        try {
-          for await (const event of handler.resubscribe({ id: taskId })) publish(event);
-        } catch (err) {
-          log.warn({ task_id: taskId, err: (err as Error).message }, 'following a task for another replica failed');
-        } finally {
-          done();
-        }
-      })();
-      return true;
-    },
-  });
+  const cardUrl = new CardUrlService({ card, settings });
+  const memoryService = new MemoryService({ memory, postgresDsn: settings.env.POSTGRES_DSN ?? null });
+  const registryService = new RegistryService(registry);
+  const threads = new ThreadService({ memory, agentId: settings.agentId, store });
+  control?.start(
+    controlHandlers({
+      tasks: { runsHere: (id) => executor.runsHere(id), cancelTask: (p) => handler.cancelTask(p), resubscribe: (p) => handler.resubscribe(p) },
+      setCardUrl: (url) => {
+        card.url = url;
+      },
+      updateMemory: (values) => memoryService.update(values),
+      reload: () => registryService.reload(),
+      log,
+    }),
+  );
   // spec 6.4: registry change events for this agent reload it like POST /api/v1/registry/reload.
   const registryEvents = settings.registryEvents
-    ? new RegistryEvents({ ...settings.registryEvents, agentId: settings.agentId, replica, reload: () => new RegistryService(context).reload(), log })
+    ? new RegistryEvents({ ...settings.registryEvents, agentId: settings.agentId, replica, reload: () => registryService.reload(), log })
     : null;
 
-  const app = express();
-  app.disable('x-powered-by');
-  let listeningPort = 0;
-  app.use(requestTargetGuard());
-  app.use(edgeGuard({ loopback: isLoopbackAddress(opts.host ?? '127.0.0.1'), port: () => listeningPort, corsOrigins: settings.corsOrigins, replicaId: replica }));
-  // The JSON-RPC endpoint first: every message/send passes fewer routes (issue 18).
-  app.post(
-    '/',
-    jsonBody({ limit: RUNTIME_RPC_BODY_LIMIT }),
-    jsonRpcGate(requestMeta, {
-      onRequest: (method) => {
-        stats.requests[method] = (stats.requests[method] ?? 0) + 1;
-      },
-      waitingTask: (contextId) => store.waitingTask(settings.agentId, contextId),
-    }),
-    jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }),
-  );
-  app.get('/healthz', async (_req, res) => {
-    try {
-      await store.ping();
-    } catch (err) {
-      res.status(503).json({ status: 'unavailable', reason: `store not ready: ${(err as Error).message}` });
-      return;
-    }
-    if (!registry.loaded) {
-      res.status(503).json({ status: 'unavailable', reason: 'project not loaded' });
-      return;
-    }
-    const gen = registry.current;
-    res.json({ status: 'ok', agent: gen.project.manifest.name, version: gen.project.manifest.version, generation: gen.number, store: store.backend, active_tasks: executor.activeCount });
+  const status = () =>
+    runtimeStatus({ agentId: settings.agentId, traceLog: settings.traceLog, card, stats, mcp, outbound, traceSinks: nats ? { nats } : {}, registryEvents, control });
+  const server = runtimeServer({
+    edge: { loopback: isLoopbackAddress(opts.host ?? '127.0.0.1'), corsOrigins: settings.corsOrigins, replicaId: replica },
+    routers: [
+      a2aRouter({ handler, card, requestMeta, gate: gateOptions(settings, stats, store) }),
+      probeRouter({ store, registry, activeTasks: () => executor.activeCount }),
+      managementRouter({ cardUrl, memory: memoryService, threads, registry: registryService, status, control, settings, log }),
+    ],
+    log,
   });
-  app.get('/graph', async (_req, res) => {
-    res.json(await describeGraph(registry.current));
-  });
-  app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: async () => card }));
-  // D-26: the card's url is this endpoint; a client that GETs it finds the card there too.
-  app.get('/', (_req, res) => {
-    res.json(card);
-  });
-  mountManagement(app, context);
-  app.use(runtimeNotFound);
-  app.use(runtimeErrorHandler(log));
+  const closeParts = async () => {
+    await mcp.close();
+    await registryEvents?.close();
+    await control?.close();
+    await outbound.close();
+    await nats?.close();
+    await store.close();
+  };
+  let url: string;
+  try {
+    url = await listen(server, opts.host ?? '127.0.0.1', opts.port ?? 8080);
+  } catch (err) {
+    await closeParts();
+    throw err;
+  }
+  if (!settings.publicAgentUrl) card.url = url;
+  return running(url, server, { registry, store, log }, closeParts);
+}
 
-  const server = http.createServer((req, res) => {
-    screenRequestTarget(req);
-    app(req, res);
-  });
-  server.keepAliveTimeout = 65_000;
-  answerClientErrors(server, (status, message) => ({ success: false, data: null, error: { code: status === 405 ? 'NOT_FOUND' : 'BAD_REQUEST', message } }));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (err: NodeJS.ErrnoException) => {
-      void store.close();
-      if (err.code === 'EADDRINUSE') reject(new RuntimeStartError(`port ${opts.port} on ${opts.host ?? '127.0.0.1'} is already in use: stop the other process or pass another --port`));
-      else if (err.code === 'EACCES') reject(new RuntimeStartError(`no permission to listen on port ${opts.port}: use a port above 1024`));
-      else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') reject(new RuntimeStartError(`cannot listen on host '${opts.host}': it is not an address of this machine`));
-      else reject(err);
-    });
-    server.listen(opts.port ?? 8080, opts.host ?? '127.0.0.1', () => resolve());
-  });
-  const addr = server.address() as AddressInfo;
-  listeningPort = addr.port;
-  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-  listeningUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${addr.port}/`;
-  if (!settings.publicAgentUrl) card.url = listeningUrl;
+/** The JSON-RPC gate's view of the runtime: request counts, and the task waiting for input. */
+function gateOptions(settings: RuntimeSettings, stats: { requests: Record<string, number> }, store: Pick<MemoryStore, 'waitingTask'>) {
+  return {
+    onRequest: (method: string) => {
+      stats.requests[method] = (stats.requests[method] ?? 0) + 1;
+    },
+    waitingTask: (contextId: string) => store.waitingTask(settings.agentId, contextId),
+  };
+}
 
+function running(url: string, server: http.Server, context: RunningRuntime['context'], closeParts: () => Promise<void>): RunningRuntime {
   let closed = false;
   return {
-    url: listeningUrl,
+    url,
     context,
     async close() {
       if (closed) return;
       closed = true;
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await mcp.close();
-      await registryEvents?.close();
-      await context.control?.close();
-      await outbound.close();
-      await nats?.close();
-      await store.close();
+      await closeParts();
     },
   };
 }
+

@@ -4,11 +4,12 @@
 //     is a flag in the task's row; the running replica sees it at its next lease renewal
 //     (TASK_LEASE_MS / 3), cancels the run the usual way, and this call answers with the
 //     task once it is `canceled` (or TaskNotCancelable if it ended otherwise meanwhile).
-//   - tasks/resubscribe: the live events exist only where the task runs; following it from
-//     here would end silently after the snapshot, so this answers UnsupportedOperation
-//     naming the replica (poll tasks/get instead; a broker makes it cluster-wide later).
-import { A2AError, DefaultRequestHandler, type ServerCallContext } from '@a2a-js/sdk/server';
-import type { Task, TaskIdParams, TaskStatusUpdateEvent, TaskArtifactUpdateEvent } from '@a2a-js/sdk';
+//   - tasks/resubscribe: the live events exist only where the task runs. With cluster control
+//     (CLUSTER_CONTROL=nats) the running replica streams them here through NATS; without it,
+//     following from here would end silently after the snapshot, so this answers
+//     UnsupportedOperation naming the replica (poll tasks/get instead).
+import { A2AError, DefaultRequestHandler, type AgentExecutor, type ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
+import type { AgentCard, Task, TaskIdParams, TaskStatusUpdateEvent, TaskArtifactUpdateEvent } from '@a2a-js/sdk';
 import type { PgTaskStore } from '../store/postgres/taskStore.ts';
 import type { ClusterControl } from '../cluster/control.ts';
 
@@ -22,15 +23,18 @@ export interface ReplicaView {
   /** Whether this process runs the task. */
   runsHere(taskId: string): boolean;
   /** Cluster control through NATS, when on: instant cancel and resubscribe across replicas. */
-  control?: () => ClusterControl | null;
+  control: Pick<ClusterControl, 'publish' | 'follow' | 'connected'> | null;
 }
 
 export class ReplicaAwareRequestHandler extends DefaultRequestHandler {
-  private replicas: ReplicaView | null = null;
-
-  /** Turns on the cross-replica answers (a shared PostgreSQL store). */
-  useReplicas(view: ReplicaView): void {
-    this.replicas = view;
+  /** `replicas`: the cross-replica answers, with a shared PostgreSQL store; null otherwise. */
+  constructor(
+    card: AgentCard,
+    taskStore: TaskStore,
+    executor: AgentExecutor,
+    private readonly replicas: ReplicaView | null,
+  ) {
+    super(card, taskStore, executor);
   }
 
   /** The replica running `taskId` when it is not this one. */
@@ -47,7 +51,7 @@ export class ReplicaAwareRequestHandler extends DefaultRequestHandler {
     const { tasks, leaseMs } = this.replicas;
     await tasks.requestCancel(params.id);
     // With cluster control the running replica hears of it at once; the row is the fallback.
-    this.replicas.control?.()?.publish({ op: 'cancel', task_id: params.id });
+    this.replicas.control?.publish({ op: 'cancel', task_id: params.id });
     const deadline = Date.now() + leaseMs + 1_000;
     for (;;) {
       const task = await tasks.load(params.id);
@@ -63,7 +67,7 @@ export class ReplicaAwareRequestHandler extends DefaultRequestHandler {
 
   override async *resubscribe(params: TaskIdParams, context?: ServerCallContext): AsyncGenerator<Task | TaskStatusUpdateEvent | TaskArtifactUpdateEvent, void, undefined> {
     const replica = await this.elsewhere(params.id);
-    const control = replica ? this.replicas?.control?.() : null;
+    const control = replica ? this.replicas?.control : null;
     if (replica && control?.connected) {
       // The replica running the task streams its events here through NATS.
       const events = await control.follow(params.id);

@@ -2,6 +2,7 @@
 // input rejected before an A2A envelope exists (spec 4.1 rule 7), file-part rules (rule 3),
 // and the per-request metadata the SDK does not hand to executors (params.metadata).
 import type { RequestHandler } from 'express';
+import { noteRequest } from '../observability/request-context.ts';
 
 import { RESERVED_CAPTURE_KEY } from '../../../shared/runtime-contract.ts';
 
@@ -183,6 +184,17 @@ function validateParams(method: string, params: unknown): void {
   if (params !== undefined && !isObject(params) && !Array.isArray(params)) throw bad('params', 'must be an object');
 }
 
+/** The task a request names, for the request's context (observability/request-context.ts). */
+function taskOf(params: unknown): { task_id?: string; context_id?: string } {
+  if (!isObject(params)) return {};
+  if (typeof params.id === 'string') return { task_id: params.id };
+  const message = isObject(params.message) ? params.message : {};
+  return {
+    ...(typeof message.taskId === 'string' ? { task_id: message.taskId } : {}),
+    ...(typeof message.contextId === 'string' ? { context_id: message.contextId } : {}),
+  };
+}
+
 /** Express middleware in front of the SDK's JSON-RPC handler. */
 export function jsonRpcGate(store: RequestMetaStore, { onRequest, waitingTask }: GateOptions): RequestHandler {
   return (req, res, next) => {
@@ -206,6 +218,7 @@ export function jsonRpcGate(store: RequestMetaStore, { onRequest, waitingTask }:
       throw err;
     }
     if (body.id === undefined || !isValidId(body.id)) return reply(null, JSONRPC.INVALID_REQUEST, 'Invalid Request: id is required (string or number)');
+    noteRequest({ rpc_method: body.method, rpc_id: body.id as string | number, ...taskOf(body.params) });
     if (body.method !== 'message/send' && body.method !== 'message/stream') return next();
     const params = body.params as Record<string, unknown>;
     const message = params.message as Record<string, unknown>;

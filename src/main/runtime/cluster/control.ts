@@ -49,9 +49,7 @@ export class ClusterControl {
   private handlers: ControlHandlers | null = null;
   private readonly counts = { sent: 0, received: 0 };
 
-  constructor(private readonly o: ClusterControlOptions) {
-    void this.start();
-  }
+  constructor(private readonly o: ClusterControlOptions) {}
 
   get subject(): string {
     return `${this.o.prefix}.${subjectToken(this.o.agentId || 'anonymous')}`;
@@ -61,16 +59,19 @@ export class ClusterControl {
     return this.sub !== null && !this.closed;
   }
 
-  /** The runtime's side of each operation (set once the runtime is built). */
-  handle(handlers: ControlHandlers): void {
+  /** Connects and serves the other replicas' notifications with `handlers`, this runtime's
+   * side of each operation: the last step of building the runtime (start.ts). */
+  start(handlers: ControlHandlers): void {
+    if (this.handlers) return;
     this.handlers = handlers;
+    void this.connect();
   }
 
   status() {
     return { state: this.closed ? 'closed' : this.sub ? 'subscribed' : 'connecting', subject: this.subject, ...this.counts };
   }
 
-  private async start(): Promise<void> {
+  private async connect(): Promise<void> {
     this.nc = await connectNats({ servers: this.o.servers, name: `agent-runtime ${this.o.agentId} control`, log: this.o.log }, () => this.closed);
     if (this.closed || !this.nc) return;
     this.sub = this.nc.subscribe(this.subject, {

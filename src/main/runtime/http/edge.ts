@@ -15,7 +15,6 @@ const PUBLIC_PATHS = new Set(['/.well-known/agent-card.json', '/healthz']);
 export interface EdgePolicy {
   /** The runtime listens on a loopback address: refuse foreign Hosts and cross-site Origins. */
   loopback: boolean;
-  port: () => number;
   /** A2A_CORS_ORIGINS: browser origins allowed to call POST / (and read its answers). */
   corsOrigins: readonly string[];
   /** Sent as `x-runtime-replica` on every answer, so an operator behind a load balancer sees
@@ -51,7 +50,7 @@ export function edgeGuard(policy: EdgePolicy): RequestHandler {
       }
     }
     if (policy.loopback) {
-      const refusal = loopbackRefusal(req, { port: policy.port(), extraOrigins: isRpc(req) ? cors : [] });
+      const refusal = loopbackRefusal(req, { port: req.socket.localPort ?? 0, extraOrigins: isRpc(req) ? cors : [] });
       if (refusal) return next(refusal);
     }
     if (req.method === 'OPTIONS') {

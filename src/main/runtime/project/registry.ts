@@ -45,6 +45,8 @@ export interface RegistryDeps {
   mcpTools: () => Promise<McpToolHandle[]>;
   /** The outbound pool's fetch, given to the project as ctx.fetch. */
   fetch?: AgentContext['fetch'];
+  /** Called after a reload installed a new generation (e.g. to reconnect MCP servers). */
+  onInstall?: (gen: Generation, changed: ComponentChange[]) => Promise<void> | void;
 }
 
 export interface ComponentChange {
@@ -71,8 +73,6 @@ export class Registry {
   private reloading = false;
   /** Version per component key: 1 when first seen, +1 on each content change. */
   private readonly versions = new Map<string, number>();
-  /** Called after a new generation is installed (e.g. to reconnect MCP servers). */
-  onInstall: ((gen: Generation, changed: ComponentChange[]) => Promise<void> | void) | null = null;
 
   constructor(private readonly deps: RegistryDeps) {
     setDefaultFanoutConcurrency(deps.settings.fanoutMaxConcurrency);
@@ -194,7 +194,7 @@ export class Registry {
       const changed = diffComponents(current.project.components, next.project.components);
       if (changed.length === 0) return { reloaded: false, generation: current.number, previous_generation: current.number, changed };
       this.install(next);
-      await this.onInstall?.(next, changed);
+      await this.deps.onInstall?.(next, changed);
       return { reloaded: true, generation: next.number, previous_generation: current.number, changed };
     } finally {
       this.reloading = false;
