@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Part } from '@a2a-js/sdk';
 import { AIMessage, HumanMessage, RemoveMessage } from '@langchain/core/messages';
-import { applyDefaultSchema, artifactName, historySeed, lastAiText } from './mapping.ts';
+import { applyDefaultSchema, artifactName } from './mapping.ts';
+import { historySeed, lastAiText } from '../memory/messages.ts';
 import type { Generation } from '../project/registry.ts';
 
 const gen = (configured?: string, adapter?: string) =>

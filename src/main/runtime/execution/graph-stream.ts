@@ -5,7 +5,7 @@
 // (`subgraphs: true`), so a subgraph's nodes are spans too.
 import type { BaseMessage } from '@langchain/core/messages';
 import type { AgentResponse } from '../../../sdk/state.ts';
-import { lastAiText, messageText } from '../a2a/mapping.ts';
+import { lastAiText, messageText } from '../memory/messages.ts';
 import { NODE_FAILURE_KEY, type NodeFailure } from '../project/node-failures.ts';
 import { BRANCH_KEY, type BranchSignal, type SpanTracker } from './spans.ts';
 

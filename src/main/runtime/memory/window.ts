@@ -2,7 +2,7 @@
 // the checkpointed state, and the optional input-size caps of spec 8 (MAX_HISTORY_TOKENS).
 import { RemoveMessage, type BaseMessage } from '@langchain/core/messages';
 import type { AgentRequest } from '../../../sdk/state.ts';
-import { messageText } from '../a2a/mapping.ts';
+import { messageText } from './messages.ts';
 import type { MemoryConfig } from '../project/registry.ts';
 
 /** Messages kept in the checkpointed working state (at least; 2 x window_size if larger). */
