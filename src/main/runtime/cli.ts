@@ -49,7 +49,7 @@ async function serve(opts: ServeOptions): Promise<void> {
     import('./observability/request-context.ts'),
   ]);
   try {
-    // REPLICA_ID (the environment's or the project .env's; a worker's own, see cluster.ts)
+    // REPLICA_ID (the environment's or the project .env's; a worker's own, see cluster/workers.ts)
     // goes into the process environment, where the rest of the runtime reads it.
     const settings = loadSettings(path.resolve(opts.project), process.env);
     const replica = worker ? workerReplicaId(settings.env.REPLICA_ID) : settings.env.REPLICA_ID?.trim();

@@ -1,5 +1,5 @@
 // Runtime settings: the process environment, then the project's environment file
-// (DIR/.env); the process environment wins (issue 2 section 1). Names from the spec.
+// (DIR/.env); the process environment wins (docs/deployment.md). Names from the spec.
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseDotenv } from 'dotenv';

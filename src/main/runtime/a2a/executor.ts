@@ -1,3 +1,8 @@
+// a2a/ owns the A2A 0.3 binding on @a2a-js/sdk: the JSON-RPC gate and routes, the agent
+// card, the SDK's executor and request handler (with the cross-replica answers), and the
+// mapping of A2A parts. It sits in front of execution/ and is the only folder that imports
+// the SDK's server; the move to the SDK's 1.x server replaces this folder alone.
+//
 // The A2A executor (@a2a-js/sdk's AgentExecutor): one A2A message is one turn
 // (execution/turn.ts) on the thread named by its contextId. This file is the binding only:
 // the task and its status and artifact events (spec 3, 4.1), cancel, and the mapping of parts

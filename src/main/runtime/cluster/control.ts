@@ -1,3 +1,7 @@
+// cluster/ owns running as several processes: node:cluster workers (workers.ts), the NATS
+// connection (nats.ts), cluster-wide control between replicas (here, commands.ts,
+// cancels.ts), and registry change events (registry-events.ts, registry-event-cli.ts).
+//
 // Cluster-wide control through NATS (docs/deployment.md, "Cluster-wide control"): what one
 // replica is asked to do for the whole agent reaches the others as a notification on
 // `<prefix>.<agent id>`. The database stays the source of truth; NATS only carries news:

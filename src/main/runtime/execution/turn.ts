@@ -1,3 +1,7 @@
+// execution/ owns running one turn, protocol-free: the steps of a turn and its one exit, the
+// graph's input, the stream consumer, node spans, evaluators, and the mapping of whatever a
+// turn throws to the spec 7.2 failure.
+//
 // One turn: one message in, one LangGraph invocation on the thread named by its contextId, as
 // steps (start, input, stream, settle) with one exit. Every turn ends in exactly one outcome
 // (completed, input-required, failed or canceled), and `invoke.end` is emitted in one place,

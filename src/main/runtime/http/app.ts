@@ -1,3 +1,7 @@
+// http/ owns the runtime's HTTP edge: the server and its listening, request screening,
+// Host/Origin and CORS rules, the probes (/healthz, /graph), and the one place an error
+// becomes an answer. It mounts the routers of a2a/ and management/; it runs nothing itself.
+//
 // The runtime's HTTP server: the edge (request-target screening, Host/Origin and CORS rules,
 // docs/security.md) in front of the routers the composition root built (A2A, probes,
 // management), then the one place any error becomes an answer (edge.ts).

@@ -1,3 +1,6 @@
+// management/ owns the management REST API (spec 4.2): routes, parameter schemas (zod),
+// the envelope and its error table, and services that know nothing of express.
+//
 // The management REST API (spec 4.2) under /api/v1, with the legacy aliases of spec 9.5.
 // Routes validate input and call services that know nothing of express.
 import { timingSafeEqual } from 'node:crypto';

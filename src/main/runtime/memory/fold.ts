@@ -1,3 +1,7 @@
+// memory/ owns what a thread remembers: the working-memory window and caps (window.ts), the
+// long-term summary fold and its summarizer (here), and the thread's messages (messages.ts).
+// Storage itself is store/.
+//
 // Long-term memory (spec 2.3 `summarize`): once a thread holds more than
 // summarize_threshold messages, the older ones (all but the newest window_size) are folded
 // into a running summary kept in persistent memory, and removed from the thread.

@@ -1,6 +1,10 @@
-// Trace events per invocation (spec 6.3) and the sinks they go to. The structured-log
-// sink ships now; the studio capture sink delivers a Playground invocation's events to the
-// studio under its capture token (issue 3 section 7).
+// observability/ owns what the runtime tells about itself: trace events and their sinks
+// (log, NATS, studio capture), bounded and redacted values, the status counters, and the
+// request context that uncaught failures are logged with.
+//
+// Trace events per invocation (spec 6.3) and the sinks they go to: the structured log (here),
+// NATS (trace-nats.ts), and the studio capture, which delivers a Playground invocation's
+// events to the studio under its capture token (docs/runtime-traces.md).
 import type { Logger } from 'pino';
 import type { CaptureBody } from '../../../shared/runtime-contract.ts';
 
@@ -14,13 +18,13 @@ export interface TraceSink {
   /** Receives events as they happen; must not throw. */
   emit(event: TraceEvent): void;
   /** Whether an event of this name would be kept (absent: every event is). The tracer does
-   * not build events no sink keeps: node spans cost CPU to describe (issue 18). */
+   * not build events no sink keeps: node spans cost CPU to describe (docs/performance.md). */
   keeps?(name: string): boolean;
 }
 
 /** The structured-log sink: one line per invocation at info (`invoke.end`, which carries the
  * state, duration, errors and cache_stats), every other event at debug (LOG_LEVEL=debug shows
- * them all). A line per event at info cost about 0.7 ms of CPU a request (issue 18). */
+ * them all). A line per event at info cost about 0.7 ms of CPU a request (docs/performance.md). */
 export class LogTraceSink implements TraceSink {
   constructor(private readonly log: Logger) {}
   keeps(name: string): boolean {

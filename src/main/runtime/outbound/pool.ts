@@ -1,3 +1,6 @@
+// outbound/ owns every call the runtime makes to other servers: the one connection pool
+// (here) and the project's MCP servers (mcp.ts).
+//
 // One outbound connection pool for the runtime (spec 8): the model client, MCP over
 // streamable HTTP, calls to other agents and the project's own `ctx.fetch` share one undici
 // Agent and at most OUTBOUND_MAX_CONNECTIONS requests in flight (docs/deployment.md,

@@ -1,3 +1,7 @@
+// project/ owns the agent project: loading and validating it (manifest, contracts, modules,
+// diagnostics), the framework packages it shares with the runtime, the registry of numbered
+// generations with their compiled graph, the graph's view and edges, and node failures.
+//
 // Loads and validates an agent project: the manifest, its input contracts, the graph
 // module (TypeScript, no build step, through tsx), evaluators and the error catalogue.
 // Every problem becomes a diagnostic naming the file, the field or line, and what is wrong.

@@ -1,4 +1,7 @@
-// crypto.getRandomValues served from a pool in the runtime process (issue 18, D-38).
+// tuning/ owns process-wide speed-ups of library internals, each switched by a setting:
+// pooled random bytes (here, D-38) and the light run context (run-context.ts, D-40).
+//
+// crypto.getRandomValues served from a pool in the runtime process (D-38).
 //
 // LangChain builds a LangSmith RunTree for every runnable call, tracing on or off, and each
 // gets a UUIDv7 whose 10 random bytes come from one crypto.getRandomValues call: about 37

@@ -1,5 +1,5 @@
 // LangChain's per-runnable run context without building a LangSmith RunTree when nothing
-// traces (issue 18, D-40).
+// traces (D-40).
 //
 // Every runnable call LangGraph makes (nodes, channel writers, branches: about 37 an
 // invocation of the example) goes through AsyncLocalStorageProviderSingleton.runWithConfig,
