@@ -94,7 +94,23 @@ function memoryFromManifest(memory: MemoryConfig, settings: RuntimeSettings) {
     });
 }
 
-export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime> {
+/** The parts every other part stands on: settings, log, outbound pool, MCP, the store and the
+ * loaded project. */
+interface Foundation {
+  settings: RuntimeSettings;
+  log: Logger;
+  replica: string;
+  outbound: OutboundPool;
+  mcp: McpManager;
+  cancels: CancelRequests;
+  store: MemoryStore;
+  /** The task table replicas share (PostgreSQL), null for SQLite. */
+  shared: PgTaskStore | null;
+  memory: MemoryConfig;
+  registry: Registry;
+}
+
+async function openFoundation(opts: RuntimeOptions): Promise<Foundation> {
   const projectDir = path.resolve(opts.projectDir);
   const settings = loadSettings(projectDir, opts.env ?? process.env);
   if (settings.randomPool) useRandomPool(); // D-38: LangChain's per-runnable UUIDs, without a system call each
@@ -107,7 +123,6 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
   const mcp = new McpManager(projectDir, settings.env, log, outbound.fetch);
   const cancels = new CancelRequests();
   const { store, shared } = await openStore(settings, dataDir, replica, log, cancels);
-
   const memory: MemoryConfig = { enabled: true, backend: store.backend, summarize: false, window_size: 20, summarize_threshold: 40 };
   const registry = new Registry({
     projectDir,
@@ -129,20 +144,36 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
     await store.close();
     throw err;
   }
+  return { settings, log, replica, outbound, mcp, cancels, store, shared, memory, registry };
+}
 
+/** The A2A side: the card, the executor running turns, and the SDK's request handler. */
+function buildA2a(f: Foundation, extraSinks: TraceSink[]) {
+  const { settings, log, registry, store, memory, replica } = f;
   const card = buildAgentCard(registry.current, settings.publicAgentUrl ?? 'http://127.0.0.1/');
   const stats = newRuntimeStats();
   const requestMeta = new RequestMetaStore();
   const nats = settings.traceNats ? new NatsTraceSink({ ...settings.traceNats, agentId: settings.agentId, log }) : null;
-  const sinks: TraceSink[] = [...(settings.traceLog ? [new LogTraceSink(log)] : []), ...(nats ? [nats] : []), ...(opts.sinks ?? [])];
-  const summarizer = createSummarizer(settings.env, registry.current.project.manifest.model, outbound.fetch);
+  const sinks: TraceSink[] = [...(settings.traceLog ? [new LogTraceSink(log)] : []), ...(nats ? [nats] : []), ...extraSinks];
+  const summarizer = createSummarizer(settings.env, registry.current.project.manifest.model, f.outbound.fetch);
   const executor = new GraphAgentExecutor({ registry, settings, sinks, requestMeta, log, stats, store, memory, summarizer });
   const control = settings.clusterControl ? new ClusterControl({ ...settings.clusterControl, agentId: settings.agentId, replica, log }) : null;
-  const replicas = shared && settings.memoryStore.backend === 'postgres' ? { tasks: shared, replica, leaseMs: settings.memoryStore.leaseMs, runsHere: (id: string) => executor.runsHere(id), control } : null;
+  const replicas =
+    f.shared && settings.memoryStore.backend === 'postgres'
+      ? { tasks: f.shared, replica, leaseMs: settings.memoryStore.leaseMs, runsHere: (id: string) => executor.runsHere(id), control }
+      : null;
   const handler = new ReplicaAwareRequestHandler(card, store.taskStore(), executor, replicas);
   // A cancel asked on another replica, for a run of this one: cancel it here.
-  cancels.listen((id) => void handler.cancelTask({ id }).catch((err: unknown) => log.warn({ task_id: id, err: (err as Error).message }, 'cancel asked by another replica failed')));
+  f.cancels.listen((id) => void handler.cancelTask({ id }).catch((err: unknown) => log.warn({ task_id: id, err: (err as Error).message }, 'cancel asked by another replica failed')));
+  return { card, stats, requestMeta, nats, executor, control, handler };
+}
 
+type A2aParts = ReturnType<typeof buildA2a>;
+
+/** The management services, cluster control's handlers and the registry change events. */
+function buildManagement(f: Foundation, a: A2aParts) {
+  const { settings, log, memory, registry, store } = f;
+  const { card, executor, handler, control } = a;
   const cardUrl = new CardUrlService({ card, settings });
   const memoryService = new MemoryService({ memory, postgresDsn: settings.env.POSTGRES_DSN ?? null });
   const registryService = new RegistryService(registry);
@@ -160,36 +191,45 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
   );
   // spec 6.4: registry change events for this agent reload it like POST /api/v1/registry/reload.
   const registryEvents = settings.registryEvents
-    ? new RegistryEvents({ ...settings.registryEvents, agentId: settings.agentId, replica, reload: () => registryService.reload(), log })
+    ? new RegistryEvents({ ...settings.registryEvents, agentId: settings.agentId, replica: f.replica, reload: () => registryService.reload(), log })
     : null;
-
   const status = () =>
-    runtimeStatus({ agentId: settings.agentId, traceLog: settings.traceLog, card, stats, mcp, outbound, traceSinks: nats ? { nats } : {}, registryEvents, control });
+    runtimeStatus({ agentId: settings.agentId, traceLog: settings.traceLog, card, stats: a.stats, mcp: f.mcp, outbound: f.outbound, traceSinks: a.nats ? { nats: a.nats } : {}, registryEvents, control });
+  const router = managementRouter({ cardUrl, memory: memoryService, threads, registry: registryService, status, control, settings, log });
+  return { router, registryEvents };
+}
+
+export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime> {
+  const f = await openFoundation(opts);
+  const { settings, log, registry, store } = f;
+  const a = buildA2a(f, opts.sinks ?? []);
+  const m = buildManagement(f, a);
+  const host = opts.host ?? '127.0.0.1';
   const server = runtimeServer({
-    edge: { loopback: isLoopbackAddress(opts.host ?? '127.0.0.1'), corsOrigins: settings.corsOrigins, replicaId: replica },
+    edge: { loopback: isLoopbackAddress(host), corsOrigins: settings.corsOrigins, replicaId: f.replica },
     routers: [
-      a2aRouter({ handler, card, requestMeta, gate: gateOptions(settings, stats, store) }),
-      probeRouter({ store, registry, activeTasks: () => executor.activeCount }),
-      managementRouter({ cardUrl, memory: memoryService, threads, registry: registryService, status, control, settings, log }),
+      a2aRouter({ handler: a.handler, card: a.card, requestMeta: a.requestMeta, gate: gateOptions(settings, a.stats, store) }),
+      probeRouter({ store, registry, activeTasks: () => a.executor.activeCount }),
+      m.router,
     ],
     log,
   });
   const closeParts = async () => {
-    await mcp.close();
-    await registryEvents?.close();
-    await control?.close();
-    await outbound.close();
-    await nats?.close();
+    await f.mcp.close();
+    await m.registryEvents?.close();
+    await a.control?.close();
+    await f.outbound.close();
+    await a.nats?.close();
     await store.close();
   };
   let url: string;
   try {
-    url = await listen(server, opts.host ?? '127.0.0.1', opts.port ?? 8080);
+    url = await listen(server, host, opts.port ?? 8080);
   } catch (err) {
     await closeParts();
     throw err;
   }
-  if (!settings.publicAgentUrl) card.url = url;
+  if (!settings.publicAgentUrl) a.card.url = url; // D-26: the card names the endpoint it is served on
   return running(url, server, { registry, store, log }, closeParts);
 }
 
