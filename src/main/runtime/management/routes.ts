@@ -70,7 +70,7 @@ export interface ManagementDeps {
 }
 
 export function managementRouter(deps: ManagementDeps): express.Router {
-  const app = express.Router();
+  const router = express.Router();
   const { cardUrl, memory, threads, registry, control } = deps;
   const body = jsonBody({ limit: MANAGEMENT_BODY_LIMIT });
   const token = requireControlToken(deps.settings.controlToken);
@@ -117,14 +117,14 @@ export function managementRouter(deps: ManagementDeps): express.Router {
   }
   api.use((req, _res, next) => next(new ManagementError('NOT_FOUND', `No management route ${req.method} /api/v1${req.path}.`)));
   api.use(errors);
-  app.use('/api/v1', api);
+  router.use('/api/v1', api);
   // Legacy unversioned aliases (spec 9.5).
-  app.get('/status', status, errors);
+  router.get('/status', status, errors);
   if (deps.settings.internalRuntimeControl) {
-    app.get('/internal/runtime-metadata', token, route(() => registry.metadata()), errors);
-    app.post('/internal/reload', token, body, route(() => registry.reload()), errors);
+    router.get('/internal/runtime-metadata', token, route(() => registry.metadata()), errors);
+    router.post('/internal/reload', token, body, route(() => registry.reload()), errors);
   }
-  return app;
+  return router;
 }
 
 /** The thread endpoints (spec 2.4). Each checks that thread operations can run (memory on,
