@@ -17,8 +17,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { CONCURRENCY, LOADGEN, REPO, load, start, type LoadResult } from './load.ts';
 import { EXAMPLE_TEXT as TEXT, graphAloneCpuMs, turnLatency } from './example.ts';
-import { useRandomPool } from '../src/main/runtime/random-pool.ts';
-import { useLightRunContext } from '../src/main/runtime/run-context.ts';
+import { useRandomPool } from '../src/main/runtime/tuning/random-pool.ts';
+import { useLightRunContext } from '../src/main/runtime/tuning/run-context.ts';
 
 /** Unmeasured load per server before the rounds. */
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 8000);

@@ -6,7 +6,7 @@ import { HumanMessage } from '@langchain/core/messages';
 import { MemorySaver } from '@langchain/langgraph';
 import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
 import { loadSettings } from '../src/main/runtime/config.ts';
-import { Registry, type MemoryConfig } from '../src/main/runtime/registry.ts';
+import { Registry, type MemoryConfig } from '../src/main/runtime/project/registry.ts';
 import { cpuMsPerCall } from './cpu.ts';
 import { REPO, pct, send } from './load.ts';
 

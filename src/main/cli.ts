@@ -50,7 +50,7 @@ export async function main(argv: string[]): Promise<void> {
         return;
       }
       case 'registry-event': {
-        const { runRegistryEventCommand } = await import('./runtime/registry-event-cli.ts');
+        const { runRegistryEventCommand } = await import('./runtime/cluster/registry-event-cli.ts');
         await runRegistryEventCommand(rest);
         return;
       }

@@ -1,5 +1,5 @@
 // `agent-studio runtime --project DIR [--host 127.0.0.1] [--port N] [--data-dir DIR] [--workers N]`
-// One process by default; with --workers N the process is a node:cluster primary (cluster.ts)
+// One process by default; with --workers N the process is a node:cluster primary (cluster/workers.ts)
 // and each worker runs this same command. The runtime's modules load only where a runtime
 // starts: the primary of a cluster never imports them, nor the project.
 import cluster from 'node:cluster';
@@ -7,7 +7,7 @@ import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { parseFlags, parsePort, UsageError } from '../cli-args.ts';
 import { formatDiagnosticsLine, formatReadyLine, RUNTIME_ENV, type ProjectDiagnostic } from '../../shared/runtime-contract.ts';
-import { parseWorkers, reportFatal, reportReady, runPrimary, workerInfo, workerReplicaId, type WorkerInfo } from './cluster.ts';
+import { parseWorkers, reportFatal, reportReady, runPrimary, workerInfo, workerReplicaId, type WorkerInfo } from './cluster/workers.ts';
 
 export async function runRuntimeCommand(argv: string[]): Promise<void> {
   const flags = parseFlags(argv, {
@@ -42,13 +42,14 @@ interface ServeOptions {
 
 async function serve(opts: ServeOptions): Promise<void> {
   const { worker } = opts;
-  const [{ startRuntime, RuntimeStartError }, { ProjectLoadError }, { SettingsError, loadSettings }] = await Promise.all([
-    import('./server.ts'),
+  const [{ startRuntime, RuntimeStartError }, { ProjectLoadError }, { SettingsError, loadSettings }, { currentRequest }] = await Promise.all([
+    import('./start.ts'),
     import('./project/loader.ts'),
     import('./config.ts'),
+    import('./observability/request-context.ts'),
   ]);
   try {
-    // REPLICA_ID (the environment's or the project .env's; a worker's own, see cluster.ts)
+    // REPLICA_ID (the environment's or the project .env's; a worker's own, see cluster/workers.ts)
     // goes into the process environment, where the rest of the runtime reads it.
     const settings = loadSettings(path.resolve(opts.project), process.env);
     const replica = worker ? workerReplicaId(settings.env.REPLICA_ID) : settings.env.REPLICA_ID?.trim();
@@ -56,7 +57,7 @@ async function serve(opts: ServeOptions): Promise<void> {
     let logger: Logger | undefined;
     if (worker) logger = pino({ name: 'agent-runtime', level: settings.env.LOG_LEVEL ?? 'info' }, pino.destination(2)).child({ worker: worker.slot });
     const rt = await startRuntime({ projectDir: opts.project, host: opts.host, port: worker?.port ?? opts.port, dataDir: opts.dataDir, logger });
-    survivePerRequestFailures(rt.context.log);
+    survivePerRequestFailures(rt.context.log, currentRequest);
     const name = rt.context.registry.current.project.manifest.name;
     if (worker) reportReady(name, rt.url, replica!);
     else process.stdout.write(`${formatReadyLine(name, rt.url)}\n`);
@@ -113,12 +114,17 @@ function running(pid: number): boolean {
 }
 
 /** A serving runtime never ends because one request (or the project code it ran) threw
- * where nobody awaited it: the failure is logged with its stack, and the
- * process keeps serving. Bad input is refused before it gets this far (docs/security.md);
- * this is the net under the cases nobody foresaw. */
-function survivePerRequestFailures(log: { error: (obj: object, msg: string) => void }): void {
-  process.on('uncaughtException', (err) => log.error({ err }, 'uncaught exception; the runtime keeps serving'));
-  process.on('unhandledRejection', (err) => log.error({ err }, 'unhandled promise rejection; the runtime keeps serving'));
+ * where nobody awaited it: the failure is logged with its stack and, where known, the request
+ * it belonged to (method, path, JSON-RPC method and id, task; observability/request-context.ts),
+ * and the process keeps serving the others (docs/security.md). Bad input is refused before it
+ * gets this far; this is the net under the cases nobody foresaw. */
+function survivePerRequestFailures(log: { error: (obj: object, msg: string) => void }, currentRequest: () => object | undefined): void {
+  const request = () => {
+    const r = currentRequest();
+    return r ? { request: { ...r } } : {};
+  };
+  process.on('uncaughtException', (err) => log.error({ err, ...request() }, 'uncaught exception; the runtime keeps serving'));
+  process.on('unhandledRejection', (err) => log.error({ err, ...request() }, 'unhandled promise rejection; the runtime keeps serving'));
 }
 
 function formatLine(d: ProjectDiagnostic): string {

@@ -10,8 +10,8 @@ import { EventEmitter } from 'node:events';
 import pino from 'pino';
 import { A2AClient } from '@a2a-js/sdk/client';
 import type { AgentCard, Message, MessageSendParams, Part } from '@a2a-js/sdk';
-import { startRuntime, type RunningRuntime } from '../../../src/main/runtime/server.ts';
-import type { TraceEvent, TraceSink } from '../../../src/main/runtime/trace.ts';
+import { startRuntime, type RunningRuntime } from '../../../src/main/runtime/start.ts';
+import type { TraceEvent, TraceSink } from '../../../src/main/runtime/observability/trace.ts';
 
 export const REPO = path.resolve(import.meta.dirname, '../../..');
 export const EXAMPLE = path.join(REPO, 'examples/support-desk');

@@ -2,35 +2,27 @@
 // `persisted` says whether PUBLIC_AGENT_URL in the project's .env was rewritten.
 import fs from 'node:fs';
 import path from 'node:path';
-import { readEnvFile } from '../config.ts';
-import type { RuntimeContext } from '../server.ts';
-import { ManagementError } from './envelope.ts';
+import { readEnvFile, type RuntimeSettings } from '../config.ts';
+
+export interface CardUrlServiceDeps {
+  /** The served agent card; its url changes at once. */
+  card: { url: string };
+  settings: Pick<RuntimeSettings, 'envFile' | 'publicAgentUrl'>;
+}
 
 export class CardUrlService {
-  constructor(private readonly ctx: RuntimeContext) {}
+  constructor(private readonly deps: CardUrlServiceDeps) {}
 
-  update(body: Record<string, unknown>): { url: string; previous_url: string; persisted: boolean } {
-    const { url } = body;
-    if (url === undefined) throw new ManagementError('INVALID_PARAM', "'url' is required.", { field: 'url' });
-    if (typeof url !== 'string') throw new ManagementError('INVALID_PARAM', "'url' must be a string.", { field: 'url' });
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      throw new ManagementError('INVALID_PARAM', "'url' must be an absolute http(s) URL.", { field: 'url' });
-    }
-    if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || !parsed.hostname) {
-      throw new ManagementError('INVALID_PARAM', "'url' must be an absolute http(s) URL.", { field: 'url' });
-    }
-    // The URL parser would quietly drop spaces and line breaks; a card must serve exactly
-    // what was asked for, and the same value must come back from .env after a restart.
-    if (/\s/.test(url) || [...url].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) {
-      throw new ManagementError('INVALID_PARAM', "'url' must not contain spaces or control characters: percent-encode them.", { field: 'url' });
-    }
-    const previous = this.ctx.card.url;
-    this.ctx.card.url = url;
-    this.ctx.settings.publicAgentUrl = url;
-    return { url, previous_url: previous, persisted: setEnvVariable(this.ctx.settings.envFile, 'PUBLIC_AGENT_URL', url) };
+  get url(): string {
+    return this.deps.card.url;
+  }
+
+  /** Serves `url` (validated by CardUrlSchema) from now on and writes it to the .env. */
+  update(url: string): { url: string; previous_url: string; persisted: boolean } {
+    const previous = this.deps.card.url;
+    this.deps.card.url = url;
+    this.deps.settings.publicAgentUrl = url;
+    return { url, previous_url: previous, persisted: setEnvVariable(this.deps.settings.envFile, 'PUBLIC_AGENT_URL', url) };
   }
 }
 

@@ -1,60 +1,58 @@
 // GET/PATCH /api/v1/memory/config (spec 2.3, 4.2 rule 2). Changes take effect at the next
-// invocation: the graph reads the live values through ctx.memory.
-import type { RuntimeContext } from '../server.ts';
+// invocation: the graph reads the live values of the memory configuration.
+import { redactDsn } from '../config.ts';
+import type { MemoryConfig } from '../project/registry.ts';
 import { ManagementError } from './envelope.ts';
+import { MEMORY_IMMUTABLE, MemoryPatchSchema, parseParams, type MemoryPatch } from './schemas.ts';
 
-const IMMUTABLE = ['enabled', 'backend', 'postgres_dsn'] as const;
-const MUTABLE = ['summarize', 'window_size', 'summarize_threshold'] as const;
-
-/** postgresql://user:secret@host/db -> postgresql://user:***@host/db */
-export function redactDsn(dsn: string | null): string | null {
-  if (!dsn) return null;
-  try {
-    const u = new URL(dsn);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return dsn.replace(/(:\/\/[^:/@]+:)[^@]*@/, '$1***@').replace(/(password=)[^\s&]+/gi, '$1***');
-  }
+export function requireMemory(memory: Pick<MemoryConfig, 'enabled'>): void {
+  if (!memory.enabled) throw new ManagementError('MEMORY_DISABLED', 'Memory is disabled for this agent (manifest memory.enabled or MEMORY_ENABLED=false).');
 }
 
-export function requireMemory(ctx: RuntimeContext): void {
-  if (!ctx.memory.enabled) throw new ManagementError('MEMORY_DISABLED', 'Memory is disabled for this agent (manifest memory.enabled or MEMORY_ENABLED=false).');
+export interface MemoryServiceDeps {
+  /** The live configuration every invocation reads. */
+  memory: MemoryConfig;
+  /** POSTGRES_DSN as configured (shown redacted). */
+  postgresDsn: string | null;
 }
 
 export class MemoryService {
-  constructor(private readonly ctx: RuntimeContext) {}
+  constructor(private readonly deps: MemoryServiceDeps) {}
 
   config() {
-    requireMemory(this.ctx);
-    const m = this.ctx.memory;
+    requireMemory(this.deps.memory);
+    const m = this.deps.memory;
     return {
       enabled: m.enabled,
       backend: m.backend,
       summarize: m.summarize,
       window_size: m.window_size,
       summarize_threshold: m.summarize_threshold,
-      postgres_dsn: redactDsn(this.ctx.settings.env.POSTGRES_DSN ?? null),
+      postgres_dsn: redactDsn(this.deps.postgresDsn),
     };
   }
 
-  patch(body: Record<string, unknown>) {
-    requireMemory(this.ctx);
-    const immutable = IMMUTABLE.filter((k) => k in body);
+  /** Refuses a change of what only a restart changes (IMMUTABLE_FIELD), before the body's
+   * other fields are looked at. */
+  checkMutable(body: Record<string, unknown>): void {
+    requireMemory(this.deps.memory);
+    const immutable = MEMORY_IMMUTABLE.filter((k) => k in body);
     if (immutable.length) {
       throw new ManagementError('IMMUTABLE_FIELD', `${immutable.join(', ')} cannot change at runtime: change the configuration and restart.`, { fields: immutable });
     }
-    const unknown = Object.keys(body).filter((k) => !(MUTABLE as readonly string[]).includes(k));
-    if (unknown.length) throw new ManagementError('INVALID_PARAM', `Unknown field(s): ${unknown.join(', ')}. Changeable: ${MUTABLE.join(', ')}.`, { fields: unknown });
-    if (Object.keys(body).length === 0) throw new ManagementError('INVALID_PARAM', `Give at least one of ${MUTABLE.join(', ')}.`);
-    if ('summarize' in body && typeof body.summarize !== 'boolean') throw new ManagementError('INVALID_PARAM', "'summarize' must be a boolean.", { field: 'summarize' });
-    for (const k of ['window_size', 'summarize_threshold'] as const) {
-      if (k in body && !(Number.isInteger(body[k]) && (body[k] as number) > 0)) {
-        throw new ManagementError('INVALID_PARAM', `'${k}' must be a positive integer.`, { field: k });
-      }
-    }
-    // Validated as a whole before anything changes.
-    Object.assign(this.ctx.memory, body);
+  }
+
+  /** A change asked for with `body` (the API's PATCH, or another replica's through cluster
+   * control): validated as a whole before anything changes. */
+  update(body: Record<string, unknown>) {
+    this.checkMutable(body);
+    return this.patch(parseParams(MemoryPatchSchema, body));
+  }
+
+  /** Applies a validated change as a whole. */
+  patch(values: MemoryPatch) {
+    requireMemory(this.deps.memory);
+    Object.assign(this.deps.memory, values);
     return this.config();
   }
 }

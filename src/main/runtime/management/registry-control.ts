@@ -1,15 +1,14 @@
 // Registry endpoints (spec 4.2, 5.2): metadata of every project component and hot reload.
-import type { RuntimeContext } from '../server.ts';
 import { ProjectLoadError } from '../project/loader.ts';
-import { ReloadBusyError } from '../registry.ts';
+import { ReloadBusyError, type Registry } from '../project/registry.ts';
 import { ManagementError } from './envelope.ts';
 import type { RegistryMetadata } from '../../../shared/runtime-contract.ts';
 
 export class RegistryService {
-  constructor(private readonly ctx: RuntimeContext) {}
+  constructor(private readonly registry: Pick<Registry, 'loaded' | 'current' | 'componentVersion' | 'reload'>) {}
 
   metadata(): RegistryMetadata {
-    const { registry } = this.ctx;
+    const { registry } = this;
     if (!registry.loaded) throw new ManagementError('RUNTIME_UNAVAILABLE', 'The registry runtime is not available: the project is not loaded.');
     const gen = registry.current;
     return {
@@ -30,7 +29,7 @@ export class RegistryService {
   }
 
   async reload() {
-    const { registry } = this.ctx;
+    const { registry } = this;
     if (!registry.loaded) throw new ManagementError('RUNTIME_UNAVAILABLE', 'The registry runtime is not available: the project is not loaded.');
     try {
       return await registry.reload();

@@ -1,15 +1,21 @@
+// management/ owns the management REST API (spec 4.2): routes, parameter schemas (zod),
+// the envelope and its error table, and services that know nothing of express.
+//
 // The management REST API (spec 4.2) under /api/v1, with the legacy aliases of spec 9.5.
 // Routes validate input and call services that know nothing of express.
 import { timingSafeEqual } from 'node:crypto';
 import express, { type Request, type Response, type NextFunction } from 'express';
 import { jsonBody } from '../../http/json-body.ts';
 import { MANAGEMENT_BODY_LIMIT } from '../../http/limits.ts';
-import type { RuntimeContext } from '../server.ts';
+import type { Logger } from 'pino';
+import type { RuntimeSettings } from '../config.ts';
+import type { ClusterControl } from '../cluster/control.ts';
 import { ManagementError, managementErrorHandler, ok } from './envelope.ts';
-import { CardUrlService } from './card-url.ts';
-import { MemoryService } from './memory.ts';
-import { ThreadService } from './threads.ts';
-import { RegistryService } from './registry-control.ts';
+import type { CardUrlService } from './card-url.ts';
+import type { MemoryService } from './memory.ts';
+import type { ThreadService } from './threads.ts';
+import type { RegistryService } from './registry-control.ts';
+import { CardUrlSchema, DeleteAllThreadsQuerySchema, MigrateAgentIdSchema, parseParams } from './schemas.ts';
 
 type Handler = (req: Request, res: Response) => Promise<unknown> | unknown;
 
@@ -49,92 +55,100 @@ function requireControlToken(token: string | null) {
   };
 }
 
-export function mountManagement(app: express.Express, ctx: RuntimeContext): void {
-  const card = new CardUrlService(ctx);
-  const memory = new MemoryService(ctx);
-  const threads = new ThreadService(ctx);
-  const registry = new RegistryService(ctx);
+/** What the management API works with, each part built by the composition root. */
+export interface ManagementDeps {
+  cardUrl: CardUrlService;
+  memory: MemoryService;
+  threads: ThreadService;
+  registry: RegistryService;
+  /** The GET /api/v1/status body (status.ts). */
+  status: () => unknown;
+  /** Cluster control (docs/deployment.md): a change made here reaches every replica; null when off. */
+  control: Pick<ClusterControl, 'publish'> | null;
+  settings: Pick<RuntimeSettings, 'controlToken' | 'internalRuntimeControl'>;
+  log: Logger;
+}
+
+export function managementRouter(deps: ManagementDeps): express.Router {
+  const router = express.Router();
+  const { cardUrl, memory, threads, registry, control } = deps;
   const body = jsonBody({ limit: MANAGEMENT_BODY_LIMIT });
-  const control = requireControlToken(ctx.settings.controlToken);
-  const errors = managementErrorHandler(ctx.log);
-
+  const token = requireControlToken(deps.settings.controlToken);
+  const errors = managementErrorHandler(deps.log);
   const api = express.Router();
-  const status = route(() => ({
-    agent_id: ctx.settings.agentId,
-    mcp: ctx.mcp.status(),
-    trace_sinks: { ...(ctx.settings.traceLog ? { log: { state: 'on' } } : {}), ...ctx.traceSinks() },
-    registry_events: ctx.registryEvents(),
-    cluster_control: ctx.control?.status() ?? null,
-    outbound: ctx.outbound(),
-    a2a: {
-      card_url: ctx.card.url,
-      protocol_version: ctx.card.protocolVersion,
-      streaming: ctx.card.capabilities.streaming === true,
-      requests: { ...ctx.stats.requests },
-      invocations: {
-        total: ctx.stats.invocations,
-        completed: ctx.stats.completed,
-        failed: ctx.stats.failed,
-        input_required: ctx.stats.input_required,
-        canceled: ctx.stats.canceled,
-      },
-    },
-  }));
+  const status = route(() => deps.status());
   api.get('/status', status);
-
-  api.get('/card/url', route(() => ({ url: ctx.card.url })));
-  // With cluster control (docs/deployment.md), a change made here reaches every replica.
+  api.get('/card/url', route(() => ({ url: cardUrl.url })));
   api.patch(
     '/card/url',
     body,
     route((req) => {
-      const r = card.update(jsonObject(req, true));
-      ctx.control?.publish({ op: 'card-url', url: r.url });
+      const { url } = parseParams(CardUrlSchema, jsonObject(req, true));
+      const r = cardUrl.update(url);
+      control?.publish({ op: 'card-url', url: r.url });
       return r;
     }),
   );
-
   api.get('/memory/config', route(() => memory.config()));
   api.patch(
     '/memory/config',
     body,
     route((req) => {
       const values = jsonObject(req, true);
-      const r = memory.patch(values);
-      ctx.control?.publish({ op: 'memory-config', values });
+      const r = memory.update(values);
+      control?.publish({ op: 'memory-config', values });
       return r;
     }),
   );
-  api.get('/memory/threads', route(() => threads.list()));
-  api.delete('/memory/threads', route((req) => threads.deleteAll(req.query.all)));
-  api.get('/memory/threads/:thread_id/messages', route((req) => threads.messages(req.params.thread_id as string)));
-  api.get('/memory/threads//messages', route(() => threads.messages('')));
-  api.delete('/memory/threads/:thread_id', route((req) => threads.delete(req.params.thread_id as string)));
-  api.post('/memory/migrate-agent-id', body, route((req) => threads.migrate(jsonObject(req, true))));
-
+  mountThreads(api, threads, body);
   // spec 5.2: registry endpoints exist only with INTERNAL_RUNTIME_CONTROL_ENABLED=true.
-  if (ctx.settings.internalRuntimeControl) {
-    api.get('/registry/metadata', control, route(() => registry.metadata()));
+  if (deps.settings.internalRuntimeControl) {
+    api.get('/registry/metadata', token, route(() => registry.metadata()));
     api.post(
       '/registry/reload',
-      control,
+      token,
       body,
       route(async () => {
         const r = await registry.reload();
-        ctx.control?.publish({ op: 'reload' });
+        control?.publish({ op: 'reload' });
         return r;
       }),
     );
   }
-
   api.use((req, _res, next) => next(new ManagementError('NOT_FOUND', `No management route ${req.method} /api/v1${req.path}.`)));
   api.use(errors);
-  app.use('/api/v1', api);
-
+  router.use('/api/v1', api);
   // Legacy unversioned aliases (spec 9.5).
-  app.get('/status', status, errors);
-  if (ctx.settings.internalRuntimeControl) {
-    app.get('/internal/runtime-metadata', control, route(() => registry.metadata()), errors);
-    app.post('/internal/reload', control, body, route(() => registry.reload()), errors);
+  router.get('/status', status, errors);
+  if (deps.settings.internalRuntimeControl) {
+    router.get('/internal/runtime-metadata', token, route(() => registry.metadata()), errors);
+    router.post('/internal/reload', token, body, route(() => registry.reload()), errors);
   }
+  return router;
+}
+
+/** The thread endpoints (spec 2.4). Each checks that thread operations can run (memory on,
+ * AGENT_ID set) before it looks at its parameters. */
+function mountThreads(api: express.Router, threads: ThreadService, body: express.RequestHandler): void {
+  api.get('/memory/threads', route(() => threads.list()));
+  api.delete(
+    '/memory/threads',
+    route((req) => {
+      threads.agentId();
+      parseParams(DeleteAllThreadsQuerySchema, req.query);
+      return threads.deleteAll();
+    }),
+  );
+  api.get('/memory/threads/:thread_id/messages', route((req) => threads.messages(req.params.thread_id as string)));
+  api.get('/memory/threads//messages', route(() => threads.messages('')));
+  api.delete('/memory/threads/:thread_id', route((req) => threads.delete(req.params.thread_id as string)));
+  api.post(
+    '/memory/migrate-agent-id',
+    body,
+    route((req) => {
+      const values = jsonObject(req, true);
+      threads.agentId();
+      return threads.migrate(parseParams(MigrateAgentIdSchema, values));
+    }),
+  );
 }

@@ -1,15 +1,24 @@
 // Thread endpoints (spec 2.4, 4.2 rules 1, 5.3): every operation is authorised by ownership
 // through AGENT_ID; another agent's thread is FORBIDDEN, an unknown one THREAD_NOT_FOUND.
-import type { RuntimeContext } from '../server.ts';
+import type { MemoryConfig } from '../project/registry.ts';
+import type { MemoryStore } from '../store/types.ts';
 import { ManagementError } from './envelope.ts';
 import { requireMemory } from './memory.ts';
 
-export class ThreadService {
-  constructor(private readonly ctx: RuntimeContext) {}
+export interface ThreadServiceDeps {
+  memory: Pick<MemoryConfig, 'enabled'>;
+  /** AGENT_ID: the owner of this agent's threads. */
+  agentId: string | null;
+  store: Pick<MemoryStore, 'threadOwner' | 'listThreads' | 'readTranscript' | 'deleteThread' | 'deleteAllThreads' | 'migrateAgentId'>;
+}
 
-  private agentId(): string {
-    requireMemory(this.ctx);
-    const id = this.ctx.settings.agentId;
+export class ThreadService {
+  constructor(private readonly deps: ThreadServiceDeps) {}
+
+  /** This agent's id; MEMORY_DISABLED or AGENT_ID_REQUIRED when thread operations cannot run. */
+  agentId(): string {
+    requireMemory(this.deps.memory);
+    const id = this.deps.agentId;
     if (!id) throw new ManagementError('AGENT_ID_REQUIRED', 'Set AGENT_ID: thread operations act on the threads this agent owns.');
     return id;
   }
@@ -18,7 +27,7 @@ export class ThreadService {
   private async owned(threadId: string): Promise<string> {
     const agentId = this.agentId();
     if (!threadId || !threadId.trim()) throw new ManagementError('MISSING_THREAD_ID', 'A thread_id is required.');
-    const owner = await this.ctx.store.threadOwner(threadId);
+    const owner = await this.deps.store.threadOwner(threadId);
     if (owner === null) throw new ManagementError('THREAD_NOT_FOUND', `No data for thread '${threadId}'.`, { thread_id: threadId });
     if (owner !== agentId) throw new ManagementError('FORBIDDEN', `Thread '${threadId}' belongs to another agent.`, { thread_id: threadId });
     return agentId;
@@ -26,40 +35,31 @@ export class ThreadService {
 
   async list() {
     const agentId = this.agentId();
-    return { agent_id: agentId, threads: await this.ctx.store.listThreads(agentId) };
+    return { agent_id: agentId, threads: await this.deps.store.listThreads(agentId) };
   }
 
   async messages(threadId: string) {
     await this.owned(threadId);
     // The transcript holds every message; the checkpointed working state is bounded.
-    return { thread_id: threadId, messages: await this.ctx.store.readTranscript(threadId) };
+    return { thread_id: threadId, messages: await this.deps.store.readTranscript(threadId) };
   }
 
   async delete(threadId: string) {
     const agentId = await this.owned(threadId);
-    const deleted = await this.ctx.store.deleteThread(threadId);
+    const deleted = await this.deps.store.deleteThread(threadId);
     return { agent_id: agentId, thread_id: threadId, deleted };
   }
 
-  async deleteAll(all: unknown) {
+  /** Every thread of this agent (the route checked the query's all=true). */
+  async deleteAll() {
     const agentId = this.agentId();
-    if (all !== 'true') {
-      throw new ManagementError('INVALID_PARAM', "Deleting every thread needs the query all=true; to delete one thread use DELETE /api/v1/memory/threads/{thread_id}.", { field: 'all' });
-    }
-    const d = await this.ctx.store.deleteAllThreads(agentId);
+    const d = await this.deps.store.deleteAllThreads(agentId);
     return { agent_id: agentId, deleted: { checkpoints: d.checkpoints, checkpoint_blobs: d.checkpoint_blobs, persistent_memory: d.persistent_memory, checkpoint_writes: d.checkpoint_writes } };
   }
 
-  async migrate(body: Record<string, unknown>) {
+  async migrate({ old_id: oldId, new_id: newId }: { old_id: string; new_id: string }) {
     this.agentId();
-    for (const k of ['old_id', 'new_id'] as const) {
-      if (body[k] === undefined) throw new ManagementError('INVALID_PARAM', `'${k}' is required.`, { field: k });
-      if (typeof body[k] !== 'string' || !(body[k] as string).trim()) throw new ManagementError('INVALID_PARAM', `'${k}' must be a non-empty string.`, { field: k });
-    }
-    const oldId = body.old_id as string;
-    const newId = body.new_id as string;
-    if (oldId === newId) throw new ManagementError('INVALID_PARAM', "'old_id' and 'new_id' must differ.", { field: 'new_id' });
-    const migrated = await this.ctx.store.migrateAgentId(oldId, newId);
+    const migrated = await this.deps.store.migrateAgentId(oldId, newId);
     return { old_id: oldId, new_id: newId, migrated_threads: migrated };
   }
 }

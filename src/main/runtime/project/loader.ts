@@ -1,3 +1,7 @@
+// project/ owns the agent project: loading and validating it (manifest, contracts, modules,
+// diagnostics), the framework packages it shares with the runtime, the registry of numbered
+// generations with their compiled graph, the graph's view and edges, and node failures.
+//
 // Loads and validates an agent project: the manifest, its input contracts, the graph
 // module (TypeScript, no build step, through tsx), evaluators and the error catalogue.
 // Every problem becomes a diagnostic naming the file, the field or line, and what is wrong.
@@ -17,30 +21,11 @@ import { formatFieldPath } from './manifest-fields.ts';
 import { manifestProblems } from './manifest-issues.ts';
 import { missingFiles } from './manifest-files.ts';
 import { moduleLoadDiagnostic } from './module-errors.ts';
+import { ProjectLoadError, type Diagnostic } from './diagnostics.ts';
 import { SHARED_PACKAGES, frameworkDiagnostics } from './framework.ts';
 import { defineErrorCatalogue, type ErrorRaiser } from '../../../sdk/errors.ts';
 
-export interface Diagnostic {
-  /** Project-relative file. */
-  file: string;
-  line?: number;
-  column?: number;
-  /** Path of the manifest field (`skills[0].description`), when the problem is a field. */
-  field?: string;
-  message: string;
-}
-
-export class ProjectLoadError extends Error {
-  override readonly name = 'ProjectLoadError';
-  constructor(readonly diagnostics: Diagnostic[]) {
-    super(diagnostics.map(formatDiagnostic).join('\n'));
-  }
-}
-
-export function formatDiagnostic(d: Diagnostic): string {
-  const where = [d.file, d.line, d.column].filter((x) => x !== undefined).join(':');
-  return `${where}${d.field ? ` (${d.field})` : ''}: ${d.message}`;
-}
+export { ProjectLoadError, formatDiagnostic, type Diagnostic } from './diagnostics.ts';
 
 export interface LoadedContract {
   decl: InputContract;

@@ -11,7 +11,7 @@ import type { DeletedCounts, MemoryStore, TranscriptMessage } from '../types.ts'
 import { migrate, quoteIdent } from './migrations.ts';
 import { claimThread, OwnedPostgresSaver } from './checkpointer.ts';
 import { PgTaskStore, type LeaseOptions } from './taskStore.ts';
-import { redactDsn } from '../../management/memory.ts';
+import { redactDsn } from '../../config.ts';
 
 export interface PostgresStoreOptions {
   dsn: string;

@@ -1,0 +1,84 @@
+// What the A2A handler does for a task that runs on another replica (docs/deployment.md,
+// "Replicas"). The database is the source of truth; nothing here elects or coordinates.
+//   - tasks/cancel: the run is in another process, so this one cannot abort it. The request
+//     is a flag in the task's row; the running replica sees it at its next lease renewal
+//     (TASK_LEASE_MS / 3), cancels the run the usual way, and this call answers with the
+//     task once it is `canceled` (or TaskNotCancelable if it ended otherwise meanwhile).
+//   - tasks/resubscribe: the live events exist only where the task runs. With cluster control
+//     (CLUSTER_CONTROL=nats) the running replica streams them here through NATS; without it,
+//     following from here would end silently after the snapshot, so this answers
+//     UnsupportedOperation naming the replica (poll tasks/get instead).
+import { A2AError, DefaultRequestHandler, type AgentExecutor, type ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
+import type { AgentCard, Task, TaskIdParams, TaskStatusUpdateEvent, TaskArtifactUpdateEvent } from '@a2a-js/sdk';
+import type { PgTaskStore } from '../store/postgres/taskStore.ts';
+import type { ClusterControl } from '../cluster/control.ts';
+
+const FINAL = new Set(['completed', 'failed', 'canceled', 'rejected']);
+
+export interface ReplicaView {
+  /** The shared task store's view of where tasks run (PostgreSQL only). */
+  tasks: Pick<PgTaskStore, 'runningReplica' | 'requestCancel' | 'load'>;
+  replica: string;
+  leaseMs: number;
+  /** Whether this process runs the task. */
+  runsHere(taskId: string): boolean;
+  /** Cluster control through NATS, when on: instant cancel and resubscribe across replicas. */
+  control: Pick<ClusterControl, 'publish' | 'follow' | 'connected'> | null;
+}
+
+export class ReplicaAwareRequestHandler extends DefaultRequestHandler {
+  /** `replicas`: the cross-replica answers, with a shared PostgreSQL store; null otherwise. */
+  constructor(
+    card: AgentCard,
+    taskStore: TaskStore,
+    executor: AgentExecutor,
+    private readonly replicas: ReplicaView | null,
+  ) {
+    super(card, taskStore, executor);
+  }
+
+  /** The replica running `taskId` when it is not this one. */
+  private async elsewhere(taskId: string): Promise<string | null> {
+    const r = this.replicas;
+    if (!r || r.runsHere(taskId)) return null;
+    const replica = await r.tasks.runningReplica(taskId);
+    return replica && replica !== r.replica ? replica : null;
+  }
+
+  override async cancelTask(params: TaskIdParams, context?: ServerCallContext): Promise<Task> {
+    const replica = await this.elsewhere(params.id);
+    if (!replica || !this.replicas) return super.cancelTask(params, context);
+    const { tasks, leaseMs } = this.replicas;
+    await tasks.requestCancel(params.id);
+    // With cluster control the running replica hears of it at once; the row is the fallback.
+    this.replicas.control?.publish({ op: 'cancel', task_id: params.id });
+    const deadline = Date.now() + leaseMs + 1_000;
+    for (;;) {
+      const task = await tasks.load(params.id);
+      if (!task) throw A2AError.taskNotFound(params.id);
+      if (task.status.state === 'canceled') return task;
+      if (FINAL.has(task.status.state)) throw A2AError.taskNotCancelable(params.id);
+      if (Date.now() > deadline) {
+        throw A2AError.internalError(`task ${params.id} runs on replica ${replica}, which did not confirm the cancel in time; it is still asked to cancel`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  override async *resubscribe(params: TaskIdParams, context?: ServerCallContext): AsyncGenerator<Task | TaskStatusUpdateEvent | TaskArtifactUpdateEvent, void, undefined> {
+    const replica = await this.elsewhere(params.id);
+    const control = replica ? this.replicas?.control : null;
+    if (replica && control?.connected) {
+      // The replica running the task streams its events here through NATS.
+      const events = await control.follow(params.id);
+      if (events) {
+        yield* events as AsyncGenerator<Task | TaskStatusUpdateEvent | TaskArtifactUpdateEvent>;
+        return;
+      }
+    }
+    if (replica) {
+      throw A2AError.unsupportedOperation(`task ${params.id} runs on replica ${replica}: follow it there, or poll tasks/get (resubscribe is replica-local, docs/deployment.md)`);
+    }
+    yield* super.resubscribe(params, context);
+  }
+}

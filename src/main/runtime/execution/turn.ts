@@ -1,0 +1,261 @@
+// execution/ owns running one turn, protocol-free: the steps of a turn and its one exit, the
+// graph's input, the stream consumer, node spans, evaluators, and the mapping of whatever a
+// turn throws to the spec 7.2 failure.
+//
+// One turn: one message in, one LangGraph invocation on the thread named by its contextId, as
+// steps (start, input, stream, settle) with one exit. Every turn ends in exactly one outcome
+// (completed, input-required, failed or canceled), and `invoke.end` is emitted in one place,
+// the `finally` of runTurn (spec 6.3). The protocol binding (a2a/executor.ts) publishes what
+// the turn reports through TurnEvents; nothing here knows the wire protocol.
+import type { Logger } from 'pino';
+import { AgentError } from '../../../sdk/errors.ts';
+import type { AgentRequest, AgentResponse } from '../../../sdk/state.ts';
+import { modelUsage } from '../../../sdk/usage.ts';
+import type { RuntimeSettings } from '../config.ts';
+import type { Generation } from '../project/registry.ts';
+import { failureOf, sourceOf } from '../project/node-failures.ts';
+import { CaptureBuffer, InvocationTracer, type TraceSink } from '../observability/trace.ts';
+import type { InvocationCounts } from '../observability/stats.ts';
+import type { MemoryStore, TranscriptMessage } from '../store/types.ts';
+import { toAgentError } from './errors.ts';
+import { consumeGraphStream, type StreamOutcome } from './graph-stream.ts';
+import { runEvaluators } from './evaluators.ts';
+import { SpanTracker } from './spans.ts';
+import { prepareInput, validateContracts, type InputDeps } from './input.ts';
+
+export interface TurnDeps extends InputDeps {
+  settings: InputDeps['settings'] & Pick<RuntimeSettings, 'captureUrl' | 'nodeSpans' | 'stageTiming'>;
+  sinks: TraceSink[];
+  log: Logger;
+  store: InputDeps['store'] & Pick<MemoryStore, 'appendTranscript'>;
+  /** Counts for /api/v1/status. */
+  stats: InvocationCounts;
+}
+
+/** One turn as the binding hands it over. */
+export interface Turn {
+  /** The generation the turn runs on to its end, whatever reloads meanwhile (spec 5.2). */
+  gen: Generation;
+  taskId: string;
+  contextId: string;
+  messageId: string;
+  /** The kinds of the message's parts, for `invoke.start`. */
+  partKinds: string[];
+  request: AgentRequest;
+  /** The client's history (params.metadata.history), seeding a cold thread. */
+  history: unknown;
+  /** Observation labels stamped on every trace event (spec 6.3). */
+  labels: Record<string, unknown>;
+  captureToken: string | null;
+  /** Per-request overrides handed to the graph's configurable. */
+  configurable: Record<string, unknown>;
+  /** The client follows the answer as it is produced (token deltas wanted). */
+  streaming: boolean;
+  signal: AbortSignal;
+  /** Whether the turn was canceled (tasks/cancel): it then reports nothing more. */
+  canceled(): boolean;
+}
+
+/** What the binding publishes. */
+export interface TurnEvents {
+  /** The turn began (the task exists and is working). */
+  started(): void;
+  /** A token of the exit node's answer; `append` after the first one. */
+  token(text: string, append: boolean): void;
+  inputRequired(question: string, value: Record<string, unknown>): void;
+  completed(response: AgentResponse): void;
+  /** `body` is the failure's DataPart (spec 7.2) with the failing node and source. */
+  failed(failure: AgentError, body: Record<string, unknown>): void;
+}
+
+/** How a turn ended: the fields of `invoke.end`, and what to publish once it is traced and
+ * the transcript saved. */
+interface Outcome {
+  end: Record<string, unknown>;
+  publish?: () => void;
+}
+
+/** A turn's running state, shared by its steps. */
+interface TurnState {
+  deps: TurnDeps;
+  turn: Turn;
+  events: TurnEvents;
+  tracer: InvocationTracer;
+  spans: SpanTracker;
+  spansWanted: boolean;
+  started: number;
+  /** Milliseconds per node (STAGE_TIMING), filled while the graph runs (a failure reports it too). */
+  latency: Record<string, number>;
+  chunks: number;
+  transcript: TranscriptMessage[];
+}
+
+export async function runTurn(deps: TurnDeps, turn: Turn, events: TurnEvents): Promise<void> {
+  deps.stats.invocations += 1;
+  const s = openTurn(deps, turn, events);
+  let outcome: Outcome | null = null;
+  try {
+    outcome = await steps(s);
+  } catch (err) {
+    outcome = turn.canceled() ? canceled(s) : failed(s, err);
+  } finally {
+    if (outcome) {
+      s.tracer.emit('invoke.end', outcome.end);
+      await s.tracer.flush();
+    }
+    // The thread's messages are written before the final status goes out, so a client that
+    // reads them right after the answer (on any replica) sees this turn.
+    await saveTranscript(s);
+    outcome?.publish?.();
+  }
+}
+
+function openTurn(deps: TurnDeps, turn: Turn, events: TurnEvents): TurnState {
+  const { settings, log } = deps;
+  const capture = turn.captureToken && settings.captureUrl ? new CaptureBuffer(settings.captureUrl, turn.captureToken, log) : null;
+  const tracer = new InvocationTracer(
+    deps.sinks,
+    { task_id: turn.taskId, context_id: turn.contextId, agent_id: settings.agentId, generation: turn.gen.number, ...turn.labels },
+    capture,
+  );
+  // Spans are described only when someone receives them (the studio, a NATS sink, the log
+  // at debug): describing a node's update costs CPU on every request.
+  const spansWanted = settings.nodeSpans && tracer.wants('span.end');
+  const spans = new SpanTracker((name, fields) => tracer.emit(name, fields), turn.gen.project.dir, spansWanted);
+  return { deps, turn, events, tracer, spans, spansWanted, started: performance.now(), latency: {}, chunks: 0, transcript: [] };
+}
+
+async function steps(s: TurnState): Promise<Outcome> {
+  const { turn, tracer } = s;
+  s.events.started();
+  tracer.emit('invoke.start', { message_id: turn.messageId, parts: turn.partKinds, user_id: turn.request.metadata.userId });
+  validateContracts(turn.gen, turn.request);
+  const emit = (name: string, fields: Record<string, unknown>) => tracer.emit(name, fields);
+  const input = await prepareInput(s.deps, { request: turn.request, history: turn.history, contextId: turn.contextId, emit, transcript: s.transcript, signal: turn.signal });
+  const streamed = await streamGraph(s, input);
+  return streamed.interrupt ? inputRequired(s, streamed.interrupt) : await completed(s, streamed);
+}
+
+async function streamGraph(s: TurnState, input: unknown): Promise<StreamOutcome> {
+  const { turn, deps } = s;
+  const { gen } = turn;
+  // Token deltas only when the client can follow them: LangGraph's `messages` mode hooks
+  // a callback into every runnable of the run, about 0.5 ms of CPU an invocation of the
+  // example (D-15). A blocking message/send gets the final text from the exit node.
+  // `tasks` gives the node spans (spans.ts) from LangGraph's own loop, with no callback;
+  // `subgraphs` makes a subgraph's nodes spans too.
+  const modes = turn.streaming ? ['updates', 'messages', 'custom'] : ['updates', 'custom'];
+  // (not asked for when nobody receives spans: LangGraph describes every task for it)
+  if (s.spansWanted || deps.settings.stageTiming) modes.push('tasks');
+  const stream = await gen.graph.stream(input, {
+    configurable: { thread_id: turn.contextId, ...turn.configurable },
+    streamMode: modes as ('updates' | 'messages' | 'custom' | 'tasks')[],
+    subgraphs: deps.settings.nodeSpans,
+    signal: turn.signal,
+    recursionLimit: gen.project.manifest.graph.recursionLimit,
+    // One checkpoint per invocation (and at an interrupt): per-step checkpoints would
+    // re-serialise the whole thread several times a turn (docs/performance.md).
+    durability: 'exit',
+  });
+  return consumeGraphStream(stream, {
+    exitNode: gen.exitNode,
+    latency: s.latency,
+    spans: s.spans,
+    emit: (name, fields) => s.tracer.emit(name, fields),
+    onToken: (text) => {
+      s.events.token(text, s.chunks > 0);
+      s.chunks += 1;
+    },
+  });
+}
+
+function durationMs(s: TurnState): number {
+  return Math.round(performance.now() - s.started);
+}
+
+function latencyField(s: TurnState): { latency?: Record<string, number> } {
+  return s.deps.settings.stageTiming ? { latency: s.latency } : {};
+}
+
+function inputRequired(s: TurnState, interrupt: { value?: unknown }): Outcome {
+  s.deps.stats.input_required += 1;
+  const value = (interrupt.value ?? {}) as Record<string, unknown>;
+  const question = typeof value.question === 'string' ? value.question : 'More input is needed to continue.';
+  s.transcript.push({ role: 'ai', content: question }); // the thread's messages show what was asked
+  return {
+    end: { state: 'input-required', duration_ms: durationMs(s), ...latencyField(s) },
+    publish: () => s.events.inputRequired(question, value),
+  };
+}
+
+async function completed(s: TurnState, streamed: StreamOutcome): Promise<Outcome> {
+  const { turn, deps } = s;
+  // One rule for message/send and message/stream: the response's text, else the exit
+  // node's last AI message. Streamed chunks are only ever a preview of that answer.
+  const { response, exitText } = streamed;
+  const text = response?.text ?? exitText ?? '';
+  if (!text && !response?.data) {
+    throw new AgentError({
+      code: 'INTERNAL_ERROR',
+      reason: 'empty_response',
+      message: `The exit node '${turn.gen.exitNode}' finished without an answer: return { response: { text } } (or response.data), or an AI message in messages.`,
+    });
+  }
+  const finalResponse: AgentResponse = { ...response, text };
+  if (finalResponse.text) s.transcript.push({ role: 'ai', content: finalResponse.text });
+  await runEvaluators(turn.gen, turn.request, finalResponse, { request: turn.request, response: finalResponse }, (name, fields) => s.tracer.emit(name, fields), turn.signal);
+  deps.stats.completed += 1;
+  // cache_stats from the model's own callback (src/sdk/usage.ts), filed under this thread.
+  const cacheStats = modelUsage().take(turn.contextId);
+  return {
+    end: { state: 'completed', duration_ms: durationMs(s), chunks: s.chunks, ...latencyField(s), ...(cacheStats ? { cache_stats: cacheStats } : {}) },
+    publish: () => {
+      if (!turn.canceled()) s.events.completed(finalResponse);
+    },
+  };
+}
+
+function canceled(s: TurnState): Outcome {
+  s.spans.closeAll();
+  return { end: { state: 'canceled', duration_ms: durationMs(s) } };
+}
+
+function isEmptyAnswer(err: unknown): boolean {
+  return err instanceof AgentError && err.reason === 'empty_response';
+}
+
+function failed(s: TurnState, err: unknown): Outcome {
+  const { turn, deps } = s;
+  s.spans.failWith(err); // the failing node's span says why; the others were cut off
+  // Which node failed and where (node-failures.ts): in the DataPart and the trace; the
+  // stack only in the trace and the log, never to the client.
+  const node = failureOf(err)?.node ?? (isEmptyAnswer(err) ? turn.gen.exitNode : undefined);
+  const source = sourceOf(err, turn.gen.project.dir);
+  const failure = toAgentError(err, { node, source });
+  deps.stats.failed += 1;
+  if (failure.code === 'INTERNAL_ERROR') deps.log.error({ err, task_id: turn.taskId, node, source }, 'invocation failed');
+  const body = { ...failure.toDataPart(), ...(node ? { node } : {}), ...(source ? { source } : {}) };
+  const end = {
+    state: 'failed',
+    ...(node ? { node } : {}),
+    ...(source ? { source } : {}),
+    ...(failure.code === 'INTERNAL_ERROR' && err instanceof Error && err.stack ? { stack: err.stack.split('\n').slice(0, 12).join('\n') } : {}),
+    duration_ms: durationMs(s),
+    errorCode: failure.code,
+    errorReason: failure.reason,
+    retriable: failure.retriable,
+    ...(failure.domainCode ? { domainCode: failure.domainCode, domainTitle: failure.domainTitle } : {}),
+    ...(failure.detail ? { detail: failure.detail } : {}),
+    ...latencyField(s),
+  };
+  // spec 3: a failure after partial streaming discards the buffer (the artifact is
+  // replaced) and ends the stream failed; the request is not re-run.
+  return { end, publish: () => s.events.failed(failure, body) };
+}
+
+async function saveTranscript(s: TurnState): Promise<void> {
+  const { deps, turn } = s;
+  if (deps.memory.enabled && s.transcript.length) {
+    await deps.store.appendTranscript(deps.settings.agentId, turn.contextId, s.transcript).catch((err) => deps.log.warn({ err: (err as Error).message }, 'transcript not saved'));
+  }
+}

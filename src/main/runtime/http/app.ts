@@ -1,0 +1,61 @@
+// http/ owns the runtime's HTTP edge: the server and its listening, request screening,
+// Host/Origin and CORS rules, the probes (/healthz, /graph), and the one place an error
+// becomes an answer. It mounts the routers of a2a/ and management/; it runs nothing itself.
+//
+// The runtime's HTTP server: the edge (request-target screening, Host/Origin and CORS rules,
+// docs/security.md) in front of the routers the composition root built (A2A, probes,
+// management), then the one place any error becomes an answer (edge.ts).
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import type { Logger } from 'pino';
+import { requestTargetGuard, screenRequestTarget } from '../../http/request-target.ts';
+import { answerClientErrors } from '../../http/client-errors.ts';
+import { edgeGuard, runtimeErrorHandler, runtimeNotFound, type EdgePolicy } from './edge.ts';
+import { requestContext } from '../observability/request-context.ts';
+
+export class RuntimeStartError extends Error {
+  override readonly name = 'RuntimeStartError';
+}
+
+export interface HttpServerDeps {
+  edge: EdgePolicy;
+  /** In order: the JSON-RPC endpoint first, so every message/send passes fewest routes. */
+  routers: express.Router[];
+  log: Logger;
+}
+
+export function runtimeServer({ edge, routers, log }: HttpServerDeps): http.Server {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(requestTargetGuard());
+  app.use(requestContext());
+  app.use(edgeGuard(edge));
+  for (const router of routers) app.use(router);
+  app.use(runtimeNotFound);
+  app.use(runtimeErrorHandler(log));
+  const server = http.createServer((req, res) => {
+    screenRequestTarget(req);
+    app(req, res);
+  });
+  server.keepAliveTimeout = 65_000;
+  answerClientErrors(server, (status, message) => ({ success: false, data: null, error: { code: status === 405 ? 'NOT_FOUND' : 'BAD_REQUEST', message } }));
+  return server;
+}
+
+/** Listens on host:port; the reasons it cannot, in words an operator can act on. Resolves to
+ * the URL the runtime answers on. */
+export async function listen(server: http.Server, host: string, port: number): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') reject(new RuntimeStartError(`port ${port} on ${host} is already in use: stop the other process or pass another --port`));
+      else if (err.code === 'EACCES') reject(new RuntimeStartError(`no permission to listen on port ${port}: use a port above 1024`));
+      else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') reject(new RuntimeStartError(`cannot listen on host '${host}': it is not an address of this machine`));
+      else reject(err);
+    });
+    server.listen(port, host, () => resolve());
+  });
+  const addr = server.address() as AddressInfo;
+  const shown = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  return `http://${shown === '0.0.0.0' ? '127.0.0.1' : shown}:${addr.port}/`;
+}

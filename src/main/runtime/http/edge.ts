@@ -1,0 +1,105 @@
+// The runtime's HTTP edge (docs/security.md): who may call a loopback-bound runtime, the CORS
+// rules of the JSON-RPC endpoint, and the one place where any error becomes an answer in the
+// shape of the surface it happened on: a JSON-RPC error for POST / (spec 4.1 rule 7), the
+// management envelope (spec 2.1) everywhere else. No HTML page, stack or path ever leaves.
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+import { fromClientHttpError, HttpInputError, type HttpInputCode } from '../../http/input-error.ts';
+import { loopbackRefusal } from '../../http/loopback.ts';
+import { JSONRPC } from '../a2a/request-meta.ts';
+import { fail, ManagementError, toManagementError } from '../management/envelope.ts';
+
+/** Paths anyone may read from anywhere: the public agent card and the health check. */
+const PUBLIC_PATHS = new Set(['/.well-known/agent-card.json', '/healthz']);
+
+export interface EdgePolicy {
+  /** The runtime listens on a loopback address: refuse foreign Hosts and cross-site Origins. */
+  loopback: boolean;
+  /** A2A_CORS_ORIGINS: browser origins allowed to call POST / (and read its answers). */
+  corsOrigins: readonly string[];
+  /** Sent as `x-runtime-replica` on every answer, so an operator behind a load balancer sees
+   * which replica answered (docs/deployment.md). Default: $REPLICA_ID (each `--workers`
+   * worker has its own); unset, no header. */
+  replicaId?: string;
+}
+
+const isRpc = (req: Request) => req.path === '/' && (req.method === 'POST' || req.method === 'OPTIONS');
+
+/** Host/Origin protection on loopback, and CORS for the card and the JSON-RPC endpoint. */
+export function edgeGuard(policy: EdgePolicy): RequestHandler {
+  const cors = new Set(policy.corsOrigins.map((o) => o.toLowerCase()));
+  const replica = (policy.replicaId ?? process.env.REPLICA_ID)?.trim();
+  return (req, res, next) => {
+    if (replica) res.setHeader('x-runtime-replica', replica);
+    const readOnly = req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS';
+    if (readOnly && (PUBLIC_PATHS.has(req.path) || (req.path === '/' && req.method !== 'OPTIONS'))) {
+      // Public, read-only documents: any page may fetch the card to discover the agent.
+      res.setHeader('access-control-allow-origin', '*');
+      if (req.method === 'OPTIONS') return void res.status(204).end();
+      return next();
+    }
+    const origin = req.headers.origin?.toLowerCase();
+    if (isRpc(req) && origin !== undefined && cors.has(origin)) {
+      res.setHeader('access-control-allow-origin', req.headers.origin!);
+      res.setHeader('vary', 'Origin');
+      if (req.method === 'OPTIONS') {
+        res.setHeader('access-control-allow-methods', 'POST');
+        res.setHeader('access-control-allow-headers', 'content-type, authorization, x-a2a-extensions');
+        res.setHeader('access-control-max-age', '600');
+        return void res.status(204).end();
+      }
+    }
+    if (policy.loopback) {
+      const refusal = loopbackRefusal(req, { port: req.socket.localPort ?? 0, extraOrigins: isRpc(req) ? cors : [] });
+      if (refusal) return next(refusal);
+    }
+    if (req.method === 'OPTIONS') {
+      // No CORS for anything else: a same-origin page never needs a preflight.
+      return next(new ManagementError('NOT_FOUND', `No route OPTIONS ${req.path}: this runtime sends CORS headers only for POST / to the origins in A2A_CORS_ORIGINS.`));
+    }
+    next();
+  };
+}
+
+const RPC_CODES: Record<HttpInputCode, number> = {
+  bad_request_target: JSONRPC.INVALID_REQUEST,
+  invalid_path_encoding: JSONRPC.INVALID_REQUEST,
+  invalid_json: JSONRPC.PARSE_ERROR,
+  json_too_deep: JSONRPC.INVALID_REQUEST,
+  body_too_large: JSONRPC.INVALID_REQUEST,
+  unsupported_media_type: JSONRPC.INVALID_REQUEST,
+  forbidden_host: JSONRPC.INVALID_REQUEST,
+  forbidden_origin: JSONRPC.INVALID_REQUEST,
+  bad_request: JSONRPC.INVALID_REQUEST,
+  range_not_satisfiable: JSONRPC.INVALID_REQUEST,
+};
+
+function rpcError(res: Response, status: number, code: number, message: string): void {
+  res.status(status).json({ jsonrpc: '2.0', id: null, error: { code, message } });
+}
+
+/** The last error handler of the runtime's app. */
+export function runtimeErrorHandler(log: Logger): ErrorRequestHandler {
+  return (err, req, res, next) => {
+    if (res.headersSent) {
+      log.error({ err, method: req.method, path: req.path }, 'request failed after its answer started');
+      return next(err); // Express ends the response
+    }
+    // JSON-RPC errors for the endpoint's own requests; a refused preflight is plain HTTP.
+    if (req.path === '/' && req.method === 'POST') {
+      err = fromClientHttpError(err) ?? err;
+      if (err instanceof HttpInputError) {
+        const label = RPC_CODES[err.code] === JSONRPC.PARSE_ERROR ? 'Parse error' : 'Invalid Request';
+        return rpcError(res, err.status, RPC_CODES[err.code], `${label}: ${err.message}`);
+      }
+      log.error({ err }, 'JSON-RPC request failed unexpectedly');
+      return rpcError(res, 500, JSONRPC.INTERNAL_ERROR, 'Internal error: the runtime failed unexpectedly while handling this request; it has been logged');
+    }
+    fail(res, toManagementError(err, log, `${req.method} ${req.path}`));
+  };
+}
+
+/** Unknown routes outside /api/v1 answer 404 in the envelope too. */
+export const runtimeNotFound: RequestHandler = (req, _res, next) => {
+  next(new ManagementError('NOT_FOUND', `No route ${req.method} ${req.path}.`));
+};

@@ -1,0 +1,113 @@
+// observability/ owns what the runtime tells about itself: trace events and their sinks
+// (log, NATS, studio capture), bounded and redacted values, the status counters, and the
+// request context that uncaught failures are logged with.
+//
+// Trace events per invocation (spec 6.3) and the sinks they go to: the structured log (here),
+// NATS (trace-nats.ts), and the studio capture, which delivers a Playground invocation's
+// events to the studio under its capture token (docs/runtime-traces.md).
+import type { Logger } from 'pino';
+import type { CaptureBody } from '../../../shared/runtime-contract.ts';
+
+export interface TraceEvent {
+  name: string;
+  ts: string;
+  [field: string]: unknown;
+}
+
+export interface TraceSink {
+  /** Receives events as they happen; must not throw. */
+  emit(event: TraceEvent): void;
+  /** Whether an event of this name would be kept (absent: every event is). The tracer does
+   * not build events no sink keeps: node spans cost CPU to describe (docs/performance.md). */
+  keeps?(name: string): boolean;
+}
+
+/** The structured-log sink: one line per invocation at info (`invoke.end`, which carries the
+ * state, duration, errors and cache_stats), every other event at debug (LOG_LEVEL=debug shows
+ * them all). A line per event at info cost about 0.7 ms of CPU a request (docs/performance.md). */
+export class LogTraceSink implements TraceSink {
+  constructor(private readonly log: Logger) {}
+  keeps(name: string): boolean {
+    return name === 'invoke.end' ? this.log.isLevelEnabled('info') : this.log.isLevelEnabled('debug');
+  }
+  emit(event: TraceEvent): void {
+    if (event.name === 'invoke.end') this.log.info({ trace: event }, `trace ${event.name}`);
+    else this.log.debug({ trace: event }, `trace ${event.name}`);
+  }
+}
+
+/** Events wait at most this long before they are posted: the studio shows a run's spans
+ * and trace events while it runs, in a few posts rather than one per event. */
+export const CAPTURE_FLUSH_MS = 15;
+
+/** Collects one invocation's events and posts them to the studio as they come (batched for
+ * CAPTURE_FLUSH_MS); `flush` resolves once the studio has every event so far, so the
+ * runtime publishes the final A2A status only after delivery. */
+export class CaptureBuffer {
+  private pending: TraceEvent[] = [];
+  private delivering: Promise<void> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly url: string,
+    private readonly token: string,
+    private readonly log: Logger,
+  ) {}
+
+  add(event: TraceEvent): void {
+    this.pending.push(event);
+    if (this.pending.length >= 50) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), CAPTURE_FLUSH_MS);
+  }
+
+  flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const events = this.pending;
+    this.pending = [];
+    if (events.length === 0) return this.delivering;
+    this.delivering = this.delivering.then(() => this.post(events));
+    return this.delivering;
+  }
+
+  private async post(events: TraceEvent[]): Promise<void> {
+    try {
+      const res = await fetch(this.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ capture_token: this.token, events } satisfies CaptureBody),
+        signal: AbortSignal.timeout(5000),
+      });
+      // 404: the run already ended in the studio (a cancel races the last events); expected.
+      if (res.status === 404) this.log.debug('studio capture closed for this run; late trace events dropped');
+      else if (!res.ok) this.log.warn({ status: res.status }, 'studio capture refused trace events');
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message }, 'studio capture unreachable');
+    }
+  }
+}
+
+/** One invocation's tracer: stamps ids and labels, fans out to the sinks and the capture. */
+export class InvocationTracer {
+  constructor(
+    private readonly sinks: TraceSink[],
+    private readonly base: Record<string, unknown>,
+    private readonly capture: CaptureBuffer | null,
+  ) {}
+
+  /** Whether an event of this name reaches anyone: the studio's capture or a sink keeping it. */
+  wants(name: string): boolean {
+    return this.capture !== null || this.sinks.some((s) => s.keeps?.(name) ?? true);
+  }
+
+  emit(name: string, fields: Record<string, unknown> = {}): void {
+    if (!this.wants(name)) return;
+    const event: TraceEvent = { name, ts: new Date().toISOString(), ...this.base, ...fields };
+    for (const sink of this.sinks) sink.emit(event);
+    this.capture?.add(event);
+  }
+
+  flush(): Promise<void> {
+    return this.capture?.flush() ?? Promise.resolve();
+  }
+}

@@ -1,0 +1,260 @@
+// The runtime's composition root: builds its parts in dependency order, each given only the
+// narrow interface it needs, and serves them over HTTP (A2A JSON-RPC at POST /, the agent
+// card, /healthz, /graph, the management API). Runs standalone and as the studio's child.
+import type http from 'node:http';
+import path from 'node:path';
+import pino, { type Logger } from 'pino';
+import { MemorySaver } from '@langchain/langgraph';
+import { loadSettings, type RuntimeSettings } from './config.ts';
+import { Registry, type MemoryConfig } from './project/registry.ts';
+import { LogTraceSink, type TraceSink } from './observability/trace.ts';
+import { NatsTraceSink } from './observability/trace-nats.ts';
+import { newRuntimeStats } from './observability/stats.ts';
+import { RegistryEvents } from './cluster/registry-events.ts';
+import { ClusterControl } from './cluster/control.ts';
+import { CancelRequests } from './cluster/cancels.ts';
+import { controlHandlers } from './cluster/commands.ts';
+import { OutboundPool } from './outbound/pool.ts';
+import { McpManager } from './outbound/mcp.ts';
+import { openSqliteStore } from './store/sqlite.ts';
+import { defaultReplicaId, openPostgresStore } from './store/postgres/store.ts';
+import type { PgTaskStore } from './store/postgres/taskStore.ts';
+import type { MemoryStore } from './store/types.ts';
+import { useRandomPool } from './tuning/random-pool.ts';
+import { useLightRunContext } from './tuning/run-context.ts';
+import { createSummarizer } from './memory/fold.ts';
+import { GraphAgentExecutor } from './a2a/executor.ts';
+import { ReplicaAwareRequestHandler } from './a2a/replicas.ts';
+import { RequestMetaStore } from './a2a/request-meta.ts';
+import { buildAgentCard } from './a2a/card.ts';
+import { a2aRouter } from './a2a/routes.ts';
+import { isLoopbackAddress } from '../http/loopback.ts';
+import { listen, runtimeServer } from './http/app.ts';
+import { probeRouter } from './http/probes.ts';
+import { managementRouter } from './management/routes.ts';
+import { runtimeStatus } from './management/status.ts';
+import { CardUrlService } from './management/card-url.ts';
+import { MemoryService } from './management/memory.ts';
+import { ThreadService } from './management/threads.ts';
+import { RegistryService } from './management/registry-control.ts';
+
+export { RuntimeStartError } from './http/app.ts';
+
+export interface RuntimeOptions {
+  projectDir: string;
+  host?: string;
+  port?: number;
+  /** Where the SQLite memory store lives (default: DIR/.agent-studio/runtime). */
+  dataDir?: string;
+  env?: NodeJS.ProcessEnv;
+  logger?: Logger;
+  /** Extra trace sinks (tests, broker). */
+  sinks?: TraceSink[];
+}
+
+export interface RunningRuntime {
+  url: string;
+  /** Parts callers (the CLI, tests) may read: the loaded project, the store, the log. */
+  context: { registry: Registry; store: MemoryStore; log: Logger };
+  close(): Promise<void>;
+}
+
+/** The memory store (docs/deployment.md): SQLite by default, or PostgreSQL, whose task table
+ * replicas share (`shared`, null for SQLite). */
+async function openStore(settings: RuntimeSettings, dataDir: string, replica: string, log: Logger, cancels: CancelRequests): Promise<{ store: MemoryStore; shared: PgTaskStore | null }> {
+  const s = settings.memoryStore;
+  if (s.backend !== 'postgres') return { store: openSqliteStore(path.join(dataDir, 'memory.sqlite')), shared: null };
+  const store = await openPostgresStore({
+    dsn: s.dsn,
+    schema: s.schema,
+    poolMax: s.poolMax,
+    leaseMs: s.leaseMs,
+    replica,
+    lease: {
+      log,
+      onCancelRequested: cancels.report,
+      onReaped: (tasks) => {
+        for (const t of tasks) log.warn({ task_id: t.id, context_id: t.contextId }, 'task failed: the replica running it stopped (lease expired)');
+      },
+    },
+  });
+  return { store, shared: store.taskStore() as PgTaskStore };
+}
+
+/** The memory configuration every invocation reads live (spec 2.3): from the manifest at the
+ * first load; MEMORY_ENABLED=false in the environment turns it off. Disabled memory writes
+ * nothing to the store: thread state lives in process memory only. */
+function memoryFromManifest(memory: MemoryConfig, settings: RuntimeSettings) {
+  return (m: { memory: { enabled: boolean; summarize: boolean; windowSize: number; summarizeThreshold: number } }) =>
+    Object.assign(memory, {
+      enabled: m.memory.enabled && !/^(0|false|no|off)$/i.test(settings.env.MEMORY_ENABLED ?? ''),
+      summarize: m.memory.summarize,
+      window_size: m.memory.windowSize,
+      summarize_threshold: m.memory.summarizeThreshold,
+    });
+}
+
+/** The parts every other part stands on: settings, log, outbound pool, MCP, the store and the
+ * loaded project. */
+interface Foundation {
+  settings: RuntimeSettings;
+  log: Logger;
+  replica: string;
+  outbound: OutboundPool;
+  mcp: McpManager;
+  cancels: CancelRequests;
+  store: MemoryStore;
+  /** The task table replicas share (PostgreSQL), null for SQLite. */
+  shared: PgTaskStore | null;
+  memory: MemoryConfig;
+  registry: Registry;
+}
+
+async function openFoundation(opts: RuntimeOptions): Promise<Foundation> {
+  const projectDir = path.resolve(opts.projectDir);
+  const settings = loadSettings(projectDir, opts.env ?? process.env);
+  if (settings.randomPool) useRandomPool(); // D-38: LangChain's per-runnable UUIDs, without a system call each
+  if (settings.lightRunContext) useLightRunContext(); // D-40: no disabled LangSmith RunTree per runnable call
+  const log = opts.logger ?? pino({ name: 'agent-runtime', level: settings.env.LOG_LEVEL ?? 'info' }, pino.destination(2));
+  const dataDir = path.resolve(opts.dataDir ?? path.join(projectDir, '.agent-studio', 'runtime'));
+  const replica = settings.replicaId ?? defaultReplicaId();
+  // spec 8: every outbound call (model, MCP, other agents, ctx.fetch) through one pool.
+  const outbound = new OutboundPool(settings.outbound.maxConnections, settings.outbound.queueTimeoutMs);
+  const mcp = new McpManager(projectDir, settings.env, log, outbound.fetch);
+  const cancels = new CancelRequests();
+  const { store, shared } = await openStore(settings, dataDir, replica, log, cancels);
+  const memory: MemoryConfig = { enabled: true, backend: store.backend, summarize: false, window_size: 20, summarize_threshold: 40 };
+  const registry = new Registry({
+    projectDir,
+    settings,
+    initMemory: memoryFromManifest(memory, settings),
+    checkpointer: () => (memory.enabled ? store.checkpointer(settings.agentId) : new MemorySaver()),
+    memory,
+    mcpTools: () => mcp.tools(),
+    fetch: outbound.fetch,
+    onInstall: async (gen, changed) => {
+      if (changed.some((c) => c.kind === 'mcp_server')) await mcp.connect(gen.project.manifest.mcpServers);
+    },
+  });
+  try {
+    const gen = await registry.load();
+    await mcp.connect(gen.project.manifest.mcpServers);
+  } catch (err) {
+    await mcp.close();
+    await store.close();
+    throw err;
+  }
+  return { settings, log, replica, outbound, mcp, cancels, store, shared, memory, registry };
+}
+
+/** The A2A side: the card, the executor running turns, and the SDK's request handler. */
+function buildA2a(f: Foundation, extraSinks: TraceSink[]) {
+  const { settings, log, registry, store, memory, replica } = f;
+  const card = buildAgentCard(registry.current, settings.publicAgentUrl ?? 'http://127.0.0.1/');
+  const stats = newRuntimeStats();
+  const requestMeta = new RequestMetaStore();
+  const nats = settings.traceNats ? new NatsTraceSink({ ...settings.traceNats, agentId: settings.agentId, log }) : null;
+  const sinks: TraceSink[] = [...(settings.traceLog ? [new LogTraceSink(log)] : []), ...(nats ? [nats] : []), ...extraSinks];
+  const summarizer = createSummarizer(settings.env, registry.current.project.manifest.model, f.outbound.fetch);
+  const executor = new GraphAgentExecutor({ registry, settings, sinks, requestMeta, log, stats, store, memory, summarizer });
+  const control = settings.clusterControl ? new ClusterControl({ ...settings.clusterControl, agentId: settings.agentId, replica, log }) : null;
+  const replicas =
+    f.shared && settings.memoryStore.backend === 'postgres'
+      ? { tasks: f.shared, replica, leaseMs: settings.memoryStore.leaseMs, runsHere: (id: string) => executor.runsHere(id), control }
+      : null;
+  const handler = new ReplicaAwareRequestHandler(card, store.taskStore(), executor, replicas);
+  // A cancel asked on another replica, for a run of this one: cancel it here.
+  f.cancels.listen((id) => void handler.cancelTask({ id }).catch((err: unknown) => log.warn({ task_id: id, err: (err as Error).message }, 'cancel asked by another replica failed')));
+  return { card, stats, requestMeta, nats, executor, control, handler };
+}
+
+type A2aParts = ReturnType<typeof buildA2a>;
+
+/** The management services, cluster control's handlers and the registry change events. */
+function buildManagement(f: Foundation, a: A2aParts) {
+  const { settings, log, memory, registry, store } = f;
+  const { card, executor, handler, control } = a;
+  const cardUrl = new CardUrlService({ card, settings });
+  const memoryService = new MemoryService({ memory, postgresDsn: settings.env.POSTGRES_DSN ?? null });
+  const registryService = new RegistryService(registry);
+  const threads = new ThreadService({ memory, agentId: settings.agentId, store });
+  control?.start(
+    controlHandlers({
+      tasks: { runsHere: (id) => executor.runsHere(id), cancelTask: (p) => handler.cancelTask(p), resubscribe: (p) => handler.resubscribe(p) },
+      setCardUrl: (url) => {
+        card.url = url;
+      },
+      updateMemory: (values) => memoryService.update(values),
+      reload: () => registryService.reload(),
+      log,
+    }),
+  );
+  // spec 6.4: registry change events for this agent reload it like POST /api/v1/registry/reload.
+  const registryEvents = settings.registryEvents
+    ? new RegistryEvents({ ...settings.registryEvents, agentId: settings.agentId, replica: f.replica, reload: () => registryService.reload(), log })
+    : null;
+  const status = () =>
+    runtimeStatus({ agentId: settings.agentId, traceLog: settings.traceLog, card, stats: a.stats, mcp: f.mcp, outbound: f.outbound, traceSinks: a.nats ? { nats: a.nats } : {}, registryEvents, control });
+  const router = managementRouter({ cardUrl, memory: memoryService, threads, registry: registryService, status, control, settings, log });
+  return { router, registryEvents };
+}
+
+export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime> {
+  const f = await openFoundation(opts);
+  const { settings, log, registry, store } = f;
+  const a = buildA2a(f, opts.sinks ?? []);
+  const m = buildManagement(f, a);
+  const host = opts.host ?? '127.0.0.1';
+  const server = runtimeServer({
+    edge: { loopback: isLoopbackAddress(host), corsOrigins: settings.corsOrigins, replicaId: f.replica },
+    routers: [
+      a2aRouter({ handler: a.handler, card: a.card, requestMeta: a.requestMeta, gate: gateOptions(settings, a.stats, store) }),
+      probeRouter({ store, registry, activeTasks: () => a.executor.activeCount }),
+      m.router,
+    ],
+    log,
+  });
+  const closeParts = async () => {
+    await f.mcp.close();
+    await m.registryEvents?.close();
+    await a.control?.close();
+    await f.outbound.close();
+    await a.nats?.close();
+    await store.close();
+  };
+  let url: string;
+  try {
+    url = await listen(server, host, opts.port ?? 8080);
+  } catch (err) {
+    await closeParts();
+    throw err;
+  }
+  if (!settings.publicAgentUrl) a.card.url = url; // D-26: the card names the endpoint it is served on
+  return running(url, server, { registry, store, log }, closeParts);
+}
+
+/** The JSON-RPC gate's view of the runtime: request counts, and the task waiting for input. */
+function gateOptions(settings: RuntimeSettings, stats: { requests: Record<string, number> }, store: Pick<MemoryStore, 'waitingTask'>) {
+  return {
+    onRequest: (method: string) => {
+      stats.requests[method] = (stats.requests[method] ?? 0) + 1;
+    },
+    waitingTask: (contextId: string) => store.waitingTask(settings.agentId, contextId),
+  };
+}
+
+function running(url: string, server: http.Server, context: RunningRuntime['context'], closeParts: () => Promise<void>): RunningRuntime {
+  let closed = false;
+  return {
+    url,
+    context,
+    async close() {
+      if (closed) return;
+      closed = true;
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeParts();
+    },
+  };
+}
+
