@@ -44,9 +44,9 @@ describe('openSqliteStore', () => {
   it('refuses a file whose schema is newer than this code', async () => {
     await open().close();
     const db = new Database(temp.file);
-    db.prepare('INSERT INTO schema_version (version, applied_at) VALUES (?, ?)').run(MIGRATIONS.length + 1, 'later');
+    db.prepare('INSERT INTO schema_version (version, name, sha256, applied_at) VALUES (?, ?, ?, ?)').run(MIGRATIONS.length + 1, 'later', 'x'.repeat(64), 'later');
     db.close();
-    expect(() => openSqliteStore(temp.file)).toThrow(/newer than this runtime supports/);
+    expect(() => openSqliteStore(temp.file)).toThrow(/has migration 4 applied, newer than this build supports/);
   });
 
   it('ping rejects once the store is closed', async () => {
@@ -142,7 +142,7 @@ describe('durable A2A task store on SQLite', () => {
     const db = new Database(temp.file);
     db.exec('CREATE TABLE schema_version (version INTEGER PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL)');
     for (const [i, step] of MIGRATIONS.slice(0, 2).entries()) {
-      db.exec(step as string);
+      db.exec(step.sql!);
       db.prepare('INSERT INTO schema_version VALUES (?, ?)').run(i + 1, new Date().toISOString());
     }
     db.prepare("INSERT INTO threads VALUES ('ctx-1', 'a', '2026-01-01')").run();
