@@ -176,7 +176,7 @@ export class PlaygroundService {
         task_id: parent.task_id,
         input_parts: input.parts,
         // The conversation keeps its user metadata unless the resume gives new metadata.
-        metadata: body.metadata !== undefined ? storableMetadata(body.metadata) : JSON.parse(parent.metadata),
+        metadata: body.metadata !== undefined ? storableMetadata(body.metadata) : parent.metadata,
         changed_files: [],
         revision: parent.revision,
       },
@@ -189,7 +189,7 @@ export class PlaygroundService {
     const source = this.o.store.getRun(runId);
     if (!source) throw notFound('run', runId);
     this.assertNoActiveRun();
-    const parts = JSON.parse(source.input_parts) as TaggedPart[];
+    const parts = source.input_parts;
     return this.admit(
       {
         session_id: source.session_id,
@@ -198,7 +198,7 @@ export class PlaygroundService {
         context_id: randomUUID(),
         task_id: null,
         input_parts: parts,
-        metadata: JSON.parse(source.metadata),
+        metadata: source.metadata,
         changed_files: [],
         revision: source.revision,
       },

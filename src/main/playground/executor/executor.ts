@@ -207,7 +207,7 @@ export class RunExecutor {
     // (after any reload already under way, so the run never starts on the old code).
     await this.o.project?.settled();
     if (ctx.finished) return;
-    const changed = [...new Set([...(JSON.parse(row.changed_files) as string[]), ...(this.o.project?.takePending() ?? [])])];
+    const changed = [...new Set([...row.changed_files, ...(this.o.project?.takePending() ?? [])])];
     this.phase(ctx, 'queue', 'completed', { queue_ms: Date.now() - ctx.createdAt });
     ctx.phase = 'prepare';
     this.setStatus(ctx, 'preparing');
@@ -275,12 +275,12 @@ export class RunExecutor {
       ...(ctx.taskId ? { task_id: ctx.taskId } : {}),
     });
 
-    const metadata = JSON.parse(row.metadata) as Record<string, unknown>;
+    const metadata = row.metadata;
     const message: Message = {
       kind: 'message',
       messageId: randomUUID(),
       role: 'user',
-      parts: taggedToA2A(JSON.parse(row.input_parts) as TaggedPart[], this.o.blobs),
+      parts: taggedToA2A(row.input_parts, this.o.blobs),
       ...(ctx.contextId ? { contextId: ctx.contextId } : {}),
       ...(ctx.taskId ? { taskId: ctx.taskId } : {}),
     };
