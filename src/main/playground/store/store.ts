@@ -63,6 +63,11 @@ export class PlaygroundStore {
     return this.stmts.getSession.get(id) as Session | undefined;
   }
 
+  /** Inserts a session with its own times (a bundle's session under its new id). */
+  insertSessionRecord(s: Pick<Session, 'session_id' | 'title' | 'created_at' | 'updated_at'>): void {
+    this.stmts.insertSession.run(s.session_id, s.title, s.created_at, s.updated_at);
+  }
+
   renameSession(id: string, title: string, now: string): void {
     this.stmts.renameSession.run(title, now, id);
   }
