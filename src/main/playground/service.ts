@@ -17,7 +17,6 @@ import type {
   RunDetail,
   RunSummary,
   Session,
-  TaggedPart,
 } from '../../shared/playground.ts';
 import { isActive } from '../../shared/playground.ts';
 import { PlaygroundError, notFound } from './errors.ts';
