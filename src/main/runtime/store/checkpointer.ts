@@ -138,8 +138,8 @@ export class SqliteCheckpointSaver extends BaseCheckpointSaver {
   }
 
   /**
-   * The thread's latest tuple, read for the executor before it starts a run (issue 18): the
-   * run's own first getTuple of the thread gets this same tuple instead of deserialising the
+   * The thread's latest tuple, read for the executor before it starts a run (docs/decisions.md
+   * D-39): the run's own first getTuple of the thread gets this same tuple instead of deserialising the
    * whole state a second time, provided the thread has not changed in between (same latest
    * checkpoint, same number of pending writes, still this agent's). Each read is handed over
    * once; a write to the thread drops it. The caller must not change the tuple.
@@ -230,7 +230,7 @@ export class SqliteCheckpointSaver extends BaseCheckpointSaver {
     // Only channels whose version changed get a blob; the others already have one at the
     // version this checkpoint's channel_versions names. A channel with a version and no value
     // (a branch trigger, __start__ once consumed) gets no row at all: reading treats a missing
-    // row as empty, as it does the 'empty' rows stores written before issue 18 hold.
+    // row as empty, as it does the 'empty' rows older stores hold (D-39).
     const blobs = await Promise.all(
       Object.entries(newVersions)
         .filter(([channel]) => Object.prototype.hasOwnProperty.call(values, channel))
