@@ -2,21 +2,10 @@
 // invocation: the graph reads the live values through ctx.memory.
 import type { RuntimeContext } from '../server.ts';
 import { ManagementError } from './envelope.ts';
+import { redactDsn } from '../store/postgres/dsn.ts';
 
 const IMMUTABLE = ['enabled', 'backend', 'postgres_dsn'] as const;
 const MUTABLE = ['summarize', 'window_size', 'summarize_threshold'] as const;
-
-/** postgresql://user:secret@host/db -> postgresql://user:***@host/db */
-export function redactDsn(dsn: string | null): string | null {
-  if (!dsn) return null;
-  try {
-    const u = new URL(dsn);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return dsn.replace(/(:\/\/[^:/@]+:)[^@]*@/, '$1***@').replace(/(password=)[^\s&]+/gi, '$1***');
-  }
-}
 
 export function requireMemory(ctx: RuntimeContext): void {
   if (!ctx.memory.enabled) throw new ManagementError('MEMORY_DISABLED', 'Memory is disabled for this agent (manifest memory.enabled or MEMORY_ENABLED=false).');
