@@ -1,11 +1,11 @@
-// The rules every store's schema follows, whatever the database (docs/decisions.md, "one
-// migration runner"): migrations are numbered 1, 2, 3, ...; each applied one is recorded with
-// the sha256 of its text; each runs in its own transaction; a database is refused when an
-// applied migration's text changed since (shipped migrations are never edited: add the next
-// number) or when it has a migration applied that this build does not know (a newer build
-// wrote it; it is left unmodified). A database recorded before hashes were kept (a null
-// hash) adopts the hashes of this build's migrations on first open; edits are refused from
-// then on. The adapters (sqlite.ts, postgres.ts) apply this plan to a connection.
+// The rules every store's schema follows, whatever the database: migrations are numbered
+// 1, 2, 3, ...; each applied one is recorded with the sha256 of its text; each runs in its
+// own transaction; a database is refused when an applied migration's text changed since
+// (shipped migrations are never edited: add the next number) or when it has a migration
+// applied that this build does not know (a newer build wrote it; it is left unmodified). A
+// database recorded before hashes were kept (a null hash) adopts the hashes of this build's
+// migrations on first open; edits are refused from then on. The adapters (sqlite.ts,
+// postgres.ts) apply this plan to a connection.
 import crypto from 'node:crypto';
 
 /** What the runner reads of a migration; the adapters give `step` its type. */
