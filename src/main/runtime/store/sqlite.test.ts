@@ -49,6 +49,41 @@ describe('openSqliteStore', () => {
     expect(() => openSqliteStore(temp.file)).toThrow(/has migration 4 applied, newer than this build supports/);
   });
 
+  it('several processes opening one fresh file at once apply each migration once', async () => {
+    const storeUrl = pathToFileURL(path.join(HERE, 'sqlite.ts')).href;
+    const script = path.join(temp.dir, 'opener.mts');
+    // Each child loads the code, says so, and opens the file when told (all at the same moment).
+    fs.writeFileSync(
+      script,
+      `import { openSqliteStore } from ${JSON.stringify(storeUrl)};
+console.log('loaded');
+process.stdin.once('data', async () => {
+  await openSqliteStore(process.argv[2]).close();
+  console.log('opened');
+  process.exit(0);
+});
+`,
+    );
+    const children = [0, 1, 2, 3].map(() => {
+      const child = spawn(process.execPath, ['--import', 'tsx', script, temp.file], { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'] });
+      let out = '';
+      const loaded = new Promise<void>((resolve) => child.stdout.on('data', (d) => ((out += d), out.includes('loaded') && resolve())));
+      child.stderr.on('data', (d) => (out += d));
+      const exited = new Promise<{ code: number | null; out: string }>((resolve) => child.on('exit', (code) => resolve({ code, out })));
+      return { child, loaded, exited };
+    });
+    await Promise.all(children.map((c) => c.loaded));
+    for (const c of children) c.child.stdin.write('go\n');
+    const results = await Promise.all(children.map((c) => c.exited));
+    expect(results).toEqual(children.map(() => ({ code: 0, out: 'loaded\nopened\n' })));
+    const db = new Database(temp.file, { readonly: true });
+    try {
+      expect(db.prepare('SELECT version, name FROM schema_version ORDER BY version').all()).toEqual(MIGRATIONS.map((m) => ({ version: m.version, name: m.name })));
+    } finally {
+      db.close();
+    }
+  });
+
   it('ping rejects once the store is closed', async () => {
     const store = open();
     await store.ping();
