@@ -10,7 +10,7 @@ import { PlaygroundError } from '../errors.ts';
 import { newRunId, newSessionId } from '../ids.ts';
 import { BlobStore } from '../store/blobs.ts';
 import { SUPPORTED_SCHEMA_VERSION } from '../store/migrations.ts';
-import type { PlaygroundStore } from '../store/store.ts';
+import type { PlaygroundStore, RunRecord } from '../store/store.ts';
 import { inlineHashes } from './export.ts';
 
 const MAX_PROBLEMS = 200;
@@ -198,6 +198,47 @@ export function planOf(c: CheckedBundle, blobs: BlobStore, dryRun: boolean): Imp
   };
 }
 
+interface ImportIds {
+  /** Bundle id → new id. */
+  sessions: Record<string, string>;
+  runs: Record<string, string>;
+  /** Bundle run id → its highest event seq in the bundle. */
+  lastSeq: Map<string, number>;
+  project: string | null;
+  now: string;
+}
+
+/** A bundle's run as stored under its new ids; an imported run is never active: one
+ * exported mid-run arrives interrupted. */
+function importedRun(r: ParsedBundle['runs'][number], ids: ImportIds): RunRecord {
+  const active = ACTIVE_STATES.includes(r.status as RunStatus);
+  return {
+    run_id: ids.runs[r.run_id],
+    session_id: ids.sessions[r.session_id],
+    parent_run_id: r.parent_run_id ? ids.runs[r.parent_run_id] : null,
+    origin: r.origin,
+    status: (active ? 'interrupted' : r.status) as RunStatus,
+    reason: active ? 'exported_while_active' : r.reason,
+    context_id: null,
+    task_id: null,
+    created_at: r.created_at,
+    started_at: r.started_at,
+    ended_at: r.ended_at ?? (active ? ids.now : null),
+    input_parts: r.input_parts as TaggedPart[],
+    output_parts: r.output_parts as TaggedPart[],
+    scores: r.scores as ScoreEntry[],
+    metadata: r.metadata,
+    changed_files: r.changed_files,
+    revision: r.revision,
+    last_seq: ids.lastSeq.get(r.run_id) ?? 0,
+    code_fingerprint: r.code_fingerprint ?? null,
+    code_files: r.code_files ?? null,
+    imported_from: r.run_id,
+    imported_project: ids.project,
+    imported_at: ids.now,
+  };
+}
+
 /** Writes the checked bundle under new ids; answers the plan and the id mapping. */
 export function writeImport(store: PlaygroundStore, blobs: BlobStore, c: CheckedBundle, now = new Date().toISOString()): ImportResult {
   if (store.schemaVersion > SUPPORTED_SCHEMA_VERSION) {
@@ -224,38 +265,11 @@ export function writeImport(store: PlaygroundStore, blobs: BlobStore, c: Checked
       for (const s of b.sessions) store.insertSessionRecord({ ...s, session_id: sessions[s.session_id] });
       const lastSeq = new Map<string, number>();
       for (const e of b.events) lastSeq.set(e.run_id, Math.max(lastSeq.get(e.run_id) ?? 0, e.seq));
+      const ids: ImportIds = { sessions, runs, lastSeq, project: plan.project, now };
       for (const r of b.runs) {
-        // An imported run is never active: one exported mid-run arrives interrupted.
-        const active = ACTIVE_STATES.includes(r.status as RunStatus);
-        const id = runs[r.run_id];
-        store.insertRunRecord({
-          run_id: id,
-          session_id: sessions[r.session_id],
-          parent_run_id: r.parent_run_id ? runs[r.parent_run_id] : null,
-          origin: r.origin,
-          status: (active ? 'interrupted' : r.status) as RunStatus,
-          reason: active ? 'exported_while_active' : r.reason,
-          context_id: null,
-          task_id: null,
-          created_at: r.created_at,
-          started_at: r.started_at,
-          ended_at: r.ended_at ?? (active ? now : null),
-          input_parts: r.input_parts as TaggedPart[],
-          output_parts: r.output_parts as TaggedPart[],
-          scores: r.scores as ScoreEntry[],
-          metadata: r.metadata,
-          changed_files: r.changed_files,
-          revision: r.revision,
-          last_seq: lastSeq.get(r.run_id) ?? 0,
-          code_fingerprint: r.code_fingerprint ?? null,
-          code_files: r.code_files ?? null,
-          imported_from: r.run_id,
-          imported_project: plan.project,
-          imported_at: now,
-        });
-        for (const sha of [...inlineHashes(r.input_parts as TaggedPart[]), ...inlineHashes(r.output_parts as TaggedPart[])]) {
-          store.linkBlob(id, sha, c.bytes.get(sha)!.length, now);
-        }
+        const record = importedRun(r, ids);
+        store.insertRunRecord(record);
+        for (const sha of [...inlineHashes(record.input_parts), ...inlineHashes(record.output_parts)]) store.linkBlob(record.run_id, sha, c.bytes.get(sha)!.length, now);
       }
       store.insertEvents(
         b.events.map((e, i) => {
