@@ -17,7 +17,6 @@ import type {
   RunDetail,
   RunSummary,
   Session,
-  TaggedPart,
 } from '../../shared/playground.ts';
 import { isActive } from '../../shared/playground.ts';
 import { PlaygroundError, notFound } from './errors.ts';
@@ -46,7 +45,7 @@ export interface ServiceOptions {
 
 export const DEFAULT_SESSION_TITLE = 'Untitled session';
 
-/** User metadata as stored: the reserved capture key never is (spec 4.3 rule 8). */
+/** User metadata as stored: the reserved capture key never is (docs/decisions.md D-11). */
 export function storableMetadata(metadata: Record<string, unknown> | undefined): Record<string, unknown> {
   const copy = { ...(metadata ?? {}) };
   delete copy[RESERVED_METADATA_KEY];
@@ -178,7 +177,7 @@ export class PlaygroundService {
         task_id: parent.task_id,
         input_parts: input.parts,
         // The conversation keeps its user metadata unless the resume gives new metadata.
-        metadata: body.metadata !== undefined ? storableMetadata(body.metadata) : JSON.parse(parent.metadata),
+        metadata: body.metadata !== undefined ? storableMetadata(body.metadata) : parent.metadata,
         changed_files: [],
         revision: parent.revision,
       },
@@ -191,7 +190,7 @@ export class PlaygroundService {
     const source = this.o.store.getRun(runId);
     if (!source) throw notFound('run', runId);
     this.assertNoActiveRun();
-    const parts = JSON.parse(source.input_parts) as TaggedPart[];
+    const parts = source.input_parts;
     return this.admit(
       {
         session_id: source.session_id,
@@ -200,7 +199,7 @@ export class PlaygroundService {
         context_id: randomUUID(),
         task_id: null,
         input_parts: parts,
-        metadata: JSON.parse(source.metadata),
+        metadata: source.metadata,
         changed_files: [],
         revision: source.revision,
       },

@@ -6,6 +6,7 @@ import cluster from 'node:cluster';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { parseFlags, parsePort, UsageError } from '../cli-args.ts';
+import { MigrationError } from '../common/migrations/runner.ts';
 import { formatDiagnosticsLine, formatReadyLine, RUNTIME_ENV, type ProjectDiagnostic } from '../../shared/runtime-contract.ts';
 import { parseWorkers, reportFatal, reportReady, runPrimary, workerInfo, workerReplicaId, type WorkerInfo } from './cluster/workers.ts';
 
@@ -73,7 +74,7 @@ async function serve(opts: ServeOptions): Promise<void> {
       text = `agent-studio runtime: the project at ${path.resolve(opts.project)} is not valid:\n${err.diagnostics.map((d) => `  ${formatLine(d)}`).join('\n')}\n`;
       // Under the studio, the same diagnostics in the contract's machine-readable line.
       if (opts.studioChild) text += `${formatDiagnosticsLine(err.diagnostics)}\n`;
-    } else if (err instanceof RuntimeStartError || err instanceof SettingsError || (err as Error | undefined)?.name === 'PostgresStoreError') {
+    } else if (err instanceof RuntimeStartError || err instanceof SettingsError || err instanceof MigrationError || (err as Error | undefined)?.name === 'PostgresStoreError') {
       text = `agent-studio runtime: ${(err as Error).message}\n`;
     } else if (!worker) {
       throw err;

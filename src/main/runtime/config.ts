@@ -201,16 +201,3 @@ function subjectPrefix(env: Record<string, string>, name: string, fallback: stri
   if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(prefix)) throw new SettingsError(`${name} must be dot-separated tokens of letters, digits, _ and -, got '${prefix}'`);
   return prefix;
 }
-
-/** A DSN fit to show (GET /api/v1/memory/config) or to log (the PostgreSQL store's errors):
- * postgresql://user:secret@host/db -> postgresql://user:***@host/db */
-export function redactDsn(dsn: string | null): string | null {
-  if (!dsn) return null;
-  try {
-    const u = new URL(dsn);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return dsn.replace(/(:\/\/[^:/@]+:)[^@]*@/, '$1***@').replace(/(password=)[^\s&]+/gi, '$1***');
-  }
-}

@@ -10,7 +10,7 @@ import type { Session, TaggedPart } from '../../../shared/playground.ts';
 import { PlaygroundError } from '../errors.ts';
 import type { EventLog } from '../events/log.ts';
 import type { BlobStore } from '../store/blobs.ts';
-import type { PlaygroundStore, RunRow } from '../store/store.ts';
+import type { PlaygroundStore, RunRecord } from '../store/store.ts';
 
 /** The reserved metadata key (spec 4.3 rule 8). */
 const RESERVED = 'svc.playground';
@@ -25,7 +25,7 @@ export interface Selection {
 
 export interface ExportPlan {
   sessions: Session[];
-  runs: RunRow[];
+  runs: RunRecord[];
   blobs: string[];
 }
 
@@ -47,14 +47,14 @@ export function planExport(store: PlaygroundStore, sel: Selection): ExportPlan {
   if (sel.session_ids.length === 0 && sel.run_ids.length === 0) {
     throw new PlaygroundError('invalid_request', 'select what to export: session_ids, run_ids, or both');
   }
-  const runs = new Map<string, RunRow>();
+  const runs = new Map<string, RunRecord>();
   for (const sid of sel.session_ids) for (const id of store.sessionRunIds(sid)) runs.set(id, store.getRun(id)!);
   for (const id of sel.run_ids) runs.set(id, store.getRun(id)!);
   const sessionIds = new Set([...sel.session_ids, ...[...runs.values()].map((r) => r.session_id)]);
   const sessions = [...sessionIds].map((id) => store.getSession(id)!).sort(byId((s) => s.session_id));
   const sortedRuns = [...runs.values()].sort(byId((r) => r.run_id));
   const blobs = new Set<string>();
-  for (const r of sortedRuns) for (const h of [...inlineHashes(JSON.parse(r.input_parts)), ...inlineHashes(JSON.parse(r.output_parts))]) blobs.add(h);
+  for (const r of sortedRuns) for (const h of [...inlineHashes(r.input_parts), ...inlineHashes(r.output_parts)]) blobs.add(h);
   return { sessions, runs: sortedRuns, blobs: [...blobs].sort() };
 }
 
@@ -62,7 +62,7 @@ export function planExport(store: PlaygroundStore, sel: Selection): ExportPlan {
 export function schemasUsed(plan: ExportPlan): string[] {
   const ids = new Set<string>();
   for (const r of plan.runs) {
-    for (const p of JSON.parse(r.input_parts) as TaggedPart[]) if (p.kind === 'data' && typeof p.data.schema === 'string') ids.add(p.data.schema);
+    for (const p of r.input_parts) if (p.kind === 'data' && typeof p.data.schema === 'string') ids.add(p.data.schema);
   }
   return [...ids].sort();
 }
@@ -78,7 +78,7 @@ function bundleSession(s: Session): BundleSession {
   return { session_id: s.session_id, title: s.title, created_at: s.created_at, updated_at: s.updated_at };
 }
 
-function bundleRun(r: RunRow, exported: Set<string>): BundleRun {
+function bundleRun(r: RunRecord, exported: Set<string>): BundleRun {
   return {
     run_id: r.run_id,
     session_id: r.session_id,
@@ -89,14 +89,14 @@ function bundleRun(r: RunRow, exported: Set<string>): BundleRun {
     created_at: r.created_at,
     started_at: r.started_at,
     ended_at: r.ended_at,
-    input_parts: JSON.parse(r.input_parts),
-    output_parts: JSON.parse(r.output_parts),
-    scores: JSON.parse(r.scores),
-    metadata: redactMetadata(JSON.parse(r.metadata)),
-    changed_files: JSON.parse(r.changed_files),
+    input_parts: r.input_parts,
+    output_parts: r.output_parts,
+    scores: r.scores,
+    metadata: redactMetadata(r.metadata),
+    changed_files: r.changed_files,
     revision: r.revision,
     code_fingerprint: r.code_fingerprint ?? null,
-    code_files: r.code_files ? JSON.parse(r.code_files) : null,
+    code_files: r.code_files,
   };
 }
 
@@ -157,13 +157,14 @@ export async function writeBundle(out: Writable, plan: ExportPlan, deps: { store
   await put(out, '],"events":[');
   let first = true;
   for (const r of plan.runs) {
-    const keys = new Set(Object.keys(JSON.parse(r.metadata) as object));
+    const keys = new Set(Object.keys(r.metadata));
     let after = 0;
     for (;;) {
-      const rows = deps.store.readEvents(r.run_id, after, Number.MAX_SAFE_INTEGER, EVENT_PAGE);
+      const rows = deps.store.readEventObjects(r.run_id, { after, limit: EVENT_PAGE });
       let chunk = '';
       for (const row of rows) {
-        chunk += (first ? '' : ',') + JSON.stringify(redactEvent(JSON.parse(row.body) as Record<string, unknown>, keys));
+        if (!row.event) throw new SyntaxError(`stored event ${row.seq} of run ${r.run_id} is not JSON`);
+        chunk += (first ? '' : ',') + JSON.stringify(redactEvent(row.event, keys));
         first = false;
       }
       if (chunk) await put(out, chunk);

@@ -5,12 +5,12 @@
 // transaction; if that fails, the blob files it wrote are removed again.
 import { z } from 'zod';
 import { BUNDLE_FORMAT, REDACTED, type BundleProblem, type ImportPlan, type ImportResult } from '../../../shared/bundle.ts';
-import { ACTIVE_STATES, EVENT_KINDS, RUN_STATES, type RunStatus, type TaggedPart } from '../../../shared/playground.ts';
+import { ACTIVE_STATES, EVENT_KINDS, RUN_STATES, type RunStatus, type ScoreEntry, type TaggedPart } from '../../../shared/playground.ts';
 import { PlaygroundError } from '../errors.ts';
 import { newRunId, newSessionId } from '../ids.ts';
 import { BlobStore } from '../store/blobs.ts';
 import { SUPPORTED_SCHEMA_VERSION } from '../store/migrations.ts';
-import type { PlaygroundStore } from '../store/store.ts';
+import type { PlaygroundStore, RunRecord } from '../store/store.ts';
 import { inlineHashes } from './export.ts';
 
 const MAX_PROBLEMS = 200;
@@ -198,6 +198,47 @@ export function planOf(c: CheckedBundle, blobs: BlobStore, dryRun: boolean): Imp
   };
 }
 
+interface ImportIds {
+  /** Bundle id → new id. */
+  sessions: Record<string, string>;
+  runs: Record<string, string>;
+  /** Bundle run id → its highest event seq in the bundle. */
+  lastSeq: Map<string, number>;
+  project: string | null;
+  now: string;
+}
+
+/** A bundle's run as stored under its new ids; an imported run is never active: one
+ * exported mid-run arrives interrupted. */
+function importedRun(r: ParsedBundle['runs'][number], ids: ImportIds): RunRecord {
+  const active = ACTIVE_STATES.includes(r.status as RunStatus);
+  return {
+    run_id: ids.runs[r.run_id],
+    session_id: ids.sessions[r.session_id],
+    parent_run_id: r.parent_run_id ? ids.runs[r.parent_run_id] : null,
+    origin: r.origin,
+    status: (active ? 'interrupted' : r.status) as RunStatus,
+    reason: active ? 'exported_while_active' : r.reason,
+    context_id: null,
+    task_id: null,
+    created_at: r.created_at,
+    started_at: r.started_at,
+    ended_at: r.ended_at ?? (active ? ids.now : null),
+    input_parts: r.input_parts as TaggedPart[],
+    output_parts: r.output_parts as TaggedPart[],
+    scores: r.scores as ScoreEntry[],
+    metadata: r.metadata,
+    changed_files: r.changed_files,
+    revision: r.revision,
+    last_seq: ids.lastSeq.get(r.run_id) ?? 0,
+    code_fingerprint: r.code_fingerprint ?? null,
+    code_files: r.code_files ?? null,
+    imported_from: r.run_id,
+    imported_project: ids.project,
+    imported_at: ids.now,
+  };
+}
+
 /** Writes the checked bundle under new ids; answers the plan and the id mapping. */
 export function writeImport(store: PlaygroundStore, blobs: BlobStore, c: CheckedBundle, now = new Date().toISOString()): ImportResult {
   if (store.schemaVersion > SUPPORTED_SCHEMA_VERSION) {
@@ -214,7 +255,6 @@ export function writeImport(store: PlaygroundStore, blobs: BlobStore, c: Checked
   for (const r of [...b.runs].sort((x, y) => (x.run_id < y.run_id ? -1 : 1))) runs[r.run_id] = newRunId();
 
   const written: string[] = [];
-  const db = store.db;
   try {
     for (const [hash, buf] of c.bytes) {
       if (blobs.has(hash)) continue;
@@ -222,60 +262,29 @@ export function writeImport(store: PlaygroundStore, blobs: BlobStore, c: Checked
       written.push(hash);
     }
     store.transaction(() => {
-      const insertSession = db.prepare('INSERT INTO sessions (session_id, title, created_at, updated_at) VALUES (?, ?, ?, ?)');
-      for (const s of b.sessions) insertSession.run(sessions[s.session_id], s.title, s.created_at, s.updated_at);
+      for (const s of b.sessions) store.insertSessionRecord({ ...s, session_id: sessions[s.session_id] });
       const lastSeq = new Map<string, number>();
       for (const e of b.events) lastSeq.set(e.run_id, Math.max(lastSeq.get(e.run_id) ?? 0, e.seq));
-      const insertRun = db.prepare(`INSERT INTO runs (run_id, session_id, parent_run_id, origin, status, reason, context_id, task_id, created_at, started_at,
-        ended_at, input_parts, output_parts, scores, metadata, changed_files, revision, last_seq, code_fingerprint, code_files, imported_from, imported_project, imported_at)
-        VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-      const insertBlob = db.prepare('INSERT OR IGNORE INTO blobs (sha256, size, created_at) VALUES (?, ?, ?)');
-      const link = db.prepare('INSERT OR IGNORE INTO run_blobs (run_id, sha256) VALUES (?, ?)');
+      const ids: ImportIds = { sessions, runs, lastSeq, project: plan.project, now };
       for (const r of b.runs) {
-        // An imported run is never active: one exported mid-run arrives interrupted.
-        const active = ACTIVE_STATES.includes(r.status as RunStatus);
-        const id = runs[r.run_id];
-        insertRun.run(
-          id,
-          sessions[r.session_id],
-          r.parent_run_id ? runs[r.parent_run_id] : null,
-          r.origin,
-          active ? 'interrupted' : r.status,
-          active ? 'exported_while_active' : r.reason,
-          r.created_at,
-          r.started_at,
-          r.ended_at ?? (active ? now : null),
-          JSON.stringify(r.input_parts),
-          JSON.stringify(r.output_parts),
-          JSON.stringify(r.scores),
-          JSON.stringify(r.metadata),
-          JSON.stringify(r.changed_files),
-          r.revision,
-          lastSeq.get(r.run_id) ?? 0,
-          r.code_fingerprint ?? null,
-          r.code_files ? JSON.stringify(r.code_files) : null,
-          r.run_id,
-          plan.project,
-          now,
-        );
-        for (const sha of [...inlineHashes(r.input_parts as TaggedPart[]), ...inlineHashes(r.output_parts as TaggedPart[])]) {
-          insertBlob.run(sha, c.bytes.get(sha)!.length, now);
-          link.run(id, sha);
-        }
+        const record = importedRun(r, ids);
+        store.insertRunRecord(record);
+        for (const sha of [...inlineHashes(record.input_parts), ...inlineHashes(record.output_parts)]) store.linkBlob(record.run_id, sha, c.bytes.get(sha)!.length, now);
       }
-      const insertEvent = db.prepare('INSERT INTO run_events (run_id, seq, kind, body) VALUES (?, ?, ?, ?)');
-      b.events.forEach((e, i) => {
-        const id = runs[e.run_id];
-        insertEvent.run(id, e.seq, e.kind, JSON.stringify({ ...c.rawEvents[i], run_id: id }));
-      });
-      // A run exported mid-run gets the terminal event its stream never had.
-      const setLast = db.prepare('UPDATE runs SET last_seq = ? WHERE run_id = ?');
+      store.insertEvents(
+        b.events.map((e, i) => {
+          const id = runs[e.run_id];
+          return { run_id: id, seq: e.seq, kind: e.kind, body: JSON.stringify({ ...c.rawEvents[i], run_id: id }) };
+        }),
+      );
+      // A run exported mid-run gets the terminal event its stream never had (insertEvents
+      // advances the run's last_seq to it).
       for (const r of b.runs) {
         if (!ACTIVE_STATES.includes(r.status as RunStatus)) continue;
         const id = runs[r.run_id];
         const seq = (lastSeq.get(r.run_id) ?? 0) + 1;
-        insertEvent.run(id, seq, 'run.status', JSON.stringify({ seq, run_id: id, ts: now, kind: 'run.status', status: 'interrupted', reason: 'exported_while_active' }));
-        setLast.run(seq, id);
+        const body = JSON.stringify({ seq, run_id: id, ts: now, kind: 'run.status', status: 'interrupted', reason: 'exported_while_active' });
+        store.insertEvents([{ run_id: id, seq, kind: 'run.status', body }]);
       }
     });
   } catch (err) {

@@ -29,14 +29,9 @@ const PAGE = 5000;
 function* eventsOfKind(store: PlaygroundStore, runId: string, kind: string): Generator<Record<string, unknown>> {
   let after = 0;
   for (;;) {
-    const rows = store.readEventsOfKind(runId, kind, after, PAGE);
-    for (const row of rows) {
-      try {
-        yield JSON.parse(row.body) as Record<string, unknown>;
-      } catch {
-        // A stored body is always JSON; a damaged one is skipped rather than failing the comparison.
-      }
-    }
+    const rows = store.readEventObjects(runId, { kind, after, limit: PAGE });
+    // A stored body is always JSON; a damaged one (null) is skipped rather than failing the comparison.
+    for (const row of rows) if (row.event) yield row.event;
     if (rows.length < PAGE) return;
     after = rows[rows.length - 1].seq;
   }

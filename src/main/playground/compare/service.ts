@@ -5,7 +5,7 @@ import { isActive, type RunDetail } from '../../../shared/playground.ts';
 import { PlaygroundError } from '../errors.ts';
 import type { EventLog } from '../events/log.ts';
 import { RUN_ID } from '../ids.ts';
-import type { PlaygroundStore, RunRow } from '../store/store.ts';
+import type { PlaygroundStore, RunRecord } from '../store/store.ts';
 import { compareRuns, loadRunMaterial } from './compare.ts';
 import { ignoreFilter } from './json-diff.ts';
 import { MAX_STABILITY_RUNS, stabilityOf } from './stability.ts';
@@ -50,7 +50,7 @@ export class ComparisonService {
       if (!parent) break;
       original = parent;
     }
-    const group: RunRow[] = [original];
+    const group: RunRecord[] = [original];
     for (let i = 0; i < group.length && group.length < 10_000; i++) group.push(...this.store.childRuns(group[i].run_id, 'rerun'));
     const ended = group.filter((r) => !isActive(r.status));
     // The original (or the oldest ended run) and the newest reruns, when there are too many.

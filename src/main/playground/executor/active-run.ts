@@ -2,17 +2,16 @@
 // it talks to, and what its A2A stream brought so far; and the A2A message it sends.
 import { randomUUID } from 'node:crypto';
 import type { Message, MessageSendParams } from '@a2a-js/sdk';
-import type { TaggedPart } from '../../../shared/playground.ts';
 import { taggedToA2A } from '../parts.ts';
 import type { BlobStore } from '../store/blobs.ts';
-import type { RunRow } from '../store/store.ts';
+import type { RunRecord } from '../store/store.ts';
 import { RESERVED_METADATA_KEY } from './capture.ts';
 import { RunLifecycle } from './lifecycle.ts';
 import { EMPTY_STREAM, type StreamOutcome, type StreamState } from './stream.ts';
 
 export interface ActiveRun {
   readonly runId: string;
-  readonly row: RunRow;
+  readonly row: RunRecord;
   readonly lifecycle: RunLifecycle;
   /** Aborting it closes the run's A2A stream. */
   readonly controller: AbortController;
@@ -36,7 +35,7 @@ export interface ActiveRun {
 }
 
 /** A run just inserted `queued`, as the executor starts it. */
-export function newActiveRun(row: RunRow): ActiveRun {
+export function newActiveRun(row: RunRecord): ActiveRun {
   return {
     runId: row.run_id,
     row,
@@ -60,12 +59,12 @@ export function newActiveRun(row: RunRow): ActiveRun {
 /** The `message/stream` params of a run: its input parts in its conversation (spec 4.1
  * rule 2), its user metadata and its capture token under the reserved key (spec 4.3 rule 8). */
 export function messageOf(run: ActiveRun, blobs: BlobStore): MessageSendParams {
-  const metadata = JSON.parse(run.row.metadata) as Record<string, unknown>;
+  const metadata = run.row.metadata;
   const message: Message = {
     kind: 'message',
     messageId: randomUUID(),
     role: 'user',
-    parts: taggedToA2A(JSON.parse(run.row.input_parts) as TaggedPart[], blobs),
+    parts: taggedToA2A(run.row.input_parts, blobs),
     ...(run.contextId ? { contextId: run.contextId } : {}),
     ...(run.taskId ? { taskId: run.taskId } : {}),
   };

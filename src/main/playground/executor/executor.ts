@@ -177,7 +177,7 @@ export class RunExecutor {
    * The runtime validates and applies them (reload, else restart); the studio never loads
    * the project itself. */
   private async prepare(run: ActiveRun): Promise<RunEnd | undefined> {
-    const changed = [...new Set([...(JSON.parse(run.row.changed_files) as string[]), ...(this.o.project?.takePending() ?? [])])];
+    const changed = [...new Set([...run.row.changed_files, ...(this.o.project?.takePending() ?? [])])];
     this.phase(run, 'queue', 'completed', { queue_ms: Date.now() - run.createdAt });
     this.enter(run, 'start');
     this.phase(run, 'prepare', 'started', { changed_files: changed });

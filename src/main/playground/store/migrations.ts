@@ -1,12 +1,10 @@
-// Numbered migrations of the Playground store. Each is applied once, in its own
-// transaction, and recorded with a hash of its SQL; an edited migration is refused at
-// start (conventions: numbered migrations with a hash per applied migration). Never edit
-// a shipped migration: add the next number.
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
+// Numbered migrations of the Playground store, applied by the shared runner
+// (common/migrations/sqlite.ts): each once, in its own transaction, recorded with a hash of
+// its SQL; an edited migration is refused at start. Never edit a shipped migration: add the
+// next number.
+import type { SqliteMigration } from '../../common/migrations/sqlite.ts';
+
+export type Migration = SqliteMigration;
 
 export const MIGRATIONS: readonly Migration[] = [
   {

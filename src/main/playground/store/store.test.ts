@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { newSessionId } from '../ids.ts';
+import { newRunId, newSessionId } from '../ids.ts';
 import { insertTestRun } from './test-support.ts';
 import { BlobStore } from './blobs.ts';
 import { openDatabase, StoreVersionError } from './db.ts';
@@ -105,6 +105,49 @@ describe('PlaygroundStore', () => {
     expect(store.getRun(ra)).toBeUndefined();
     expect(store.readEvents(ra, 0, 100, 100)).toEqual([]);
     expect(store.getRun(rb)).toBeDefined();
+    store.close();
+  });
+
+  it('hands out runs with their stored JSON decoded, and writes a complete run back the same', () => {
+    const store = PlaygroundStore.open(path.join(tmp(), 'p.sqlite'));
+    const s = store.insertSession(newSessionId(), 't', new Date().toISOString()).session_id;
+    const id = insertTestRun(store, s, { input_parts: [{ kind: 'text', text: 'hi' }], metadata: { user: 'u-1' }, changed_files: ['a.ts'] });
+    store.updateRun(id, { output_parts: [{ kind: 'text', text: 'hello' }], scores: [{ evaluator: 'len', score: 1 }], code_files: { 'a.ts': 'f'.repeat(64) } });
+    const run = store.getRun(id)!;
+    expect(run).toMatchObject({
+      input_parts: [{ kind: 'text', text: 'hi' }],
+      output_parts: [{ kind: 'text', text: 'hello' }],
+      scores: [{ evaluator: 'len', score: 1 }],
+      metadata: { user: 'u-1' },
+      changed_files: ['a.ts'],
+      code_files: { 'a.ts': 'f'.repeat(64) },
+      imported_from: null,
+    });
+    const copy = { ...run, run_id: newRunId(), imported_from: id, imported_project: 'p', imported_at: run.created_at };
+    store.insertRunRecord(copy);
+    expect(store.getRun(copy.run_id)).toEqual(copy);
+    store.close();
+  });
+
+  it('reads stored events as wire text for replays and decoded for readers that look inside', () => {
+    const store = PlaygroundStore.open(path.join(tmp(), 'p.sqlite'));
+    const s = store.insertSession(newSessionId(), 't', new Date().toISOString()).session_id;
+    const id = addRun(store, s);
+    const body = (seq: number, kind: string) => JSON.stringify({ seq, kind });
+    store.transaction(() =>
+      store.insertEvents([
+        { run_id: id, seq: 1, kind: 'run.status', body: body(1, 'run.status') },
+        { run_id: id, seq: 2, kind: 'message.delta', body: body(2, 'message.delta') },
+        { run_id: id, seq: 3, kind: 'run.status', body: '{"damaged' },
+      ]),
+    );
+    expect(store.readEvents(id, 0, 10, 10).map((e) => e.body)).toEqual([body(1, 'run.status'), body(2, 'message.delta'), '{"damaged']);
+    expect(store.readEventObjects(id, { after: 0, limit: 10, kind: 'run.status' })).toEqual([
+      { seq: 1, kind: 'run.status', event: { seq: 1, kind: 'run.status' } },
+      { seq: 3, kind: 'run.status', event: null },
+    ]);
+    expect(store.readEventObjects(id, { after: 1, limit: 1 })).toEqual([{ seq: 2, kind: 'message.delta', event: { seq: 2, kind: 'message.delta' } }]);
+    expect(store.getRun(id)!.last_seq).toBe(3);
     store.close();
   });
 });

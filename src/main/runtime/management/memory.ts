@@ -1,6 +1,6 @@
 // GET/PATCH /api/v1/memory/config (spec 2.3, 4.2 rule 2). Changes take effect at the next
 // invocation: the graph reads the live values of the memory configuration.
-import { redactDsn } from '../config.ts';
+import { redactDsn } from '../store/postgres/dsn.ts';
 import type { MemoryConfig } from '../project/registry.ts';
 import { ManagementError } from './envelope.ts';
 import { MEMORY_IMMUTABLE, MemoryPatchSchema, parseParams, type MemoryPatch } from './schemas.ts';

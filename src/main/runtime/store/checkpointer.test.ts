@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { AIMessage, HumanMessage, type BaseMessage } from '@langchain/core/messages';
 import { Annotation, Command, END, INTERRUPT, MessagesAnnotation, START, StateGraph, interrupt } from '@langchain/langgraph';
 import { emptyCheckpoint, uuid6, type BaseCheckpointSaver, type Checkpoint, type CheckpointTuple } from '@langchain/langgraph-checkpoint';
-import { LATEST_CHECKPOINT_SQL } from './checkpointer.ts';
+import { LATEST_CHECKPOINT_SQL } from './checkpoint-statements.ts';
 import { cfg, chatGraph, useTempStoreFile } from './test-support.ts';
 
 const temp = useTempStoreFile('ckpt-');

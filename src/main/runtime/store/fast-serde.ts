@@ -1,4 +1,5 @@
-// LangGraph's checkpoint serializer with a faster way back for chat messages (issue 18, D-42).
+// LangGraph's checkpoint serializer with a faster way back for chat messages
+// (docs/decisions.md D-42).
 //
 // A warm turn reads the thread's `messages` channel (up to 40 messages in the working state)
 // and writes it back. LangGraph's JsonPlusSerializer revives it with an async walk that

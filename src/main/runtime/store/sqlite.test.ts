@@ -44,9 +44,44 @@ describe('openSqliteStore', () => {
   it('refuses a file whose schema is newer than this code', async () => {
     await open().close();
     const db = new Database(temp.file);
-    db.prepare('INSERT INTO schema_version (version, applied_at) VALUES (?, ?)').run(MIGRATIONS.length + 1, 'later');
+    db.prepare('INSERT INTO schema_version (version, name, sha256, applied_at) VALUES (?, ?, ?, ?)').run(MIGRATIONS.length + 1, 'later', 'x'.repeat(64), 'later');
     db.close();
-    expect(() => openSqliteStore(temp.file)).toThrow(/newer than this runtime supports/);
+    expect(() => openSqliteStore(temp.file)).toThrow(/has migration 4 applied, newer than this build supports/);
+  });
+
+  it('several processes opening one fresh file at once apply each migration once', async () => {
+    const storeUrl = pathToFileURL(path.join(HERE, 'sqlite.ts')).href;
+    const script = path.join(temp.dir, 'opener.mts');
+    // Each child loads the code, says so, and opens the file when told (all at the same moment).
+    fs.writeFileSync(
+      script,
+      `import { openSqliteStore } from ${JSON.stringify(storeUrl)};
+console.log('loaded');
+process.stdin.once('data', async () => {
+  await openSqliteStore(process.argv[2]).close();
+  console.log('opened');
+  process.exit(0);
+});
+`,
+    );
+    const children = [0, 1, 2, 3].map(() => {
+      const child = spawn(process.execPath, ['--import', 'tsx', script, temp.file], { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'] });
+      let out = '';
+      const loaded = new Promise<void>((resolve) => child.stdout.on('data', (d) => ((out += d), out.includes('loaded') && resolve())));
+      child.stderr.on('data', (d) => (out += d));
+      const exited = new Promise<{ code: number | null; out: string }>((resolve) => child.on('exit', (code) => resolve({ code, out })));
+      return { child, loaded, exited };
+    });
+    await Promise.all(children.map((c) => c.loaded));
+    for (const c of children) c.child.stdin.write('go\n');
+    const results = await Promise.all(children.map((c) => c.exited));
+    expect(results).toEqual(children.map(() => ({ code: 0, out: 'loaded\nopened\n' })));
+    const db = new Database(temp.file, { readonly: true });
+    try {
+      expect(db.prepare('SELECT version, name FROM schema_version ORDER BY version').all()).toEqual(MIGRATIONS.map((m) => ({ version: m.version, name: m.name })));
+    } finally {
+      db.close();
+    }
   });
 
   it('ping rejects once the store is closed', async () => {
@@ -142,7 +177,7 @@ describe('durable A2A task store on SQLite', () => {
     const db = new Database(temp.file);
     db.exec('CREATE TABLE schema_version (version INTEGER PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL)');
     for (const [i, step] of MIGRATIONS.slice(0, 2).entries()) {
-      db.exec(step as string);
+      db.exec(step.sql!);
       db.prepare('INSERT INTO schema_version VALUES (?, ?)').run(i + 1, new Date().toISOString());
     }
     db.prepare("INSERT INTO threads VALUES ('ctx-1', 'a', '2026-01-01')").run();

@@ -5,145 +5,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { TaskStore } from '@a2a-js/sdk/server';
-import { SqliteCheckpointSaver, claimThread, deleteThreadRows } from './checkpointer.ts';
+import { SqliteCheckpointSaver } from './checkpointer.ts';
+import { claimThread, deleteThreadRows } from './checkpoint-statements.ts';
 import { SqliteTaskStore } from './taskStore.ts';
 import { writeBatch, type WriteBatch } from './write-batch.ts';
+import { migrateSqlite } from '../../common/migrations/sqlite.ts';
+import { MIGRATIONS } from './sqlite-migrations.ts';
+
+export { MIGRATIONS };
 import type { DeletedCounts, MemoryStore, TranscriptMessage } from './types.ts';
 
 /** How long a connection waits for another connection's (or process's) write lock before
  * failing with SQLITE_BUSY. Two runtime processes may share one file; their write
  * transactions are short, so a few seconds of waiting is ample. */
 export const BUSY_TIMEOUT_MS = 5_000;
-
-/**
- * Numbered schema migrations: entry i is schema version i + 1. Applied versions are recorded in
- * `schema_version`; never edit an applied entry, append a new one instead.
- */
-export const MIGRATIONS: readonly (string | ((db: Database.Database) => void))[] = [
-  // 1: initial schema.
-  `
-  -- Ownership (spec 2.4: a thread belongs to exactly one agent). Every other table's rows of a
-  -- thread belong to the agent named here; the management API authorises by this row (5.3).
-  CREATE TABLE threads (
-    thread_id  TEXT PRIMARY KEY NOT NULL,
-    agent_id   TEXT NOT NULL,
-    created_at TEXT NOT NULL
-  );
-  CREATE INDEX threads_agent_idx ON threads (agent_id, created_at);
-
-  -- One row per checkpoint, without its channel values (those live in checkpoint_blobs).
-  -- The primary key doubles as the index that finds the latest checkpoint of a
-  -- (thread, namespace): checkpoint ids are uuid6, so they sort by creation time.
-  -- channel_versions is a JSON copy of the checkpoint's versions, readable synchronously
-  -- inside the read transaction that collects the blobs.
-  CREATE TABLE checkpoints (
-    thread_id            TEXT NOT NULL,
-    checkpoint_ns        TEXT NOT NULL DEFAULT '',
-    checkpoint_id        TEXT NOT NULL,
-    parent_checkpoint_id TEXT,
-    type                 TEXT NOT NULL,
-    checkpoint           BLOB NOT NULL,
-    channel_versions     TEXT NOT NULL,
-    metadata             TEXT NOT NULL,
-    created_at           TEXT NOT NULL,
-    PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id)
-  );
-
-  -- Channel values, written once per (channel, version): an unchanged channel is not copied
-  -- into every checkpoint. type 'empty' marks a channel that has a version but no value.
-  CREATE TABLE checkpoint_blobs (
-    thread_id     TEXT NOT NULL,
-    checkpoint_ns TEXT NOT NULL DEFAULT '',
-    channel       TEXT NOT NULL,
-    version       TEXT NOT NULL,
-    type          TEXT NOT NULL,
-    blob          BLOB,
-    PRIMARY KEY (thread_id, checkpoint_ns, channel, version)
-  );
-
-  -- Pending writes of the tasks of a checkpoint (what interrupt()/resume and crash recovery
-  -- re-load). idx < 0 marks the special channels of WRITES_IDX_MAP (error, interrupt, ...).
-  CREATE TABLE checkpoint_writes (
-    thread_id     TEXT NOT NULL,
-    checkpoint_ns TEXT NOT NULL DEFAULT '',
-    checkpoint_id TEXT NOT NULL,
-    task_id       TEXT NOT NULL,
-    idx           INTEGER NOT NULL,
-    channel       TEXT NOT NULL,
-    type          TEXT NOT NULL,
-    blob          BLOB,
-    PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)
-  );
-
-  -- Long-term memory of a thread (e.g. the running summary), a JSON value per key.
-  CREATE TABLE persistent_memory (
-    agent_id   TEXT NOT NULL,
-    thread_id  TEXT NOT NULL,
-    key        TEXT NOT NULL,
-    value      TEXT NOT NULL,
-    updated_at TEXT NOT NULL,
-    PRIMARY KEY (agent_id, thread_id, key)
-  );
-  CREATE INDEX persistent_memory_thread_idx ON persistent_memory (thread_id);
-
-  -- Durable A2A tasks, so tasks/get answers after a restart.
-  CREATE TABLE a2a_tasks (
-    task_id    TEXT PRIMARY KEY NOT NULL,
-    context_id TEXT,
-    task       TEXT NOT NULL,
-    updated_at TEXT NOT NULL
-  );
-  `,
-  // 2: a message on a contextId without a taskId continues the task waiting for input there.
-  `
-  CREATE INDEX a2a_tasks_context_idx ON a2a_tasks (context_id, updated_at);
-  `,
-  // 3: the task's state in a real column. Queries never parse stored task documents with
-  // SQLite's JSON functions: a document they cannot read (nested past their 1,000-level
-  // limit) made every later message on its context fail. Existing rows are read in JS.
-  (db) => {
-    db.exec(`
-      ALTER TABLE a2a_tasks ADD COLUMN state TEXT;
-      DROP INDEX a2a_tasks_context_idx;
-      CREATE INDEX a2a_tasks_waiting_idx ON a2a_tasks (context_id, state, updated_at);
-    `);
-    const set = db.prepare('UPDATE a2a_tasks SET state = ? WHERE task_id = ?');
-    // All rows first: better-sqlite3 cannot write on a connection while it iterates a query.
-    for (const row of db.prepare('SELECT task_id, task FROM a2a_tasks').all() as { task_id: string; task: string }[]) {
-      set.run(taskState(row.task), row.task_id);
-    }
-  },
-];
-
-/** The status.state of a stored task document, or null when it cannot be read. */
-function taskState(doc: string): string | null {
-  try {
-    const state = (JSON.parse(doc) as { status?: { state?: unknown } }).status?.state;
-    return typeof state === 'string' ? state : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Brings the schema to the latest version. Runs in one IMMEDIATE transaction so that two
- * processes opening a fresh file at once cannot both apply migration 1. */
-function migrate(db: Database.Database): void {
-  db.transaction(() => {
-    db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL)');
-    const row = db.prepare('SELECT max(version) AS v FROM schema_version').get() as { v: number | null };
-    const current = row.v ?? 0;
-    if (current > MIGRATIONS.length) {
-      throw new Error(`memory store schema version ${current} is newer than this runtime supports (${MIGRATIONS.length}); upgrade the runtime`);
-    }
-    const record = db.prepare('INSERT INTO schema_version (version, applied_at) VALUES (?, ?)');
-    for (let v = current + 1; v <= MIGRATIONS.length; v++) {
-      const step = MIGRATIONS[v - 1];
-      if (typeof step === 'string') db.exec(step);
-      else step(db);
-      record.run(v, new Date().toISOString());
-    }
-  }).immediate();
-}
 
 class SqliteMemoryStore implements MemoryStore {
   readonly backend = 'sqlite' as const;
@@ -313,7 +188,7 @@ export function openSqliteStore(file: string): MemoryStore {
     // NORMAL is crash-safe in WAL mode (a process crash loses nothing committed; only a power
     // loss may drop the last transactions) and avoids an fsync per commit.
     db.pragma('synchronous = NORMAL');
-    migrate(db);
+    migrateSqlite(db, MIGRATIONS, `the memory store ${path.resolve(file)}`);
     return new SqliteMemoryStore(db);
   } catch (err) {
     db.close();

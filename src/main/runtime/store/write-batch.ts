@@ -1,5 +1,5 @@
-// Group commit for the SQLite memory store (issue 18). Every write of the store (checkpoints,
-// pending writes, tasks, transcript, memory, deletes) is queued here and the queue is written
+// Group commit for the SQLite memory store (docs/decisions.md D-39). Every write of the store
+// (checkpoints, pending writes, tasks, transcript, memory, deletes) is queued here and the queue is written
 // in one IMMEDIATE transaction at the end of the event-loop turn, each write in a savepoint of
 // its own. A request's writes and those of the requests running beside it share a commit, so
 // the per-commit cost (WAL frames, locking) is paid once per batch, not once per write.

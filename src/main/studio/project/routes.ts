@@ -63,7 +63,7 @@ export function createStudioRoutes(o: StudioRoutesOptions): Router {
       if (typeof req.query.run === 'string') {
         const run = o.store.getRun(req.query.run);
         if (!run) throw new PlaygroundError('not_found', `no run with id '${req.query.run}'`, { run_id: req.query.run });
-        const sha = run.code_files ? (JSON.parse(run.code_files) as Record<string, string>)[rel] : undefined;
+        const sha = run.code_files?.[rel];
         if (!sha || !o.blobs.has(sha)) throw new PlaygroundError('not_found', `run ${run.run_id} did not run with a file ${rel}`);
         const content = o.blobs.get(sha).toString('utf8');
         res.json({ path: rel, content, sha256: sha, size: Buffer.byteLength(content), run_id: run.run_id });

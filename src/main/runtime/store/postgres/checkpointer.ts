@@ -9,7 +9,7 @@ import type { ChannelVersions, Checkpoint, CheckpointListOptions, CheckpointMeta
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { ThreadOwnershipError } from '../types.ts';
 import { FastReadSerializer } from '../fast-serde.ts';
-import { requireThreadId, threadIdOf } from '../checkpointer.ts';
+import { requireThreadId, threadIdOf } from '../thread-config.ts';
 
 /** One round trip in the usual case: claim the thread when it is free, then answer its owner. */
 export const CLAIM_SQL = (schema: string) => `WITH claimed AS (

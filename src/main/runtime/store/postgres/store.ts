@@ -11,7 +11,7 @@ import type { DeletedCounts, MemoryStore, TranscriptMessage } from '../types.ts'
 import { migrate, quoteIdent } from './migrations.ts';
 import { claimThread, OwnedPostgresSaver } from './checkpointer.ts';
 import { PgTaskStore, type LeaseOptions } from './taskStore.ts';
-import { redactDsn } from '../../config.ts';
+import { redactDsn, scrub } from './dsn.ts';
 
 export interface PostgresStoreOptions {
   dsn: string;
@@ -29,18 +29,6 @@ export interface PostgresStoreOptions {
 /** A connection problem, its message without the DSN's password. */
 export class PostgresStoreError extends Error {
   override readonly name = 'PostgresStoreError';
-}
-
-/** Takes a DSN's password out of whatever a driver error says. */
-function scrub(message: string, dsn: string): string {
-  let password = '';
-  try {
-    password = decodeURIComponent(new URL(dsn).password);
-  } catch {
-    password = /password=([^\s&]+)/i.exec(dsn)?.[1] ?? '';
-  }
-  const safe = password ? message.split(password).join('***') : message;
-  return safe.split(dsn).join(redactDsn(dsn) ?? '');
 }
 
 class PostgresMemoryStore implements MemoryStore {
