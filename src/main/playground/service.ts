@@ -20,6 +20,7 @@ import type {
   TaggedPart,
 } from '../../shared/playground.ts';
 import { isActive } from '../../shared/playground.ts';
+import type { ResumeBody } from '../../shared/playground-requests.ts';
 import { PlaygroundError, notFound } from './errors.ts';
 import type { EventLog } from './events/log.ts';
 import { RESERVED_METADATA_KEY, type RunExecutor } from './executor/executor.ts';
@@ -29,10 +30,6 @@ import { normaliseChangedFile } from './paths.ts';
 import type { BlobStore } from './store/blobs.ts';
 import { previewOf, toDetail, type NewRun, type PageQuery, type PlaygroundStore } from './store/store.ts';
 
-export interface ResumeBody {
-  parts: InputPart[];
-  metadata?: Record<string, unknown>;
-}
 
 export interface ServiceOptions {
   store: PlaygroundStore;
