@@ -41,7 +41,7 @@ export interface ServiceOptions {
 
 export const DEFAULT_SESSION_TITLE = 'Untitled session';
 
-/** User metadata as stored: the reserved capture key never is (issue 3 section 7). */
+/** User metadata as stored: the reserved capture key never is (docs/decisions.md D-11). */
 export function storableMetadata(metadata: Record<string, unknown> | undefined): Record<string, unknown> {
   const copy = { ...(metadata ?? {}) };
   delete copy[RESERVED_METADATA_KEY];
