@@ -10,7 +10,6 @@ import type { Logger } from 'pino';
 import type {
   CreateRunBody,
   CreateSessionBody,
-  InputPart,
   Page,
   TranscriptTurn,
   RunAccepted,
