@@ -230,11 +230,10 @@ export const RunComparisonSchema = z.object({
 });
 export type RunComparison = z.infer<typeof RunComparisonSchema>;
 
-const variants = <T extends z.ZodType>(value: T) => z.array(z.object({ value, run_ids: z.array(z.string()) }));
-export interface Variant<T> {
-  value: T;
-  run_ids: string[];
-}
+/** One value the runs gave, and which runs gave it. */
+const variantSchema = <T extends z.ZodType>(value: T) => z.object({ value, run_ids: z.array(z.string()) });
+const variants = <T extends z.ZodType>(value: T) => z.array(variantSchema(value));
+export type Variant<T> = z.infer<ReturnType<typeof variantSchema<z.ZodType<T>>>>;
 
 /** GET /runs/{id}/stability. */
 export const StabilityReportSchema = z.object({

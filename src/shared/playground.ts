@@ -175,10 +175,7 @@ export type RunAccepted = z.infer<typeof RunAcceptedSchema>;
 export function pageSchema<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item), next_cursor: z.string().nullable() });
 }
-export interface Page<T> {
-  items: T[];
-  next_cursor: string | null;
-}
+export type Page<T> = z.infer<ReturnType<typeof pageSchema<z.ZodType<T>>>>;
 export const SessionPageSchema = pageSchema(SessionSchema);
 export const RunPageSchema = pageSchema(RunSummarySchema);
 export const TranscriptPageSchema = pageSchema(TranscriptTurnSchema);
