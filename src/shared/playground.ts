@@ -215,6 +215,8 @@ export const RunEventSchema = z.discriminatedUnion('kind', [
     file: z.string().optional(),
     line: z.number().optional(),
     column: z.number().optional(),
+    /** The manifest field the problem is in, where there is one. */
+    field: z.string().optional(),
   }),
 ]);
 export type RunEvent = z.infer<typeof RunEventSchema>;

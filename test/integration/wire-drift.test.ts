@@ -21,7 +21,7 @@ import {
   type RunDetail,
 } from '../../src/shared/playground.ts';
 import { ProjectFileSchema, ProjectViewSchema, SaveReplySchema, SourceTargetsReplySchema } from '../../src/shared/studio-api.ts';
-import { call, openEditableStudio, openEvents, waitForRun, type EditableStudio, type TestStudio } from './helpers/playground-studio.ts';
+import { call, openEditableStudio, openEvents, waitFor, waitForRun, type EditableStudio, type TestStudio } from './helpers/playground-studio.ts';
 
 /** Parses `body` with `schema` and asserts the result is `body` unchanged: no issue, and no
  * key the schema does not declare (it would have been dropped). */
@@ -123,5 +123,19 @@ describe('the studio replies with the shared schemas, strictly', () => {
     await reply(t, ComposerSchemaReplySchema, 'GET', '/composer-schema');
     await reply(t, ContractCheckReplySchema, 'POST', '/composer-schema/validate', { schema: 'support.ticket/1', data: { schema: 'support.ticket/1', topic: 'nope' } });
     await reply(t, SourceTargetsReplySchema, 'GET', `/source-targets/${encodeURIComponent(graph.exit_node)}`);
+  });
+
+  it('a project that does not load: /api/project with its diagnostics, a run failed with diagnostic events', async () => {
+    const f = await reply(t, ProjectFileSchema, 'GET', '/api/project/file?path=src/graph.ts');
+    await reply(t, SaveReplySchema, 'POST', '/api/save', { path: 'src/graph.ts', content: f.content.replace('const DRAFT_MARKER', 'const DRAFT_MARKER =;\nconst BROKEN') });
+    await waitFor(async () => (await call(t.url.replace(/\/$/, ''), 'GET', '/api/project')).body.state === 'invalid', 20_000, 'the project to be reported invalid');
+    const project = await reply(t, ProjectViewSchema, 'GET', '/api/project');
+    expect(project.diagnostics.length).toBeGreaterThan(0);
+    const accepted = await reply(t, RunAcceptedSchema, 'POST', `/sessions/${session}/runs`, { parts: [text('How do I reset my password?')] }, 202);
+    const stream = openEvents(t.api, accepted.run_id);
+    await stream.ended;
+    expect(stream.messages.some((m) => m.data.kind === 'diagnostic')).toBe(true);
+    for (const m of stream.messages) strict(`event ${m.event}`, RunEventSchema, m.data);
+    strict('failed run', RunDetailSchema, await waitForRun(t, accepted.run_id));
   });
 });
