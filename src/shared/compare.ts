@@ -1,215 +1,269 @@
-// Wire types of run comparison (spec 4.3 rule 5; the field names are ours, documented in
-// docs/playground-api.md): GET /compare?left=&right= and GET /runs/{id}/stability.
+// Boundary: studio -> renderer. Run comparison (spec 4.3 rule 5; the field names are ours,
+// documented in docs/playground-api.md): GET /compare?left=&right= and GET
+// /runs/{id}/stability, their query options (parsed strictly by the router) and their replies.
 // `left` is the baseline, `right` the candidate: every delta is right minus left.
-import type { RunStatus, ScoreEntry } from './playground.ts';
+import { z } from 'zod';
+import { RunOriginSchema, RunStatusSchema, ScoreEntrySchema } from './playground.ts';
 
-export type ArrayMode = 'ordered' | 'set';
+export const ArrayModeSchema = z.enum(['ordered', 'set']);
+export type ArrayMode = z.infer<typeof ArrayModeSchema>;
 
-export interface CompareOptions {
+/** The comparison options as query parameters: `ignore` given once per glob. */
+export const CompareOptionsSchema = z.object({
   /** Globs over RFC 6901 paths (`**` any depth, `*` one key or index) whose changes are left out. */
-  ignore: string[];
+  ignore: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]))
+    .pipe(z.array(z.string().min(1, 'an ignore glob must not be empty').max(500)).max(50, 'at most 50 ignore globs')),
   /** Two numbers within this absolute distance are equal. */
-  tolerance: number;
+  tolerance: z.coerce.number().finite().min(0).max(1e12).default(0),
   /** `set`: arrays are compared as multisets (order and position ignored). */
-  arrays: ArrayMode;
-}
+  arrays: ArrayModeSchema.default('ordered'),
+});
+export type CompareOptions = z.output<typeof CompareOptionsSchema>;
+
+export const CompareQuerySchema = CompareOptionsSchema.extend({
+  left: z.string({ error: 'left (the baseline run id) is required' }),
+  right: z.string({ error: 'right (the run compared with it) is required' }),
+});
+
+/** The options as a reply echoes them. */
+export const CompareOptionsReplySchema = z.object({ ignore: z.array(z.string()), tolerance: z.number(), arrays: ArrayModeSchema });
 
 export const DEFAULT_COMPARE_OPTIONS: CompareOptions = { ignore: [], tolerance: 0, arrays: 'ordered' };
 
 /** One JSON change, paths as RFC 6901 pointers: `old` from the left value, `new` from the right. */
-export interface JsonChange {
-  op: 'add' | 'remove' | 'replace';
-  path: string;
-  old?: unknown;
-  new?: unknown;
-}
+export const JsonChangeSchema = z.object({
+  op: z.enum(['add', 'remove', 'replace']),
+  path: z.string(),
+  old: z.unknown().optional(),
+  new: z.unknown().optional(),
+});
+export type JsonChange = z.infer<typeof JsonChangeSchema>;
 
-export interface JsonDiff {
-  changes: JsonChange[];
+export const JsonDiffSchema = z.object({
+  changes: z.array(JsonChangeSchema),
   /** Differences found under ignored paths (left out of `changes`). */
-  ignored: number;
+  ignored: z.number().int(),
   /** More changes than the cap were found; `changes` holds the first ones. */
-  truncated: boolean;
-}
+  truncated: z.boolean(),
+});
+export type JsonDiff = z.infer<typeof JsonDiffSchema>;
 
-export interface RunSide {
-  run_id: string;
-  session_id: string;
-  status: RunStatus;
-  reason: string | null;
-  origin: 'send' | 'resume' | 'rerun';
-  parent_run_id: string | null;
+const nullableString = z.string().nullable();
+const nullableNumber = z.number().nullable();
+const nullableBoolean = z.boolean().nullable();
+
+export const RunSideSchema = z.object({
+  run_id: z.string(),
+  session_id: z.string(),
+  status: RunStatusSchema,
+  reason: nullableString,
+  origin: RunOriginSchema,
+  parent_run_id: nullableString,
   /** Still queued, preparing or running: the comparison is of what it has so far. */
-  active: boolean;
-  started_at: string | null;
-  ended_at: string | null;
+  active: z.boolean(),
+  started_at: nullableString,
+  ended_at: nullableString,
   /** Final, or time so far for an active run (`duration_final` false). */
-  duration_ms: number | null;
-  duration_final: boolean;
-  code_fingerprint: string | null;
+  duration_ms: nullableNumber,
+  duration_final: z.boolean(),
+  code_fingerprint: nullableString,
   /** The registry generation that served it (from its trace), where known. */
-  generation: number | null;
-}
+  generation: nullableNumber,
+});
+export type RunSide = z.infer<typeof RunSideSchema>;
 
-export type PairStatus = 'equal' | 'changed' | 'added' | 'removed';
+export const PairStatusSchema = z.enum(['equal', 'changed', 'added', 'removed']);
+export type PairStatus = z.infer<typeof PairStatusSchema>;
 
-export interface TextComparison {
+export const TextComparisonSchema = z.object({
   /** 0-based position among the text parts. */
-  index: number;
-  status: PairStatus;
-  left: string | null;
-  right: string | null;
+  index: z.number().int(),
+  status: PairStatusSchema,
+  left: nullableString,
+  right: nullableString,
   /** A unified diff (the `diff` package), '' when equal. */
-  unified_diff: string;
-  lines_added: number;
-  lines_removed: number;
+  unified_diff: z.string(),
+  lines_added: z.number().int(),
+  lines_removed: z.number().int(),
   /** The line diff gave up (too different or too large in the time allowed): the whole text changed. */
-  diff_timed_out: boolean;
+  diff_timed_out: z.boolean(),
   /** A text streamed so far by an active run, or kept from a cancelled one. */
-  left_partial: boolean;
-  right_partial: boolean;
-}
+  left_partial: z.boolean(),
+  right_partial: z.boolean(),
+});
+export type TextComparison = z.infer<typeof TextComparisonSchema>;
 
-export interface DataComparison {
+export const DataComparisonSchema = z.object({
   /** How the parts were matched: their `schema` value, or `#n` for the n-th part without one. */
-  key: string;
-  schema: string | null;
-  left_index: number | null;
-  right_index: number | null;
-  status: PairStatus;
-  diff: JsonDiff;
+  key: z.string(),
+  schema: nullableString,
+  left_index: nullableNumber,
+  right_index: nullableNumber,
+  status: PairStatusSchema,
+  diff: JsonDiffSchema,
   /** The whole values, for a part present on one side only. */
-  left?: unknown;
-  right?: unknown;
-}
+  left: z.unknown().optional(),
+  right: z.unknown().optional(),
+});
+export type DataComparison = z.infer<typeof DataComparisonSchema>;
 
-export interface FileMeta {
-  name: string | null;
-  mime_type: string | null;
-  size: number | null;
-  sha256: string | null;
-  uri: string | null;
-  source: 'inline' | 'uri';
-}
+export const FileMetaSchema = z.object({
+  name: nullableString,
+  mime_type: nullableString,
+  size: nullableNumber,
+  sha256: nullableString,
+  uri: nullableString,
+  source: z.enum(['inline', 'uri']),
+});
+export type FileMeta = z.infer<typeof FileMetaSchema>;
 
-export interface FileComparison {
-  key: string;
-  status: PairStatus;
-  left: FileMeta | null;
-  right: FileMeta | null;
-  same_mime_type: boolean | null;
-  same_size: boolean | null;
-  same_sha256: boolean | null;
-  same_uri: boolean | null;
-}
+export const FileComparisonSchema = z.object({
+  key: z.string(),
+  status: PairStatusSchema,
+  left: FileMetaSchema.nullable(),
+  right: FileMetaSchema.nullable(),
+  same_mime_type: nullableBoolean,
+  same_size: nullableBoolean,
+  same_sha256: nullableBoolean,
+  same_uri: nullableBoolean,
+});
+export type FileComparison = z.infer<typeof FileComparisonSchema>;
 
-export interface PartsComparison {
-  equal: boolean;
-  text: TextComparison[];
-  data: DataComparison[];
-  files: FileComparison[];
-}
+export const PartsComparisonSchema = z.object({
+  equal: z.boolean(),
+  text: z.array(TextComparisonSchema),
+  data: z.array(DataComparisonSchema),
+  files: z.array(FileComparisonSchema),
+});
+export type PartsComparison = z.infer<typeof PartsComparisonSchema>;
 
-export interface ScoreComparison {
-  evaluator: string;
-  node: string | null;
-  scope: string | null;
-  status: PairStatus;
-  left_score: number | null;
-  right_score: number | null;
+/** A score entry with every key it has, unknown keys kept (spec 2.6: the keys only grow). */
+const FullScoreEntrySchema = z.looseObject(ScoreEntrySchema.shape);
+
+export const ScoreComparisonSchema = z.object({
+  evaluator: z.string(),
+  node: nullableString,
+  scope: nullableString,
+  status: PairStatusSchema,
+  left_score: nullableNumber,
+  right_score: nullableNumber,
   /** right - left, when both are numbers. */
-  delta: number | null;
-  /** Every key of each entry, unknown keys kept. */
-  left: (ScoreEntry & Record<string, unknown>) | null;
-  right: (ScoreEntry & Record<string, unknown>) | null;
+  delta: nullableNumber,
+  left: FullScoreEntrySchema.nullable(),
+  right: FullScoreEntrySchema.nullable(),
   /** Keys other than `score` whose values differ. */
-  changed_keys: string[];
-}
+  changed_keys: z.array(z.string()),
+});
+export type ScoreComparison = z.infer<typeof ScoreComparisonSchema>;
 
-export interface SpanRef {
-  span_id: string;
-  node: string;
-  step: number;
-  status: string;
+export const SpanRefSchema = z.object({
+  span_id: z.string(),
+  node: z.string(),
+  step: z.number().int(),
+  status: z.string(),
   /** Node names from the top-level node down to this one (subgraphs, fan-out branches). */
-  path: string[];
-}
+  path: z.array(z.string()),
+});
+export type SpanRef = z.infer<typeof SpanRefSchema>;
 
-export interface Divergence {
+export const DivergenceSchema = z.object({
   /** Why the two runs part at this node. */
-  kind: 'update' | 'status' | 'only_left' | 'only_right';
-  node: string;
-  step: number;
-  path: string[];
-  left: SpanRef | null;
-  right: SpanRef | null;
-  diff: JsonDiff | null;
-}
+  kind: z.enum(['update', 'status', 'only_left', 'only_right']),
+  node: z.string(),
+  step: z.number().int(),
+  path: z.array(z.string()),
+  left: SpanRefSchema.nullable(),
+  right: SpanRefSchema.nullable(),
+  diff: JsonDiffSchema.nullable(),
+});
+export type Divergence = z.infer<typeof DivergenceSchema>;
 
-export interface DivergenceReport {
+export const DivergenceReportSchema = z.object({
   /** Spans were recorded for both runs (NODE_SPANS=off, or a run that never started, has none). */
-  available: boolean;
+  available: z.boolean(),
   /** The first node execution, in graph order (superstep, then node name), that differs. */
-  first: Divergence | null;
-  only_left: SpanRef[];
-  only_right: SpanRef[];
+  first: DivergenceSchema.nullable(),
+  only_left: z.array(SpanRefSchema),
+  only_right: z.array(SpanRefSchema),
   /** Node executions present in both runs with the same status and update. */
-  same: number;
-}
+  same: z.number().int(),
+});
+export type DivergenceReport = z.infer<typeof DivergenceReportSchema>;
 
-export interface CodeFileChange {
-  path: string;
-  change: 'modified' | 'added' | 'removed';
-}
+export const CodeFileChangeSchema = z.object({ path: z.string(), change: z.enum(['modified', 'added', 'removed']) });
+export type CodeFileChange = z.infer<typeof CodeFileChangeSchema>;
 
-export interface CodeComparison {
+export const CodeComparisonSchema = z.object({
   /** Both runs recorded their code (runs that never reached the runtime did not). */
-  known: boolean;
-  same: boolean | null;
-  left_fingerprint: string | null;
-  right_fingerprint: string | null;
+  known: z.boolean(),
+  same: nullableBoolean,
+  left_fingerprint: nullableString,
+  right_fingerprint: nullableString,
   /** Files that differ from left to right (added: only the right run had it). */
-  changed_files: CodeFileChange[];
-  left_generation: number | null;
-  right_generation: number | null;
-}
+  changed_files: z.array(CodeFileChangeSchema),
+  left_generation: nullableNumber,
+  right_generation: nullableNumber,
+});
+export type CodeComparison = z.infer<typeof CodeComparisonSchema>;
 
-export interface RunComparison {
-  left: RunSide;
-  right: RunSide;
+/** GET /compare. */
+export const RunComparisonSchema = z.object({
+  left: RunSideSchema,
+  right: RunSideSchema,
   /** right - left, when both durations are known. */
-  duration_delta_ms: number | null;
+  duration_delta_ms: nullableNumber,
   /** One of the runs is still active: this compares what it has so far. */
-  partial: boolean;
-  options: CompareOptions;
+  partial: z.boolean(),
+  options: CompareOptionsReplySchema,
   /** True when the outputs, scores and statuses are equal under the options. */
-  equal: boolean;
-  input: PartsComparison;
-  output: PartsComparison;
-  scores: ScoreComparison[];
-  divergence: DivergenceReport;
-  code: CodeComparison;
+  equal: z.boolean(),
+  input: PartsComparisonSchema,
+  output: PartsComparisonSchema,
+  scores: z.array(ScoreComparisonSchema),
+  divergence: DivergenceReportSchema,
+  code: CodeComparisonSchema,
   /** Always null in v1 (spec 4.3 rule 5). */
-  automatic_verdict: null;
-}
+  automatic_verdict: z.null(),
+});
+export type RunComparison = z.infer<typeof RunComparisonSchema>;
 
-export interface Variant<T> {
-  value: T;
-  run_ids: string[];
-}
+/** One value the runs gave, and which runs gave it. */
+const variantSchema = <T extends z.ZodType>(value: T) => z.object({ value, run_ids: z.array(z.string()) });
+const variants = <T extends z.ZodType>(value: T) => z.array(variantSchema(value));
+export type Variant<T> = z.infer<ReturnType<typeof variantSchema<z.ZodType<T>>>>;
 
-export interface StabilityReport {
+/** GET /runs/{id}/stability. */
+export const StabilityReportSchema = z.object({
   /** The run the others are reruns of (the root of the rerun chain). */
-  original_run_id: string;
+  original_run_id: z.string(),
   /** Ended runs compared, original first. */
-  run_ids: string[];
+  run_ids: z.array(z.string()),
   /** Reruns still active, left out. */
-  active_run_ids: string[];
-  options: CompareOptions;
+  active_run_ids: z.array(z.string()),
+  options: CompareOptionsReplySchema,
   /** Every compared part, score and status is identical across the runs. */
-  stable: boolean;
-  status: { stable: boolean; variants: Variant<string>[] };
-  text: { index: number; stable: boolean; variants: Variant<string | null>[] }[];
-  data: { key: string; stable: boolean; stable_paths: number; varying: { path: string; variants: Variant<unknown>[] }[] }[];
-  scores: { evaluator: string; stable: boolean; min: number | null; max: number | null; values: { run_id: string; score: number | null }[] }[];
-}
+  stable: z.boolean(),
+  status: z.object({ stable: z.boolean(), variants: variants(z.string()) }),
+  text: z.array(z.object({ index: z.number().int(), stable: z.boolean(), variants: variants(nullableString) })),
+  data: z.array(
+    z.object({
+      key: z.string(),
+      stable: z.boolean(),
+      stable_paths: z.number().int(),
+      varying: z.array(z.object({ path: z.string(), variants: variants(z.unknown()) })),
+    }),
+  ),
+  scores: z.array(
+    z.object({
+      evaluator: z.string(),
+      stable: z.boolean(),
+      min: nullableNumber,
+      max: nullableNumber,
+      values: z.array(z.object({ run_id: z.string(), score: nullableNumber })),
+    }),
+  ),
+});
+export type StabilityReport = z.infer<typeof StabilityReportSchema>;

@@ -2,19 +2,17 @@
 // used by the runtime before the graph runs and by the studio's composer as the author
 // types (through the studio's main process: the renderer's CSP forbids the code generation
 // ajv compiles schemas with). Same options, same messages, on both sides.
+// The problems it finds cross to the renderer in the POST /composer-schema/validate reply,
+// whose schema (ContractProblemSchema) is in composer-schema.ts.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ContractProblem } from './composer-schema.ts';
+
+export type { ContractProblem };
 
 export function createContractAjv(): Ajv {
   return new Ajv({ allErrors: true, strict: false });
 }
 
-export interface ContractProblem {
-  /** RFC 6901 pointer into the DataPart ('' is the part itself). */
-  path: string;
-  message: string;
-  /** For an enum error: the values the contract allows. */
-  allowed?: unknown[];
-}
 
 const show = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
 

@@ -1,6 +1,14 @@
-// Wire types of the Playground API (/api/playground/v1), shared by the studio's main
-// process and the renderer. spec 2.6, 3, 4.3, 6.2, 7.3; the shapes the spec leaves open
-// are decided in docs/playground-api.md.
+// Boundary: studio -> renderer (and any client of the Playground API). The reply bodies of
+// /api/playground/v1 as zod schemas, each type `z.infer` of its schema: sessions, runs, the
+// transcript, the 202 answer, pages, the error body and the run events. spec 2.6, 3, 4.3,
+// 6.2, 7.3; the shapes the spec leaves open are decided in docs/playground-api.md. Request
+// bodies and query parameters are in playground-requests.ts.
+// Object schemas strip unknown keys: a client parsing a reply ignores keys it does not know
+// (spec 2.6, 9.6). test/integration/wire-drift.test.ts holds the studio's real replies to them
+// strictly.
+import { z } from 'zod';
+
+export type { CreateRunBody, CreateSessionBody, InputPart } from './playground-requests.ts';
 
 export const PLAYGROUND_PREFIX = '/api/playground/v1';
 
@@ -15,7 +23,8 @@ export const RUN_STATES = [
   'cancelled',
   'interrupted',
 ] as const;
-export type RunStatus = (typeof RUN_STATES)[number];
+export const RunStatusSchema = z.enum(RUN_STATES);
+export type RunStatus = z.infer<typeof RunStatusSchema>;
 
 /** States in which a run still holds the project's single active-run slot (spec 8). */
 export const ACTIVE_STATES: readonly RunStatus[] = ['queued', 'preparing', 'running'];
@@ -31,176 +40,183 @@ export function isActive(status: RunStatus): boolean {
   return ACTIVE_STATES.includes(status);
 }
 
-/** Reasons seen in spec 3. Clients must tolerate new values. */
-export type RunReason =
-  | 'runtime_unavailable'
-  | 'runtime_restarted'
-  | 'project_validation'
-  | 'user_cancelled'
-  | 'studio_shutdown'
-  | (string & {});
+/** spec 3: why a run is in its state. Seen today: runtime_unavailable, runtime_restarted,
+ * project_validation, user_cancelled, studio_shutdown; clients must tolerate new values. */
+export const RunReasonSchema = z.string();
+export type RunReason = z.infer<typeof RunReasonSchema>;
 
-/** Input part as sent by a client when creating a run. */
-export type InputPart =
-  | { kind: 'text'; text: string }
-  | { kind: 'data'; data: Record<string, unknown> }
-  | { kind: 'file'; name?: string; mime_type?: string; bytes_base64: string }
-  | { kind: 'file'; name?: string; mime_type?: string; uri: string };
+const jsonObject = z.record(z.string(), z.unknown());
+
+export const LocalFilePartSchema = z.object({
+  kind: z.literal('file'),
+  source: z.literal('inline'),
+  sha256: z.string(),
+  size: z.number().int(),
+  name: z.string().optional(),
+  mime_type: z.string().optional(),
+});
+export type LocalFilePart = z.infer<typeof LocalFilePartSchema>;
+
+export const ExternalFilePartSchema = z.object({
+  kind: z.literal('file'),
+  source: z.literal('uri'),
+  uri: z.string(),
+  /** 'external': the studio never downloads it. */
+  availability: z.literal('external'),
+  /** 'by_reference': a rerun sends the same uri again. */
+  replay: z.literal('by_reference'),
+  name: z.string().optional(),
+  mime_type: z.string().optional(),
+});
+export type ExternalFilePart = z.infer<typeof ExternalFilePartSchema>;
 
 /** Tagged part as stored on a run (spec 2.6). */
-export type TaggedPart =
+export const TaggedPartSchema = z.union([
   /** `partial`: what a run streamed before it was cancelled or interrupted (output only). */
-  | { kind: 'text'; text: string; partial?: boolean }
-  | { kind: 'data'; data: Record<string, unknown> }
-  | LocalFilePart
-  | ExternalFilePart
-  | { kind: 'status'; status: string; reason?: string }
-  | { kind: 'error'; message: string; code?: string };
+  z.object({ kind: z.literal('text'), text: z.string(), partial: z.boolean().optional() }),
+  z.object({ kind: z.literal('data'), data: jsonObject }),
+  LocalFilePartSchema,
+  ExternalFilePartSchema,
+  z.object({ kind: z.literal('status'), status: z.string(), reason: z.string().optional() }),
+  z.object({ kind: z.literal('error'), message: z.string(), code: z.string().optional() }),
+]);
+export type TaggedPart = z.infer<typeof TaggedPartSchema>;
 
-export interface LocalFilePart {
-  kind: 'file';
-  source: 'inline';
-  sha256: string;
-  size: number;
-  name?: string;
-  mime_type?: string;
-}
+/** spec 2.6: score entries. Optional keys are present only when the evaluator reported them;
+ * the list of keys only grows, and clients ignore keys they do not know. */
+export const ScoreEntrySchema = z.object({
+  evaluator: z.string(),
+  score: z.number().nullable(),
+  reason: z.string().optional(),
+  passStatus: z.string().optional(),
+  scope: z.string().optional(),
+  node: z.string().optional(),
+  duration_ms: z.number().optional(),
+});
+export type ScoreEntry = z.infer<typeof ScoreEntrySchema>;
 
-export interface ExternalFilePart {
-  kind: 'file';
-  source: 'uri';
-  uri: string;
-  /** 'external': the studio never downloads it. */
-  availability: 'external';
-  /** 'by_reference': a rerun sends the same uri again. */
-  replay: 'by_reference';
-  name?: string;
-  mime_type?: string;
-}
+export const SessionSchema = z.object({
+  session_id: z.string(),
+  title: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  run_count: z.number().int(),
+  last_run_status: RunStatusSchema.nullable(),
+});
+export type Session = z.infer<typeof SessionSchema>;
 
-/** spec 2.6: score entries. Optional keys are present only when the evaluator reported them. */
-export interface ScoreEntry {
-  evaluator: string;
-  score: number | null;
-  reason?: string;
-  passStatus?: string;
-  scope?: string;
-  node?: string;
-  duration_ms?: number;
-}
+/** 'send' for a new message, 'resume' for a child of an input_required run, 'rerun' for a copy. */
+export const RunOriginSchema = z.enum(['send', 'resume', 'rerun']);
+export type RunOrigin = z.infer<typeof RunOriginSchema>;
 
-export interface Session {
-  session_id: string;
-  title: string;
-  created_at: string;
-  updated_at: string;
-  run_count: number;
-  last_run_status: RunStatus | null;
-}
-
-export interface CreateSessionBody {
-  title?: string;
-}
-
-export interface RunSummary {
-  run_id: string;
-  session_id: string;
-  parent_run_id: string | null;
-  /** 'send' for a new message, 'resume' for a child of an input_required run, 'rerun' for a copy. */
-  origin: 'send' | 'resume' | 'rerun';
-  status: RunStatus;
-  reason: RunReason | null;
-  context_id: string | null;
-  task_id: string | null;
-  created_at: string;
-  started_at: string | null;
-  ended_at: string | null;
-  duration_ms: number | null;
+export const RunSummarySchema = z.object({
+  run_id: z.string(),
+  session_id: z.string(),
+  parent_run_id: z.string().nullable(),
+  origin: RunOriginSchema,
+  status: RunStatusSchema,
+  reason: RunReasonSchema.nullable(),
+  context_id: z.string().nullable(),
+  task_id: z.string().nullable(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  ended_at: z.string().nullable(),
+  duration_ms: z.number().nullable(),
   /** The first text of the input, on one line, at most 120 characters. */
-  input_preview: string | null;
+  input_preview: z.string().nullable(),
   /** For an input_required run: the reply run that answered it, or null while it waits. */
-  answered_by?: string | null;
-}
+  answered_by: z.string().nullable().optional(),
+});
+export type RunSummary = z.infer<typeof RunSummarySchema>;
 
-export interface RunDetail extends RunSummary {
-  input_parts: TaggedPart[];
-  output_parts: TaggedPart[];
-  scores: ScoreEntry[];
-  metadata: Record<string, unknown>;
-  changed_files: string[];
-  revision: string | null;
+export const RunDetailSchema = RunSummarySchema.extend({
+  input_parts: z.array(TaggedPartSchema),
+  output_parts: z.array(TaggedPartSchema),
+  scores: z.array(ScoreEntrySchema),
+  metadata: jsonObject,
+  changed_files: z.array(z.string()),
+  revision: z.string().nullable(),
   /** Highest event seq stored for the run. */
-  last_seq: number;
+  last_seq: z.number().int(),
   /** The code the run ran with (docs/studio-api.md): a hash over the project's files, and
    * each file's sha256; null for a run that never reached the runtime. */
-  code_fingerprint: string | null;
-  code_files: Record<string, string> | null;
+  code_fingerprint: z.string().nullable(),
+  code_files: z.record(z.string(), z.string()).nullable(),
   /** A run that came in a bundle: its id there, the project it was exported from, when. */
-  imported: { from_run_id: string; project: string | null; at: string } | null;
-}
+  imported: z.object({ from_run_id: z.string(), project: z.string().nullable(), at: z.string() }).nullable(),
+});
+export type RunDetail = z.infer<typeof RunDetailSchema>;
 
 /** One turn of GET /sessions/{id}/transcript: a run's input and what the agent answered. */
-export interface TranscriptTurn {
-  run_id: string;
-  parent_run_id: string | null;
-  origin: RunSummary['origin'];
-  status: RunStatus;
-  reason: RunReason | null;
-  created_at: string;
-  duration_ms: number | null;
-  input_parts: TaggedPart[];
-  output_parts: TaggedPart[];
-  answered_by?: string | null;
-}
-
-export interface CreateRunBody {
-  parts: InputPart[];
-  metadata?: Record<string, unknown>;
-  changed_files?: string[];
-  revision?: string;
-}
+export const TranscriptTurnSchema = z.object({
+  run_id: z.string(),
+  parent_run_id: z.string().nullable(),
+  origin: RunOriginSchema,
+  status: RunStatusSchema,
+  reason: RunReasonSchema.nullable(),
+  created_at: z.string(),
+  duration_ms: z.number().nullable(),
+  input_parts: z.array(TaggedPartSchema),
+  output_parts: z.array(TaggedPartSchema),
+  answered_by: z.string().nullable().optional(),
+});
+export type TranscriptTurn = z.infer<typeof TranscriptTurnSchema>;
 
 /** 202 answer of create, resume and rerun (spec 4.3 rule 1). */
-export interface RunAccepted {
-  run_id: string;
-  status: RunStatus;
-  session_id: string;
-  parent_run_id: string | null;
-}
+export const RunAcceptedSchema = z.object({
+  run_id: z.string(),
+  status: RunStatusSchema,
+  session_id: z.string(),
+  parent_run_id: z.string().nullable(),
+});
+export type RunAccepted = z.infer<typeof RunAcceptedSchema>;
 
-export interface Page<T> {
-  items: T[];
-  next_cursor: string | null;
+/** A page of a list: `next_cursor` is passed back unchanged for the next one. */
+export function pageSchema<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item), next_cursor: z.string().nullable() });
 }
+export type Page<T> = z.infer<ReturnType<typeof pageSchema<z.ZodType<T>>>>;
+export const SessionPageSchema = pageSchema(SessionSchema);
+export const RunPageSchema = pageSchema(RunSummarySchema);
+export const TranscriptPageSchema = pageSchema(TranscriptTurnSchema);
 
-/** Body of every Playground error: `{detail: {error, message, ...}}` (spec 7.3). */
-export interface PlaygroundErrorBody {
-  detail: { error: string; message?: string; [key: string]: unknown };
-}
+/** Body of every Playground error, and of the studio's unversioned paths: `{detail: {error,
+ * message, ...}}` (spec 7.3); `detail` keeps the keys an error adds (active_run_id, ...). */
+export const PlaygroundErrorBodySchema = z.object({
+  detail: z.looseObject({ error: z.string(), message: z.string().optional() }),
+});
+export type PlaygroundErrorBody = z.infer<typeof PlaygroundErrorBodySchema>;
+
+// ---- run events: GET /runs/{id}/events (spec 4.3 rule 4, 6.2), one JSON object per SSE
+// `data:` line, `id:` its seq.
 
 export const EVENT_KINDS = ['run.status', 'run.phase', 'output.delta', 'run.output', 'trace', 'diagnostic'] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
-export type PhaseName = 'queue' | 'prepare' | 'invoke' | 'complete';
-export type PhaseState = 'started' | 'completed' | 'failed' | 'skipped';
+export const PhaseNameSchema = z.enum(['queue', 'prepare', 'invoke', 'complete']);
+export type PhaseName = z.infer<typeof PhaseNameSchema>;
+export const PhaseStateSchema = z.enum(['started', 'completed', 'failed', 'skipped']);
+export type PhaseState = z.infer<typeof PhaseStateSchema>;
 
-interface EventBase {
-  seq: number;
-  run_id: string;
-  ts: string;
-}
+const base = { seq: z.number().int(), run_id: z.string(), ts: z.string() };
 
-export type RunEvent =
-  | (EventBase & { kind: 'run.status'; status: RunStatus; reason?: RunReason })
-  | (EventBase & { kind: 'run.phase'; phase: PhaseName; state: PhaseState; [detail: string]: unknown })
-  | (EventBase & { kind: 'output.delta'; text: string })
-  | (EventBase & { kind: 'run.output'; parts: TaggedPart[] })
-  | (EventBase & { kind: 'trace'; name: string; data: Record<string, unknown> })
-  | (EventBase & {
-      kind: 'diagnostic';
-      severity: 'error' | 'warning';
-      message: string;
-      file?: string;
-      line?: number;
-      column?: number;
-    });
+export const RunEventSchema = z.discriminatedUnion('kind', [
+  z.object({ ...base, kind: z.literal('run.status'), status: RunStatusSchema, reason: RunReasonSchema.optional() }),
+  /** A phase event carries the phase's own details next to these keys (docs/playground-api.md). */
+  z.looseObject({ ...base, kind: z.literal('run.phase'), phase: PhaseNameSchema, state: PhaseStateSchema }),
+  z.object({ ...base, kind: z.literal('output.delta'), text: z.string() }),
+  z.object({ ...base, kind: z.literal('run.output'), parts: z.array(TaggedPartSchema) }),
+  z.object({ ...base, kind: z.literal('trace'), name: z.string(), data: z.record(z.string(), z.unknown()) }),
+  z.object({
+    ...base,
+    kind: z.literal('diagnostic'),
+    severity: z.enum(['error', 'warning']),
+    message: z.string(),
+    file: z.string().optional(),
+    line: z.number().optional(),
+    column: z.number().optional(),
+    /** The manifest field the problem is in, where there is one. */
+    field: z.string().optional(),
+  }),
+]);
+export type RunEvent = z.infer<typeof RunEventSchema>;

@@ -1,6 +1,9 @@
 // Node spans from a run's trace events (span.start / span.end, docs/runtime-traces.md) as a
 // tree for the timeline's waterfall, and the path of the run through the graph for the
 // graph overlay. Pure: the run view folds the live event stream through it.
+// No boundary of its own: its input is the `trace` run events (RunEventSchema in
+// playground.ts), and what it builds stays in the process that builds it (the renderer's
+// timeline, the studio's divergence report).
 
 export type SpanStatus = 'running' | 'completed' | 'interrupted' | 'failed' | 'cancelled';
 

@@ -1,40 +1,94 @@
-// Wire types of the studio's project surfaces (docs/studio-api.md): `/api/project` and
-// `/source-targets/{node}`, shared by the main process and the renderer.
+// Boundary: studio <-> renderer. The studio's unversioned paths (spec 9.3; docs/studio-api.md)
+// and its project views under /api/playground/v1: GET /api/project, GET /api/project/file,
+// POST /api/save, GET /source-targets/{node}. Replies parse leniently (unknown keys are
+// dropped); requests strictly. The runtime's state (/api/runtime) is the supervisor's to
+// describe (src/main/studio).
+import { z } from 'zod';
 import type { ProjectDiagnostic } from './runtime-contract.ts';
 
+/** A problem in the project, with where it is (the runtime's project loader finds them). */
+export const ProjectDiagnosticSchema = z.object({
+  file: z.string(),
+  line: z.number().optional(),
+  column: z.number().optional(),
+  field: z.string().optional(),
+  message: z.string(),
+});
 export type { ProjectDiagnostic };
 
-export type TargetKind = 'add_node' | 'function' | 'factory' | 'subgraph' | 'branch' | 'route_from' | 'route_to' | 'evaluator' | 'evaluator_function';
+export const TargetKindSchema = z.enum(['add_node', 'function', 'factory', 'subgraph', 'branch', 'route_from', 'route_to', 'evaluator', 'evaluator_function']);
+export type TargetKind = z.infer<typeof TargetKindSchema>;
 
-export interface SourceTarget {
-  kind: TargetKind;
+export const SourceTargetSchema = z.object({
+  kind: TargetKindSchema,
   /** Project-relative, forward slashes. */
-  path: string;
-  line: number;
-  column: number;
-  end_line: number;
+  path: z.string(),
+  line: z.number().int(),
+  column: z.number().int(),
+  end_line: z.number().int(),
   /** The target's first lines, trimmed. */
-  snippet: string;
+  snippet: z.string(),
   /** sha256 of the file's text as analysed. */
-  file_sha256: string;
-}
+  file_sha256: z.string(),
+});
+export type SourceTarget = z.infer<typeof SourceTargetSchema>;
 
-export interface ProjectStatus {
-  name: string;
-  dir: string;
+/** GET /api/playground/v1/source-targets/{node_id} (spec 4.3). */
+export const SourceTargetsReplySchema = z.object({ node_id: z.string(), targets: z.array(SourceTargetSchema) });
+export type SourceTargetsReply = z.infer<typeof SourceTargetsReplySchema>;
+
+export const ProjectStatusSchema = z.object({
+  name: z.string(),
+  dir: z.string(),
   /** Files changed since the runtime last loaded the project (applied before the next run). */
-  pending_changes: string[];
+  pending_changes: z.array(z.string()),
   /** `loading` while changes are being applied. */
-  state: 'ready' | 'loading' | 'invalid';
-  diagnostics: ProjectDiagnostic[];
+  state: z.enum(['ready', 'loading', 'invalid']),
+  diagnostics: z.array(ProjectDiagnosticSchema),
   /** When the diagnostics (or the last successful load) were learned. */
-  checked_at: string | null;
-}
+  checked_at: z.string().nullable(),
+});
+export type ProjectStatus = z.infer<typeof ProjectStatusSchema>;
 
 /** GET /api/project: the status, the project's files, and the code fingerprint of the files
  * on disk (a run's `code_fingerprint` compares with it). */
-export interface ProjectView extends ProjectStatus {
-  files: string[];
-  fingerprint: string;
-  file_sha256: Record<string, string>;
-}
+export const ProjectViewSchema = ProjectStatusSchema.extend({
+  files: z.array(z.string()),
+  fingerprint: z.string(),
+  file_sha256: z.record(z.string(), z.string()),
+});
+export type ProjectView = z.infer<typeof ProjectViewSchema>;
+
+/** GET /api/project/file?path=P[&run=RUN]: `run_id` when read as that run ran. */
+export const ProjectFileSchema = z.object({
+  path: z.string(),
+  content: z.string(),
+  sha256: z.string(),
+  size: z.number().int(),
+  run_id: z.string().optional(),
+});
+export type ProjectFile = z.infer<typeof ProjectFileSchema>;
+
+/** The largest file the source view opens and /api/save writes. */
+export const MAX_SOURCE_BYTES = 2 * 1024 * 1024;
+
+/** POST /api/save. */
+export const SaveRequestSchema = z.strictObject({
+  path: z.string().min(1).max(1024),
+  content: z.string().max(MAX_SOURCE_BYTES),
+  /** The sha256 of the file as the editor opened it: a save over a newer version on disk is refused (409). */
+  base_sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable()
+    .optional(),
+});
+export type SaveRequest = z.infer<typeof SaveRequestSchema>;
+
+export const SaveReplySchema = z.object({ path: z.string(), sha256: z.string(), size: z.number().int() });
+export type SaveReply = z.infer<typeof SaveReplySchema>;
+
+// The diagnostics the studio shows are the runtime's (runtime-contract.ts), unchanged.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameAsRuntime: Same<z.infer<typeof ProjectDiagnosticSchema>, ProjectDiagnostic> = true;
+void sameAsRuntime;

@@ -10,7 +10,6 @@ import type { Logger } from 'pino';
 import type {
   CreateRunBody,
   CreateSessionBody,
-  InputPart,
   Page,
   TranscriptTurn,
   RunAccepted,
@@ -19,6 +18,7 @@ import type {
   Session,
 } from '../../shared/playground.ts';
 import { isActive } from '../../shared/playground.ts';
+import type { ResumeBody } from '../../shared/playground-requests.ts';
 import { PlaygroundError, notFound } from './errors.ts';
 import type { EventLog } from './events/log.ts';
 import { RESERVED_METADATA_KEY } from './executor/capture.ts';
@@ -30,10 +30,6 @@ import { normaliseChangedFile } from './paths.ts';
 import type { BlobStore } from './store/blobs.ts';
 import { previewOf, toDetail, type NewRun, type PageQuery, type PlaygroundStore } from './store/store.ts';
 
-export interface ResumeBody {
-  parts: InputPart[];
-  metadata?: Record<string, unknown>;
-}
 
 export interface ServiceOptions {
   store: PlaygroundStore;

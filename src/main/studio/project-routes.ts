@@ -9,12 +9,10 @@ import type { PlaygroundStore } from '../playground/store/store.ts';
 import { harvestHistory } from '../playground/suggestions.ts';
 import { HISTORY_RUNS, type SkillExample } from '../../shared/suggestions.ts';
 import type { SourceAnalysis } from './source/client.ts';
-import { z } from 'zod';
 import { ContractChecker } from '../../shared/contracts.ts';
+import { ContractCheckRequestSchema, type ComposerSchemaReply } from '../../shared/composer-schema.ts';
 import { jsonBody } from '../http/json-body.ts';
 import { PLAYGROUND_BODY_LIMIT } from '../http/limits.ts';
-
-const ValidateSchema = z.strictObject({ schema: z.string().min(1).max(200), data: z.unknown() });
 
 export interface ProjectRoutesOptions {
   projectDir: string;
@@ -84,10 +82,11 @@ export function createProjectRoutes(o: ProjectRoutesOptions): Router {
       const body = await fromRuntime<{ data: RegistryMetadata }>('the input contracts of its project', METADATA_PATH, o.runtime.controlHeaders());
       const history = harvestHistory(o.store.recentCompletedInputs(HISTORY_RUNS));
       const card = await fromRuntime<unknown>('its agent card', AGENT_CARD_PATH).catch(() => null);
-      res.json({
+      const reply: ComposerSchemaReply = {
         contracts: body.data.input_contracts.map((c) => ({ ...c, history: history.get(c.schema) ?? [] })),
         skill_examples: skillExamples(card),
-      });
+      };
+      res.json(reply);
     } catch (err) {
       next(err);
     }
@@ -99,7 +98,7 @@ export function createProjectRoutes(o: ProjectRoutesOptions): Router {
   const checker = new ContractChecker();
   router.post('/composer-schema/validate', jsonBody({ limit: PLAYGROUND_BODY_LIMIT }), async (req, res, next) => {
     try {
-      const body = ValidateSchema.parse(req.body ?? {});
+      const body = ContractCheckRequestSchema.parse(req.body ?? {});
       const meta = await fromRuntime<{ data: RegistryMetadata }>('the input contracts of its project', METADATA_PATH, o.runtime.controlHeaders());
       const contract = meta.data.input_contracts.find((c) => c.schema === body.schema);
       if (!contract) {

@@ -2,7 +2,7 @@
 // the composer, the graph, the comparison of two runs, or the source).
 import { useEffect, useMemo, useRef } from 'react';
 import { useCreateSession, useRuns, useSessions } from './api/queries.ts';
-import type { AgentGraph, GraphNode } from './api/types.ts';
+import type { GraphNode, GraphView as AgentGraph } from '../../shared/graph-view.ts';
 import { useAgentGraph } from './api/queries.ts';
 import { Announcer } from './components/Announcer.tsx';
 import { Shortcuts } from './components/Shortcuts.tsx';

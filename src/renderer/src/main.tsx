@@ -1,4 +1,5 @@
 // Renderer entry: react-query for server state, the URL hash for the selection, one app.
+import './zod-config.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';

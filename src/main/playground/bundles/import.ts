@@ -3,9 +3,8 @@
 // parts to blobs) and every blob's size and sha256. Then the new blob files are written
 // (content-addressed: a blob already stored is not written again) and the rows go in one
 // transaction; if that fails, the blob files it wrote are removed again.
-import { z } from 'zod';
-import { BUNDLE_FORMAT, REDACTED, type BundleProblem, type ImportPlan, type ImportResult } from '../../../shared/bundle.ts';
-import { ACTIVE_STATES, EVENT_KINDS, RUN_STATES, type RunStatus, type ScoreEntry, type TaggedPart } from '../../../shared/playground.ts';
+import { BUNDLE_FORMAT, BundleImportSchema, REDACTED, type BundleProblem, type ImportPlan, type ImportResult, type ParsedBundle } from '../../../shared/bundle.ts';
+import { ACTIVE_STATES, type RunStatus, type ScoreEntry, type TaggedPart } from '../../../shared/playground.ts';
 import { PlaygroundError } from '../errors.ts';
 import { newRunId, newSessionId } from '../ids.ts';
 import { BlobStore } from '../store/blobs.ts';
@@ -16,60 +15,6 @@ import { inlineHashes } from './export.ts';
 const MAX_PROBLEMS = 200;
 const SHA = /^[0-9a-f]{64}$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
-const text = z.string().max(1_000_000);
-const time = z.string().min(1).max(64);
-const sha = z.string().regex(SHA, 'a lowercase hex sha256');
-const optionalText = z.string().max(1000).optional();
-/** Every stored part kind (spec 2.6), with the fields the studio reads. */
-const part = z.discriminatedUnion('kind', [
-  z.looseObject({ kind: z.literal('text'), text: z.string(), partial: z.boolean().optional() }),
-  z.looseObject({ kind: z.literal('data'), data: z.record(z.string(), z.unknown()) }),
-  z
-    .looseObject({ kind: z.literal('file'), source: z.enum(['inline', 'uri']), name: optionalText, mime_type: optionalText })
-    .superRefine((p, ctx) => {
-      if (p.source === 'inline') {
-        if (typeof p.sha256 !== 'string' || !SHA.test(p.sha256)) ctx.addIssue({ code: 'custom', path: ['sha256'], message: 'an inline file part needs a lowercase hex sha256' });
-        if (!Number.isSafeInteger(p.size) || (p.size as number) < 0) ctx.addIssue({ code: 'custom', path: ['size'], message: 'an inline file part needs its size in bytes' });
-      } else if (typeof p.uri !== 'string' || p.uri.length === 0 || p.uri.length > 8192) {
-        ctx.addIssue({ code: 'custom', path: ['uri'], message: 'a file part by reference needs its uri' });
-      }
-    }),
-  z.looseObject({ kind: z.literal('status'), status: z.string() }),
-  z.looseObject({ kind: z.literal('error'), message: z.string() }),
-]);
-
-const BundleSchema = z.object({
-  format: z.string(),
-  sessions: z.array(z.object({ session_id: z.string().min(1).max(200), title: text, created_at: time, updated_at: time })),
-  runs: z.array(
-    z.object({
-      run_id: z.string().min(1).max(200),
-      session_id: z.string().min(1).max(200),
-      parent_run_id: z.string().max(200).nullable(),
-      origin: z.enum(['send', 'resume', 'rerun']),
-      status: z.enum(RUN_STATES),
-      reason: z.string().max(200).nullable(),
-      created_at: time,
-      started_at: time.nullable(),
-      ended_at: time.nullable(),
-      input_parts: z.array(part),
-      output_parts: z.array(part),
-      scores: z.array(z.looseObject({ evaluator: z.string(), score: z.number().nullable() })),
-      metadata: z.record(z.string(), z.unknown()),
-      changed_files: z.array(z.string()),
-      revision: z.string().max(200).nullable(),
-      code_fingerprint: z.string().max(200).nullable().optional(),
-      code_files: z.record(z.string().max(1000), sha).nullable().optional(),
-    }),
-  ),
-  events: z.array(z.looseObject({ run_id: z.string(), seq: z.number().int().min(1), kind: z.enum(EVENT_KINDS) })),
-  blobs: z.record(z.string(), z.object({ bytes_base64: z.string(), size: z.number().int().min(0) })),
-  source: z.looseObject({ project: z.string().optional() }).optional(),
-  input_contracts: z.array(z.unknown()).nullable().optional(),
-});
-
-type ParsedBundle = z.infer<typeof BundleSchema>;
 
 const pointer = (path: readonly PropertyKey[]) => path.map((k) => `/${String(k).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 
@@ -94,7 +39,7 @@ export function checkBundle(raw: unknown): CheckedBundle {
   if (format !== BUNDLE_FORMAT) {
     throw new PlaygroundError('unsupported_bundle_format', `this studio reads bundles of format '${BUNDLE_FORMAT}', not ${JSON.stringify(format ?? null)}`, { format: format ?? null, supported: [BUNDLE_FORMAT] });
   }
-  const parsed = BundleSchema.safeParse(raw);
+  const parsed = BundleImportSchema.safeParse(raw);
   const problems: BundleProblem[] = [];
   const add = (path: string, message: string) => {
     if (problems.length < MAX_PROBLEMS) problems.push({ path, message });

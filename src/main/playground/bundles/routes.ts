@@ -3,8 +3,7 @@
 // Mounted before the rest of the Playground API: import takes a larger body.
 import { Router } from 'express';
 import type { Logger } from 'pino';
-import { z } from 'zod';
-import type { Bundle } from '../../../shared/bundle.ts';
+import { BundleExportRequestSchema, BundleImportQuerySchema, type Bundle } from '../../../shared/bundle.ts';
 import { jsonBody } from '../../http/json-body.ts';
 import { BUNDLE_IMPORT_BODY_LIMIT, PLAYGROUND_BODY_LIMIT } from '../../http/limits.ts';
 import type { EventLog } from '../events/log.ts';
@@ -25,16 +24,12 @@ export interface BundleRoutesOptions {
   contracts(): Promise<Bundle['input_contracts']>;
 }
 
-const ids = z.array(z.string().min(1).max(200)).max(10_000).default([]);
-const ExportSchema = z.object({ session_ids: ids, run_ids: ids });
-const DryRunSchema = z.object({ dry_run: z.enum(['true', 'false', '1', '0']).optional() });
-
 export function createBundleRoutes(o: BundleRoutesOptions): Router {
   const router = Router();
 
   router.post('/bundles/export', jsonBody({ limit: PLAYGROUND_BODY_LIMIT }), async (req, res, next) => {
     try {
-      const sel = ExportSchema.parse(req.body ?? {});
+      const sel = BundleExportRequestSchema.parse(req.body ?? {});
       const plan = planExport(o.store, sel);
       const used = new Set(schemasUsed(plan));
       const all = await o.contracts().catch(() => null);
@@ -54,7 +49,7 @@ export function createBundleRoutes(o: BundleRoutesOptions): Router {
   });
 
   router.post('/bundles/import', jsonBody({ limit: BUNDLE_IMPORT_BODY_LIMIT }), (req, res) => {
-    const { dry_run } = DryRunSchema.parse(req.query);
+    const { dry_run } = BundleImportQuerySchema.parse(req.query);
     const dryRun = dry_run === 'true' || dry_run === '1';
     if (req.body === undefined) throw new PlaygroundError('invalid_bundle', 'send the bundle as the JSON body', { problems: [{ path: '', message: 'no body' }] });
     const checked = checkBundle(unwrap(req.body));

@@ -1,13 +1,6 @@
 // GET /graph: the compiled graph's nodes and edges, conditional edges and the exit node marked.
 import type { Generation } from './registry.ts';
-
-export interface GraphView {
-  agent: string;
-  generation: number;
-  exit_node: string;
-  nodes: { id: string; label: string; kind: 'start' | 'end' | 'node'; exit: boolean }[];
-  edges: { source: string; target: string; conditional: boolean; label?: string }[];
-}
+import type { GraphView } from '../../../shared/graph-view.ts';
 
 export async function describeGraph(gen: Generation): Promise<GraphView> {
   const drawn = await gen.graph.getGraphAsync();

@@ -6,7 +6,7 @@ import path from 'node:path';
 const SHOWN = /\.(?:ts|tsx|mts|cts|js|mjs|cjs|jsx|json|md|txt|yaml|yml)$/;
 const SKIP_DIRS = new Set(['node_modules', 'out', 'dist', 'coverage', 'test-results']);
 /** Files larger than this are listed but not opened, saved or fingerprinted by content. */
-export const MAX_SOURCE_BYTES = 2 * 1024 * 1024;
+export { MAX_SOURCE_BYTES } from '../../../shared/studio-api.ts';
 
 /** Project-relative paths (forward slashes), sorted. */
 export function projectFiles(projectDir: string): string[] {

@@ -4,23 +4,15 @@
 // loopback protection and error shape as the Playground API; not versioned.
 import fs from 'node:fs/promises';
 import { Router } from 'express';
-import { z } from 'zod';
 import { OperationError, projectFile, projectFileForWrite } from '../../common/project-file.ts';
 import { jsonBody } from '../../http/json-body.ts';
 import { PlaygroundError } from '../../playground/errors.ts';
 import { sha256 } from '../source/analysis.ts';
 import { MAX_SOURCE_BYTES, projectFiles } from './files.ts';
+import { SaveRequestSchema } from '../../../shared/studio-api.ts';
 import type { BlobStore } from '../../playground/store/blobs.ts';
 import type { PlaygroundStore } from '../../playground/store/store.ts';
 import type { ProjectState } from './state.ts';
-
-
-const SaveBody = z.strictObject({
-  path: z.string().min(1).max(1024),
-  content: z.string().max(MAX_SOURCE_BYTES),
-  /** The sha256 of the file as the editor opened it: a save over a newer version on disk is refused (409). */
-  base_sha256: z.string().regex(/^[0-9a-f]{64}$/).nullable().optional(),
-});
 
 export interface StudioRoutesOptions {
   projectDir: string;
@@ -82,7 +74,7 @@ export function createStudioRoutes(o: StudioRoutesOptions): Router {
 
   router.post('/api/save', async (req, res, next) => {
     try {
-      const body = SaveBody.parse(req.body ?? {});
+      const body = SaveRequestSchema.parse(req.body ?? {});
       const abs = await projectFileForWrite(o.projectDir, body.path).catch((err) => {
         throw fileError(err);
       });

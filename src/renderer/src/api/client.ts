@@ -1,6 +1,9 @@
-// A thin fetch wrapper for the Playground API (spec 4.3). Same origin: the studio serves
-// the renderer, so the CSP can keep connect-src 'self'.
-import { PLAYGROUND_PREFIX, type PlaygroundErrorBody } from '../../../shared/playground.ts';
+// A thin fetch wrapper for the Playground API (spec 4.3) and the studio's unversioned paths.
+// Same origin: the studio serves the renderer, so the CSP can keep connect-src 'self'. Every
+// reply is parsed with its shared schema (src/shared): unknown keys are dropped, as the spec
+// asks of clients (spec 2.6, 9.6), and a reply of the wrong shape is an error, not a cast.
+import type { z } from 'zod';
+import { PLAYGROUND_PREFIX, PlaygroundErrorBodySchema } from '../../../shared/playground.ts';
 
 export const API_BASE = PLAYGROUND_PREFIX;
 
@@ -38,14 +41,31 @@ export async function toApiError(res: Response): Promise<ApiError> {
   } catch {
     // not JSON: keep the status line
   }
-  const detail = (body as PlaygroundErrorBody | null)?.detail;
-  if (detail && typeof detail === 'object') {
-    return new ApiError(res.status, String(detail.error ?? `http_${res.status}`), String(detail.message ?? detail.error ?? res.statusText), detail);
+  const parsed = PlaygroundErrorBodySchema.safeParse(body);
+  if (parsed.success) {
+    const { detail } = parsed.data;
+    return new ApiError(res.status, detail.error, detail.message ?? detail.error, detail);
   }
   return new ApiError(res.status, `http_${res.status}`, `${res.status} ${res.statusText}`.trim());
 }
 
-export async function api<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+/** A 2xx body read with its schema; a body of another shape is an ApiError `unexpected_reply`. */
+export function readReply<S extends z.ZodType>(path: string, status: number, reply: S, body: unknown): z.output<S> {
+  const parsed = reply.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
+  throw new ApiError(status, 'unexpected_reply', `The studio answered ${path} with a body this app does not read${where}: ${issue?.message ?? 'invalid'}`);
+}
+
+export interface ApiInit {
+  method?: string;
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+/** Calls `path` and answers its reply parsed with `reply` (a 204's empty body is undefined). */
+export async function api<S extends z.ZodType>(path: string, reply: S, init: ApiInit = {}): Promise<z.output<S>> {
   let res: Response;
   try {
     res = await fetch(apiUrl(path), {
@@ -59,9 +79,8 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
     throw new ApiError(0, 'network_error', 'The studio did not answer. Is `agent-studio serve` still running?');
   }
   if (!res.ok) throw await toApiError(res);
-  if (res.status === 204) return undefined as T;
-  const text = await res.text();
-  return (text ? JSON.parse(text) : undefined) as T;
+  const text = res.status === 204 ? '' : await res.text();
+  return readReply(path, res.status, reply, text ? JSON.parse(text) : undefined);
 }
 
 export function errorMessage(err: unknown): string {

@@ -2,7 +2,7 @@
 // per project in the browser's storage (docs/studio-ui.md).
 import { useCallback, useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { DEFAULT_COMPARE_OPTIONS, type CompareOptions, type RunComparison, type StabilityReport } from '../../../shared/compare.ts';
+import { DEFAULT_COMPARE_OPTIONS, RunComparisonSchema, StabilityReportSchema, type CompareOptions } from '../../../shared/compare.ts';
 import { api } from './client.ts';
 import { useProject } from './project.ts';
 
@@ -18,7 +18,7 @@ export function useComparison(left: string | null, right: string | null, options
   return useQuery({
     queryKey: ['compare', left, right, options],
     enabled: left !== null && right !== null,
-    queryFn: ({ signal }) => api<RunComparison>(`/compare?left=${encodeURIComponent(left!)}&right=${encodeURIComponent(right!)}&${compareQuery(options)}`, { signal }),
+    queryFn: ({ signal }) => api(`/compare?left=${encodeURIComponent(left!)}&right=${encodeURIComponent(right!)}&${compareQuery(options)}`, RunComparisonSchema, { signal }),
     // A run still active is compared again as it goes on.
     refetchInterval: (q) => (q.state.data?.partial ? 1000 : false),
     placeholderData: (previous) => previous,
@@ -29,7 +29,7 @@ export function useStability(runId: string | null, options: CompareOptions, enab
   return useQuery({
     queryKey: ['stability', runId, options],
     enabled: enabled && runId !== null,
-    queryFn: ({ signal }) => api<StabilityReport>(`/runs/${encodeURIComponent(runId!)}/stability?${compareQuery(options)}`, { signal }),
+    queryFn: ({ signal }) => api(`/runs/${encodeURIComponent(runId!)}/stability?${compareQuery(options)}`, StabilityReportSchema, { signal }),
   });
 }
 

@@ -2,7 +2,7 @@
 // input contract is checked by the studio (POST /composer-schema/validate, the same ajv
 // rules the runtime applies), debounced; the answer blocks Send while it lists problems.
 import { useEffect, useState } from 'react';
-import type { ContractProblem } from '../../../shared/contracts.ts';
+import { ContractCheckReplySchema, type ContractCheckRequest, type ContractProblem } from '../../../shared/composer-schema.ts';
 import { api } from './client.ts';
 
 export interface PartCheck {
@@ -56,7 +56,8 @@ export function useContractCheck(parts: readonly DraftDataPart[], declared: read
       try {
         const results = await Promise.all(
           todo.map(async (t) => {
-            const r = await api<{ valid: boolean; problems: ContractProblem[] }>('/composer-schema/validate', { method: 'POST', body: { schema: t.schema, data: t.data }, signal: controller.signal });
+            const body: ContractCheckRequest = { schema: t.schema, data: t.data };
+            const r = await api('/composer-schema/validate', ContractCheckReplySchema, { method: 'POST', body, signal: controller.signal });
             return { id: t.id, schema: t.schema, problems: r.problems };
           }),
         );

@@ -1,18 +1,22 @@
 // The open project (the studio's unversioned /api/project, /api/project/file, /api/save;
 // docs/studio-api.md) and where a node lives in its source (/source-targets/{node}).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ProjectDiagnostic, ProjectView, SourceTarget } from '../../../shared/studio-api.ts';
+import {
+  ProjectFileSchema,
+  ProjectViewSchema,
+  SaveReplySchema,
+  SourceTargetsReplySchema,
+  type ProjectDiagnostic,
+  type ProjectFile,
+  type ProjectView,
+  type SaveRequest,
+  type SourceTarget,
+} from '../../../shared/studio-api.ts';
 import { api } from './client.ts';
 
-export type { ProjectDiagnostic, SourceTarget };
+export type { ProjectDiagnostic, ProjectFile, SourceTarget };
 /** GET /api/project. */
 export type ProjectStatus = ProjectView;
-
-export interface ProjectFile {
-  path: string;
-  content: string;
-  sha256: string;
-}
 
 export const projectKeys = {
   project: ['project'] as const,
@@ -24,7 +28,7 @@ export const projectKeys = {
 export function useProject() {
   return useQuery({
     queryKey: projectKeys.project,
-    queryFn: ({ signal }) => api<ProjectStatus>('/api/project', { signal }),
+    queryFn: ({ signal }) => api('/api/project', ProjectViewSchema, { signal }),
     refetchInterval: 1500,
   });
 }
@@ -32,7 +36,7 @@ export function useProject() {
 export function useSourceTargets(node: string | null) {
   return useQuery({
     queryKey: projectKeys.targets(node ?? ''),
-    queryFn: ({ signal }) => api<{ node_id: string; targets: SourceTarget[] }>(`/source-targets/${encodeURIComponent(node!)}`, { signal }),
+    queryFn: ({ signal }) => api(`/source-targets/${encodeURIComponent(node!)}`, SourceTargetsReplySchema, { signal }),
     enabled: node !== null,
     retry: false,
   });
@@ -40,7 +44,7 @@ export function useSourceTargets(node: string | null) {
 
 /** A project file now, or as it was when run `runId` ran. */
 export function fetchProjectFile(path: string, runId?: string, signal?: AbortSignal): Promise<ProjectFile> {
-  return api<ProjectFile>(`/api/project/file?path=${encodeURIComponent(path)}${runId ? `&run=${encodeURIComponent(runId)}` : ''}`, { signal });
+  return api(`/api/project/file?path=${encodeURIComponent(path)}${runId ? `&run=${encodeURIComponent(runId)}` : ''}`, ProjectFileSchema, { signal });
 }
 
 /** Files whose content differs between a run's code and the files on disk (added, changed, removed). */
@@ -52,8 +56,7 @@ export function changedSince(runFiles: Record<string, string>, now: Record<strin
 export function useSaveFile() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: { path: string; content: string; base_sha256?: string | null }) =>
-      api<{ path: string; sha256: string; size: number }>('/api/save', { method: 'POST', body }),
+    mutationFn: (body: SaveRequest) => api('/api/save', SaveReplySchema, { method: 'POST', body }),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: projectKeys.project });
       void qc.invalidateQueries({ queryKey: ['source-targets'] });

@@ -1,19 +1,22 @@
-// Server state through @tanstack/react-query: one hook per Playground API operation.
+// Server state through @tanstack/react-query: one hook per Playground API operation, each
+// reply read with its shared schema (src/shared).
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type {
-  CreateRunBody,
-  InputPart,
-  Page,
-  RunAccepted,
-  RunDetail,
-  RunSummary,
-  Session,
-  TranscriptTurn,
-} from '../../../shared/playground.ts';
 import { useEffect } from 'react';
-import { isActive } from '../../../shared/playground.ts';
+import { z } from 'zod';
+import {
+  isActive,
+  RunAcceptedSchema,
+  RunDetailSchema,
+  RunPageSchema,
+  SessionPageSchema,
+  SessionSchema,
+  TranscriptPageSchema,
+  type Session,
+} from '../../../shared/playground.ts';
+import type { CreateRunBody, InputPart } from '../../../shared/playground-requests.ts';
+import { ComposerSchemaReplySchema, type ComposerSchemaReply } from '../../../shared/composer-schema.ts';
+import { GraphViewSchema, type GraphView } from '../../../shared/graph-view.ts';
 import { ApiError, api } from './client.ts';
-import { normaliseComposerSchema, normaliseGraph, type AgentGraph, type ComposerSchema } from './types.ts';
 
 export const keys = {
   sessions: ['sessions'] as const,
@@ -42,7 +45,7 @@ export function useSessions(search = '') {
         if (cursor) params.set('cursor', cursor);
         if (q) params.set('q', q);
         const qs: string = params.size ? `?${params.toString()}` : '';
-        const page: Page<Session> = await api<Page<Session>>(`/sessions${qs}`, { signal });
+        const page = await api(`/sessions${qs}`, SessionPageSchema, { signal });
         all.push(...page.items);
         cursor = page.next_cursor;
       } while (cursor);
@@ -57,10 +60,7 @@ export function useRuns(sessionId: string | null) {
     enabled: sessionId !== null,
     initialPageParam: null as string | null,
     queryFn: ({ pageParam, signal }) =>
-      api<Page<RunSummary>>(
-        `/sessions/${encodeURIComponent(sessionId!)}/runs?limit=${RUN_PAGE}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`,
-        { signal },
-      ),
+      api(`/sessions/${encodeURIComponent(sessionId!)}/runs?limit=${RUN_PAGE}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`, RunPageSchema, { signal }),
     getNextPageParam: (last) => last.next_cursor,
     select: (data) => data.pages.flatMap((p) => p.items),
   });
@@ -70,7 +70,7 @@ export function useRun(runId: string | null) {
   return useQuery({
     queryKey: keys.run(runId ?? '-'),
     enabled: runId !== null,
-    queryFn: ({ signal }) => api<RunDetail>(`/runs/${encodeURIComponent(runId!)}`, { signal }),
+    queryFn: ({ signal }) => api(`/runs/${encodeURIComponent(runId!)}`, RunDetailSchema, { signal }),
   });
 }
 
@@ -79,21 +79,21 @@ export function useBlockingRun(runId: string | null) {
   return useQuery({
     queryKey: keys.run(runId ?? '-'),
     enabled: runId !== null,
-    queryFn: ({ signal }) => api<RunDetail>(`/runs/${encodeURIComponent(runId!)}`, { signal }),
+    queryFn: ({ signal }) => api(`/runs/${encodeURIComponent(runId!)}`, RunDetailSchema, { signal }),
     refetchInterval: (q) => (q.state.data && !isActive(q.state.data.status) ? false : 1000),
   });
 }
 
 /** GET /composer-schema: the declared input contracts and what the composer suggests. An
  * older studio without the endpoint means "no contracts". */
-function useComposerSchema<T>(select: (d: ComposerSchema) => T) {
+function useComposerSchema<T>(select: (d: ComposerSchemaReply) => T) {
   return useQuery({
     queryKey: keys.contracts,
-    queryFn: async ({ signal }): Promise<ComposerSchema> => {
+    queryFn: async ({ signal }): Promise<ComposerSchemaReply> => {
       try {
-        return normaliseComposerSchema(await api<unknown>('/composer-schema', { signal }));
+        return await api('/composer-schema', ComposerSchemaReplySchema, { signal });
       } catch (err) {
-        if (err instanceof ApiError && (err.status === 404 || err.status === 501)) return { contracts: [], skillExamples: [] };
+        if (err instanceof ApiError && (err.status === 404 || err.status === 501)) return { contracts: [], skill_examples: [] };
         throw err;
       }
     },
@@ -105,8 +105,8 @@ function useComposerSchema<T>(select: (d: ComposerSchema) => T) {
   });
 }
 
-const selectContracts = (d: ComposerSchema) => d.contracts;
-const selectSkillExamples = (d: ComposerSchema) => d.skillExamples;
+const selectContracts = (d: ComposerSchemaReply) => d.contracts;
+const selectSkillExamples = (d: ComposerSchemaReply) => d.skill_examples;
 
 export function useInputContracts() {
   return useComposerSchema(selectContracts);
@@ -117,10 +117,16 @@ export function useSkillExamples() {
   return useComposerSchema(selectSkillExamples);
 }
 
+/** The graph without edges to nodes it does not draw (the layout needs both ends). */
+function withKnownEnds(graph: GraphView): GraphView {
+  const ids = new Set(graph.nodes.map((n) => n.id));
+  return { ...graph, edges: graph.edges.filter((e) => ids.has(e.source) && ids.has(e.target)) };
+}
+
 export function useAgentGraph() {
   return useQuery({
     queryKey: keys.graph,
-    queryFn: async ({ signal }): Promise<AgentGraph> => normaliseGraph(await api<unknown>('/graph', { signal })),
+    queryFn: async ({ signal }): Promise<GraphView> => withKnownEnds(await api('/graph', GraphViewSchema, { signal })),
     // The runtime may still be starting when the studio opens: try for a few seconds.
     retry: (count, err) => !(err instanceof ApiError && err.status === 404) && count < 4,
     retryDelay: 1000,
@@ -145,7 +151,7 @@ export function useTranscript(sessionId: string) {
     queryKey: keys.transcript(sessionId),
     initialPageParam: null as string | null,
     queryFn: ({ pageParam, signal }) =>
-      api<Page<TranscriptTurn>>(`/sessions/${encodeURIComponent(sessionId)}/transcript?limit=${TRANSCRIPT_PAGE}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`, { signal }),
+      api(`/sessions/${encodeURIComponent(sessionId)}/transcript?limit=${TRANSCRIPT_PAGE}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`, TranscriptPageSchema, { signal }),
     getNextPageParam: (last) => last.next_cursor,
     select: (data) => data.pages.flatMap((p) => p.items),
   });
@@ -159,7 +165,7 @@ export function useTranscript(sessionId: string) {
 export function useCreateSession() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (title?: string) => api<Session>('/sessions', { method: 'POST', body: title ? { title } : {} }),
+    mutationFn: (title?: string) => api('/sessions', SessionSchema, { method: 'POST', body: title ? { title } : {} }),
     onSuccess: (session) => {
       // Known at once, so selecting it does not wait for the list to refetch.
       qc.setQueryData<Session[]>(keys.sessions, (old) => [session, ...(old ?? []).filter((s) => s.session_id !== session.session_id)]);
@@ -171,7 +177,7 @@ export function useCreateSession() {
 export function useRenameSession() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ sessionId, title }: { sessionId: string; title: string }) => api<Session>(`/sessions/${encodeURIComponent(sessionId)}`, { method: 'PATCH', body: { title } }),
+    mutationFn: ({ sessionId, title }: { sessionId: string; title: string }) => api(`/sessions/${encodeURIComponent(sessionId)}`, SessionSchema, { method: 'PATCH', body: { title } }),
     onSuccess: () => void qc.invalidateQueries({ queryKey: keys.sessions }),
   });
 }
@@ -179,7 +185,7 @@ export function useRenameSession() {
 export function useDeleteSession() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (sessionId: string) => api<unknown>(`/sessions/${encodeURIComponent(sessionId)}`, { method: 'DELETE' }),
+    mutationFn: (sessionId: string) => api(`/sessions/${encodeURIComponent(sessionId)}`, z.unknown(), { method: 'DELETE' }),
     onSuccess: (_r, sessionId) => {
       qc.removeQueries({ queryKey: keys.runs(sessionId) });
       void qc.invalidateQueries({ queryKey: keys.sessions });
@@ -191,7 +197,7 @@ export function useCreateRun() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ sessionId, body }: { sessionId: string; body: CreateRunBody }) =>
-      api<RunAccepted>(`/sessions/${encodeURIComponent(sessionId)}/runs`, { method: 'POST', body }),
+      api(`/sessions/${encodeURIComponent(sessionId)}/runs`, RunAcceptedSchema, { method: 'POST', body }),
     onSettled: (_r, _e, { sessionId }) => invalidateRunLists(qc, sessionId),
   });
 }
@@ -200,7 +206,7 @@ export function useResumeRun() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ runId, parts, metadata }: { runId: string; parts: InputPart[]; metadata: Record<string, unknown> }) =>
-      api<RunAccepted>(`/runs/${encodeURIComponent(runId)}/resume`, { method: 'POST', body: { parts, metadata } }),
+      api(`/runs/${encodeURIComponent(runId)}/resume`, RunAcceptedSchema, { method: 'POST', body: { parts, metadata } }),
     onSettled: (r) => invalidateRunLists(qc, r?.session_id),
   });
 }
@@ -208,7 +214,7 @@ export function useResumeRun() {
 export function useRerun() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (runId: string) => api<RunAccepted>(`/runs/${encodeURIComponent(runId)}/rerun`, { method: 'POST' }),
+    mutationFn: (runId: string) => api(`/runs/${encodeURIComponent(runId)}/rerun`, RunAcceptedSchema, { method: 'POST' }),
     onSettled: (r) => invalidateRunLists(qc, r?.session_id),
   });
 }
@@ -216,7 +222,7 @@ export function useRerun() {
 export function useCancelRun() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (runId: string) => api<unknown>(`/runs/${encodeURIComponent(runId)}`, { method: 'DELETE' }),
+    mutationFn: (runId: string) => api(`/runs/${encodeURIComponent(runId)}`, RunDetailSchema, { method: 'DELETE' }),
     onSettled: (_r, _e, runId) => {
       void qc.invalidateQueries({ queryKey: keys.run(runId) });
       invalidateRunLists(qc);

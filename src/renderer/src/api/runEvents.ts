@@ -1,9 +1,10 @@
 // Follows a run's event stream (spec 4.3 rule 4): fetch + eventsource-parser rather than
 // EventSource, so a reconnect can send `Last-Event-ID` with the last seq we applied. Events
 // are deduplicated by seq, so a replay after a dropped connection repeats nothing, and the
-// cursor makes the server resend everything after it, so nothing is lost.
+// cursor makes the server resend everything after it, so nothing is lost. Each event is read
+// with the shared RunEventSchema; one this client does not read is skipped, its seq applied.
 import { createParser } from 'eventsource-parser';
-import { isActive, type RunEvent } from '../../../shared/playground.ts';
+import { isActive, RunEventSchema, type RunEvent } from '../../../shared/playground.ts';
 import { apiUrl } from './client.ts';
 
 export type StreamConnection = 'connecting' | 'live' | 'reconnecting' | 'ended' | 'failed';
@@ -21,7 +22,7 @@ export interface FollowOptions {
 
 const DEFAULT_BACKOFF = [250, 500, 1000, 2000, 4000];
 
-/** True for the event after which the server ends the stream (issue 3, section 6). */
+/** True for the event after which the server ends the stream (spec 4.3 rule 4). */
 export function isTerminalEvent(e: RunEvent): boolean {
   return e.kind === 'run.status' && !isActive(e.status);
 }
@@ -62,16 +63,20 @@ export async function followRunEvents(opts: FollowOptions): Promise<void> {
 
       const parser = createParser({
         onEvent(message) {
-          let event: RunEvent;
+          let body: unknown;
           try {
-            event = JSON.parse(message.data) as RunEvent;
+            body = JSON.parse(message.data);
           } catch {
             return; // not ours: ignore rather than stop the stream
           }
-          const seq = typeof event.seq === 'number' ? event.seq : Number(message.id);
+          const own = (body as { seq?: unknown } | null)?.seq;
+          const seq = typeof own === 'number' ? own : Number(message.id);
           if (!Number.isFinite(seq) || seq <= lastSeq) return; // already applied
           lastSeq = seq;
-          onEvent({ ...event, seq });
+          const parsed = RunEventSchema.safeParse(body);
+          if (!parsed.success) return; // a kind or shape this client does not read
+          const event: RunEvent = { ...parsed.data, seq };
+          onEvent(event);
           if (isTerminalEvent(event)) terminal = true;
         },
       });

@@ -1,6 +1,6 @@
 // The composer's draft → run-creation body (spec 2.5, 2.6, 4.3).
 import { describe, expect, it } from 'vitest';
-import { normaliseComposerSchema, normaliseContracts } from '../api/types.ts';
+import { ComposerSchemaReplySchema } from '../../../shared/composer-schema.ts';
 import { compose, contractSkeleton, parseMetadataValue } from './compose.ts';
 
 const labels = { agentId: '', agentName: '', workflowId: '', workflowName: '', chatbotId: '', chatbotName: 'Desk bot' };
@@ -54,29 +54,37 @@ describe('compose', () => {
 
 describe('input contracts', () => {
   it('reads the composer-schema answer and starts a draft with the schema id and required fields', () => {
-    const [c] = normaliseContracts({
+    const {
+      contracts: [c],
+    } = ComposerSchemaReplySchema.parse({
       contracts: [
         {
           schema: 'support.ticket/1',
           name: 'Ticket',
           json_schema: { required: ['schema', 'topic'], properties: { schema: { const: 'support.ticket/1' }, topic: { enum: ['refund', 'question'] } } },
+          history: [],
         },
       ],
+      skill_examples: [],
     });
     expect(c.name).toBe('Ticket');
     expect(JSON.parse(contractSkeleton(c))).toEqual({ schema: 'support.ticket/1', topic: 'refund' });
-    expect(normaliseContracts({})).toEqual([]);
-    expect(normaliseContracts([{ id: 'x/1' }])).toEqual([{ schema: 'x/1', name: 'x/1', description: undefined, jsonSchema: undefined, history: [] }]);
   });
 
-  it('reads the suggestions: field history (malformed entries dropped) and the card\'s skill examples', () => {
+  it('reads the suggestions (field history, the card\'s skill examples) and ignores keys it does not know', () => {
     const body = {
-      contracts: [{ schema: 's/1', history: [{ pointer: '/topic', values: [{ value: 'refund', count: 2, last_used_at: 't' }] }, { pointer: 3 }, 'x'] }],
-      skill_examples: [{ skill_id: 'refunds', skill_name: 'Refunds', text: 'I want a refund' }, { text: 42 }],
+      contracts: [{ schema: 's/1', name: 's/1', json_schema: null, history: [{ pointer: '/topic', values: [{ value: 'refund', count: 2, last_used_at: 't' }] }], later: 1 }],
+      skill_examples: [{ skill_id: 'refunds', skill_name: 'Refunds', text: 'I want a refund' }],
+      added_later: true,
     };
-    const read = normaliseComposerSchema(body);
-    expect(read.contracts[0].history).toEqual([{ pointer: '/topic', values: [{ value: 'refund', count: 2, last_used_at: 't' }] }]);
-    expect(read.skillExamples).toEqual([{ skill_id: 'refunds', skill_name: 'Refunds', text: 'I want a refund' }]);
-    expect(normaliseComposerSchema([])).toEqual({ contracts: [], skillExamples: [] });
+    const read = ComposerSchemaReplySchema.parse(body);
+    expect(read.contracts[0]).toEqual({ schema: 's/1', name: 's/1', json_schema: null, history: [{ pointer: '/topic', values: [{ value: 'refund', count: 2, last_used_at: 't' }] }] });
+    expect(read.skill_examples).toEqual([{ skill_id: 'refunds', skill_name: 'Refunds', text: 'I want a refund' }]);
+  });
+
+  it('refuses the other spellings: one reply shape, as the studio sends it', () => {
+    expect(ComposerSchemaReplySchema.safeParse({ input_contracts: [], skill_examples: [] }).success).toBe(false);
+    expect(ComposerSchemaReplySchema.safeParse([]).success).toBe(false);
+    expect(ComposerSchemaReplySchema.safeParse({ contracts: [{ id: 'x/1' }], skill_examples: [] }).success).toBe(false);
   });
 });

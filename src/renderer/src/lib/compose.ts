@@ -1,7 +1,7 @@
 // Turns the composer draft into a run-creation body (spec 4.3): tagged input parts and the
 // request metadata (spec 2.5: userId and the observation labels go in params.metadata).
 import type { InputPart } from '../../../shared/playground.ts';
-import type { InputContract } from '../api/types.ts';
+import type { ComposerContract as InputContract } from '../../../shared/composer-schema.ts';
 import { LABEL_KEYS, type DataDraft, type ExtraMetadata, type FileDraft, type LabelKey } from '../state/draft.ts';
 
 export interface ComposeInput {
@@ -81,7 +81,7 @@ export function compose(input: ComposeInput): ComposeResult {
 /** A starting JSON draft for a contract: its schema id plus the required fields, pre-filled. */
 export function contractSkeleton(contract: InputContract): string {
   const draft: Record<string, unknown> = { schema: contract.schema };
-  const js = contract.jsonSchema;
+  const js = contract.json_schema;
   const props = (js?.properties ?? {}) as Record<string, Record<string, unknown>>;
   const required = Array.isArray(js?.required) ? (js!.required as string[]) : [];
   for (const key of required) {

@@ -1,7 +1,7 @@
 // Lays out the agent graph with elkjs (layered, top to bottom), loaded on first use.
 // elk.bundled runs in the page; the graphs of one agent are small enough for that.
 import type { ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api';
-import type { AgentGraph, GraphEdge, GraphNode } from '../api/types.ts';
+import type { GraphEdge, GraphNode, GraphView as AgentGraph } from '../../../shared/graph-view.ts';
 
 export interface PlacedNode extends GraphNode {
   x: number;

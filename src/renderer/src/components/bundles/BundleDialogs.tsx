@@ -3,8 +3,8 @@
 // one: the dry-run plan first, or each problem with its path, then the import itself.
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { BundleProblem, ImportPlan, ImportResult } from '../../../../shared/bundle.ts';
-import { ApiError, apiUrl, errorMessage, toApiError } from '../../api/client.ts';
+import { BundleProblemSchema, ImportPlanSchema, ImportResultSchema, type BundleExportRequest, type BundleProblem, type ImportPlan } from '../../../../shared/bundle.ts';
+import { ApiError, apiUrl, errorMessage, readReply, toApiError } from '../../api/client.ts';
 import { keys, useSessions } from '../../api/queries.ts';
 import { formatBytes } from '../../lib/format.ts';
 import { useUi } from '../../state/ui.ts';
@@ -28,7 +28,8 @@ function ExportDialog({ onClose }: { onClose: () => void }) {
     setBusy(true);
     setError(null);
     try {
-      const res = await postBundle('/bundles/export', JSON.stringify({ session_ids: [...picked], run_ids: [] }));
+      const request: BundleExportRequest = { session_ids: [...picked], run_ids: [] };
+      const res = await postBundle('/bundles/export', JSON.stringify(request));
       const blob = await res.blob();
       const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'sessions.agentbundle.json';
       const url = URL.createObjectURL(blob);
@@ -146,7 +147,10 @@ function ImportDialog({ onClose }: { onClose: () => void }) {
   const [failure, setFailure] = useState<{ message: string; problems: BundleProblem[] } | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const fail = (err: unknown) => setFailure({ message: errorMessage(err), problems: err instanceof ApiError && Array.isArray(err.detail.problems) ? (err.detail.problems as BundleProblem[]) : [] });
+  const fail = (err: unknown) => {
+    const problems = err instanceof ApiError ? BundleProblemSchema.array().safeParse(err.detail.problems) : null;
+    setFailure({ message: errorMessage(err), problems: problems?.success ? problems.data : [] });
+  };
 
   const pick = async (file: File) => {
     setPlan(null);
@@ -157,7 +161,7 @@ function ImportDialog({ onClose }: { onClose: () => void }) {
       const body = await file.text();
       setText(body);
       const res = await postBundle('/bundles/import?dry_run=true', body);
-      setPlan((await res.json()) as ImportPlan);
+      setPlan(readReply('/bundles/import', res.status, ImportPlanSchema, await res.json()));
     } catch (err) {
       fail(err);
     } finally {
@@ -170,7 +174,7 @@ function ImportDialog({ onClose }: { onClose: () => void }) {
     setBusy(true);
     try {
       const res = await postBundle('/bundles/import', text);
-      const result = (await res.json()) as ImportResult;
+      const result = readReply('/bundles/import', res.status, ImportResultSchema, await res.json());
       await qc.invalidateQueries({ queryKey: keys.sessions });
       const first = Object.values(result.mapping.sessions).sort()[0];
       if (first) selectSession(first);

@@ -69,7 +69,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
   const project = useProject();
   const invalid = project.data?.state === 'invalid' ? project.data.diagnostics.length : 0;
   // Data parts naming a declared contract are checked as the author types (the runtime's rules).
-  const declared = useMemo(() => (contracts.data ?? []).filter((c) => c.jsonSchema).map((c) => c.schema), [contracts.data]);
+  const declared = useMemo(() => (contracts.data ?? []).filter((c) => c.json_schema).map((c) => c.schema), [contracts.data]);
   const contractCheck = useContractCheck(
     draft.dataParts.map((p) => ({ id: p.id, text: p.json })),
     declared,

@@ -1,7 +1,7 @@
 // The form view of a data part started from a contract: one field per property (enums as
 // selects, required ones marked, defaults offered), editing the same JSON draft as the JSON
 // view, so the two always agree.
-import type { InputContract } from '../../api/types.ts';
+import type { ComposerContract as InputContract } from '../../../../shared/composer-schema.ts';
 import { formFields, parseInput, readObject, writeField, type FormField } from '../../lib/contract-form.ts';
 
 const show = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
@@ -38,7 +38,7 @@ function FieldInput({ field, value, onChange }: { field: FormField; value: unkno
 }
 
 export function ContractForm({ contract, json, onChange }: { contract: InputContract; json: string; onChange: (json: string) => void }) {
-  const fields = formFields(contract.jsonSchema);
+  const fields = formFields(contract.json_schema ?? undefined);
   const obj = readObject(json);
   if (!obj) return <p className="hint" data-testid="form-unreadable">The JSON does not parse yet: fix it in the JSON view, then the form follows.</p>;
   return (

@@ -1,6 +1,6 @@
 // Data parts as tabs. A tab's name is only a label (spec 2.6); a part started from a
 // declared input contract gets the contract's `schema` id in its JSON draft.
-import type { InputContract } from '../../api/types.ts';
+import type { ComposerContract as InputContract } from '../../../../shared/composer-schema.ts';
 import { contractSkeleton } from '../../lib/compose.ts';
 import { useDraft } from '../../state/draft.ts';
 import { useState } from 'react';
@@ -30,7 +30,7 @@ export function DataParts({
   const contractOf = (schema?: string) => contracts.find((c) => c.schema === schema);
   const [view, setView] = useState<'json' | 'form'>('json');
   const formContract = active?.contractSchema ? contractOf(active.contractSchema) : undefined;
-  const canForm = Boolean(formContract?.jsonSchema && (formContract.jsonSchema as { properties?: unknown }).properties);
+  const canForm = Boolean(formContract?.json_schema && (formContract.json_schema as { properties?: unknown }).properties);
 
   return (
     <div className="dataparts" data-testid="data-parts">
@@ -108,7 +108,7 @@ export function DataParts({
             value={active.json}
             onChange={(v) => update(active.id, v)}
             onSubmit={onSubmit}
-            schema={contractOf(active.contractSchema)?.jsonSchema}
+            schema={contractOf(active.contractSchema)?.json_schema ?? undefined}
             schemaId={active.contractSchema}
             history={contractOf(active.contractSchema)?.history}
             skillExamples={skillExamples}

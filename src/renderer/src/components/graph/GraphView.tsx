@@ -3,7 +3,7 @@
 import { useEffect, useState, type KeyboardEvent } from 'react';
 import { errorMessage } from '../../api/client.ts';
 import { useAgentGraph } from '../../api/queries.ts';
-import type { GraphNode } from '../../api/types.ts';
+import type { GraphNode } from '../../../../shared/graph-view.ts';
 import { edgePath, layoutGraph, type GraphLayout } from '../../lib/graphLayout.ts';
 import { EmptyState } from '../EmptyState.tsx';
 import type { NodeVisit } from '../../../../shared/spans.ts';

@@ -1,0 +1,54 @@
+// Boundary: studio -> renderer. GET /api/playground/v1/composer-schema (the input contracts
+// of the project the runtime has loaded, with what the composer suggests) and POST
+// /composer-schema/validate (the composer's contract check as the author types); both
+// documented in docs/playground-api.md.
+import { z } from 'zod';
+import type { InputContractInfo } from './runtime-contract.ts';
+import { FieldHistorySchema, SkillExampleSchema } from './suggestions.ts';
+
+/** A declared input contract as the runtime's registry metadata gives it (spec 2.6), with the
+ * values each field held in the project's earlier successful runs. */
+export const ComposerContractSchema = z.object({
+  /** The id that goes into `data.schema` (spec 2.6). */
+  schema: z.string(),
+  /** Only a tab label in the composer; never sent (spec 2.6). */
+  name: z.string(),
+  description: z.string().optional(),
+  json_schema: z.record(z.string(), z.unknown()).nullable(),
+  history: z.array(FieldHistorySchema),
+});
+export type ComposerContract = z.infer<typeof ComposerContractSchema>;
+
+export const ComposerSchemaReplySchema = z.object({
+  contracts: z.array(ComposerContractSchema),
+  skill_examples: z.array(SkillExampleSchema),
+});
+export type ComposerSchemaReply = z.infer<typeof ComposerSchemaReplySchema>;
+
+/** One problem the contract check found (contracts.ts describes ajv's errors this way). */
+export const ContractProblemSchema = z.object({
+  /** RFC 6901 pointer into the DataPart ('' is the part itself). */
+  path: z.string(),
+  message: z.string(),
+  /** For an enum error: the values the contract allows. */
+  allowed: z.array(z.unknown()).optional(),
+});
+export type ContractProblem = z.infer<typeof ContractProblemSchema>;
+
+/** POST /composer-schema/validate: a DataPart's `data` checked against contract `schema`. */
+export const ContractCheckRequestSchema = z.strictObject({ schema: z.string().min(1).max(200), data: z.unknown() });
+export type ContractCheckRequest = z.infer<typeof ContractCheckRequestSchema>;
+
+export const ContractCheckReplySchema = z.object({
+  schema: z.string(),
+  valid: z.boolean(),
+  /** False when the contract has no JSON Schema, or one ajv cannot compile. */
+  checked: z.boolean(),
+  problems: z.array(ContractProblemSchema),
+});
+export type ContractCheckReply = z.infer<typeof ContractCheckReplySchema>;
+
+// The composer's contract carries the runtime's InputContractInfo unchanged (runtime-contract.ts).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameAsRuntime: Same<Omit<ComposerContract, 'history'>, InputContractInfo> = true;
+void sameAsRuntime;
