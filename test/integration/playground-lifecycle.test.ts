@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunAccepted, RunDetail, RunEvent, Session } from '../../src/shared/playground.ts';
-import { defaultRuntimeCommand } from '../../src/main/studio/supervisor.ts';
+import { defaultRuntimeCommand } from '../../src/main/studio/child/command.ts';
 import { startStudio } from '../../src/main/studio/studio.ts';
 import {
   BIN,

@@ -8,6 +8,7 @@ import { setDefaultFanoutConcurrency } from '../../sdk/fanout.ts';
 import { instrumentNodes } from './node-failures.ts';
 import { quotedNameLocation, unknownNodeEdges } from './graph-edges.ts';
 import type { RuntimeSettings } from './config.ts';
+import type { ReloadOutcome } from '../../shared/runtime-contract.ts';
 
 /** The compiled graph as the executor uses it. */
 export interface RunnableGraph {
@@ -56,12 +57,6 @@ export interface ComponentChange {
   hash: string | null;
 }
 
-export interface ReloadOutcome {
-  reloaded: boolean;
-  generation: number;
-  previous_generation: number;
-  changed: ComponentChange[];
-}
 
 export class ReloadBusyError extends Error {}
 

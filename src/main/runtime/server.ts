@@ -36,6 +36,7 @@ import { McpManager } from './mcp.ts';
 import { createSummarizer } from './memory-fold.ts';
 import { mountManagement } from './management/routes.ts';
 import { MemorySaver } from '@langchain/langgraph';
+import { AGENT_CARD_ROUTE, GRAPH_ROUTE, HEALTH_ROUTE } from '../../shared/runtime-contract.ts';
 
 export interface RuntimeOptions {
   projectDir: string;
@@ -255,7 +256,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
     }),
     jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }),
   );
-  app.get('/healthz', async (_req, res) => {
+  app.get(HEALTH_ROUTE, async (_req, res) => {
     try {
       await store.ping();
     } catch (err) {
@@ -269,10 +270,10 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
     const gen = registry.current;
     res.json({ status: 'ok', agent: gen.project.manifest.name, version: gen.project.manifest.version, generation: gen.number, store: store.backend, active_tasks: executor.activeCount });
   });
-  app.get('/graph', async (_req, res) => {
+  app.get(GRAPH_ROUTE, async (_req, res) => {
     res.json(await describeGraph(registry.current));
   });
-  app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: async () => card }));
+  app.use(AGENT_CARD_ROUTE, agentCardHandler({ agentCardProvider: async () => card }));
   // D-26: the card's url is this endpoint; a client that GETs it finds the card there too.
   app.get('/', (_req, res) => {
     res.json(card);

@@ -10,6 +10,7 @@ import { CardUrlService } from './card-url.ts';
 import { MemoryService } from './memory.ts';
 import { ThreadService } from './threads.ts';
 import { RegistryService } from './registry-control.ts';
+import { MANAGEMENT_BASE, REGISTRY_ROUTES } from '../../../shared/runtime-contract.ts';
 
 type Handler = (req: Request, res: Response) => Promise<unknown> | unknown;
 
@@ -114,9 +115,9 @@ export function mountManagement(app: express.Express, ctx: RuntimeContext): void
 
   // spec 5.2: registry endpoints exist only with INTERNAL_RUNTIME_CONTROL_ENABLED=true.
   if (ctx.settings.internalRuntimeControl) {
-    api.get('/registry/metadata', control, route(() => registry.metadata()));
+    api.get(REGISTRY_ROUTES.metadata, control, route(() => registry.metadata()));
     api.post(
-      '/registry/reload',
+      REGISTRY_ROUTES.reload,
       control,
       body,
       route(async () => {
@@ -129,7 +130,7 @@ export function mountManagement(app: express.Express, ctx: RuntimeContext): void
 
   api.use((req, _res, next) => next(new ManagementError('NOT_FOUND', `No management route ${req.method} /api/v1${req.path}.`)));
   api.use(errors);
-  app.use('/api/v1', api);
+  app.use(MANAGEMENT_BASE, api);
 
   // Legacy unversioned aliases (spec 9.5).
   app.get('/status', status, errors);

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import semver from 'semver';
-import type { Diagnostic } from './loader.ts';
+import type { ProjectDiagnostic as Diagnostic } from '../../../shared/runtime-contract.ts';
 
 /** Packages that exist once in a runtime process, whoever imports them. */
 export const SHARED_PACKAGES = ['agent-studio', '@langchain/langgraph', '@langchain/langgraph-checkpoint', '@langchain/core'];

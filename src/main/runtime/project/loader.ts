@@ -12,6 +12,7 @@ import { nativeImport } from './native-import.mjs';
 import { printParseErrorCode, parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import type { ValidateFunction } from 'ajv';
 import { createContractAjv } from '../../../shared/contracts.ts';
+import type { ProjectDiagnostic as Diagnostic } from '../../../shared/runtime-contract.ts';
 import { ManifestSchema, InputContractSchema, MANIFEST_FILE, type Manifest, type InputContract, type EvaluatorDecl } from './manifest.ts';
 import { formatFieldPath } from './manifest-fields.ts';
 import { manifestProblems } from './manifest-issues.ts';
@@ -20,15 +21,6 @@ import { moduleLoadDiagnostic } from './module-errors.ts';
 import { SHARED_PACKAGES, frameworkDiagnostics } from './framework.ts';
 import { defineErrorCatalogue, type ErrorRaiser } from '../../../sdk/errors.ts';
 
-export interface Diagnostic {
-  /** Project-relative file. */
-  file: string;
-  line?: number;
-  column?: number;
-  /** Path of the manifest field (`skills[0].description`), when the problem is a field. */
-  field?: string;
-  message: string;
-}
 
 export class ProjectLoadError extends Error {
   override readonly name = 'ProjectLoadError';

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nearest } from '../../common/nearest.ts';
-import type { Diagnostic } from './loader.ts';
+import type { ProjectDiagnostic as Diagnostic } from '../../../shared/runtime-contract.ts';
 
 interface LoadError {
   name?: string;
