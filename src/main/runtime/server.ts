@@ -1,5 +1,5 @@
 // The agent runtime's HTTP server: A2A JSON-RPC at POST /, the agent card, /healthz,
-// /graph and (issue 5) the management API. Runs standalone and as the studio's child.
+// /graph and the management API (spec 4.2). Runs standalone and as the studio's child.
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -244,7 +244,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
   let listeningPort = 0;
   app.use(requestTargetGuard());
   app.use(edgeGuard({ loopback: isLoopbackAddress(opts.host ?? '127.0.0.1'), port: () => listeningPort, corsOrigins: settings.corsOrigins, replicaId: replica }));
-  // The JSON-RPC endpoint first: every message/send passes fewer routes (issue 18).
+  // The JSON-RPC endpoint first: every message/send passes fewer routes (docs/performance.md).
   app.post(
     '/',
     jsonBody({ limit: RUNTIME_RPC_BODY_LIMIT }),

@@ -5,7 +5,6 @@
 // down (docs/architecture.md). Its parts: the lifecycle table (lifecycle.ts), the process
 // (process.ts), the health monitor (health.ts) and the RuntimeClient (client.ts).
 import { randomBytes } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { ApplyOutcome, RuntimeHandle } from '../../playground/executor/runtime.ts';
@@ -17,6 +16,7 @@ import { HealthMonitor } from './health.ts';
 import { ChildLifecycle, type ChildState, type ChildEvent } from './lifecycle.ts';
 import { ChildOutputTail } from './output.ts';
 import { RuntimePidFile } from './pid-file.ts';
+import { ChildWaiters } from './waiters.ts';
 
 export type SupervisorState = ChildState;
 
@@ -52,15 +52,8 @@ export interface SupervisorOptions {
 const HOST = '127.0.0.1';
 const DEFAULT_BACKOFF = [250, 500, 1000, 2000, 5000, 10_000];
 
-/** Events the supervisor emits to its waiters. */
-interface SupervisorEvents {
-  ready: [url: string];
-  'start-failed': [diagnostics: ProjectDiagnostic[] | null];
-  exit: [generation: number];
-}
-
 export class RuntimeSupervisor implements RuntimeHandle {
-  private readonly events = new EventEmitter<SupervisorEvents>();
+  private readonly waiters = new ChildWaiters();
   private readonly lifecycle = new ChildLifecycle();
   private readonly client = new RuntimeClient(this);
   private readonly health: HealthMonitor;
@@ -72,7 +65,6 @@ export class RuntimeSupervisor implements RuntimeHandle {
   private url: string | null = null;
   private port: number | null = null;
   private gen = 0;
-  private readonly exited = new Set<number>();
   private restarts = 0;
   private failures = 0;
   private lastExit: SupervisorStatus['last_exit'] = null;
@@ -86,7 +78,6 @@ export class RuntimeSupervisor implements RuntimeHandle {
   private failedStartDiagnostics: ProjectDiagnostic[] | null = null;
 
   constructor(private readonly o: SupervisorOptions) {
-    this.events.setMaxListeners(0);
     this.pidFile = new RuntimePidFile(o.dataDir);
     this.backoff = o.backoffMs ?? DEFAULT_BACKOFF;
     this.startTimeoutMs = o.startTimeoutMs ?? 60_000;
@@ -135,8 +126,7 @@ export class RuntimeSupervisor implements RuntimeHandle {
   };
 
   onExit(listener: (generation: number) => void): () => void {
-    this.events.on('exit', listener);
-    return () => this.events.off('exit', listener);
+    return this.waiters.onExit(listener);
   }
 
   async waitReady(timeoutMs: number): Promise<string | null> {
@@ -145,38 +135,11 @@ export class RuntimeSupervisor implements RuntimeHandle {
     // A runtime that keeps failing to start is reported at once rather than after the
     // whole timeout: the user sees runtime_unavailable and the command to investigate.
     if (this.failures >= 2 && this.state === 'backoff') return null;
-    return new Promise((resolve) => {
-      const done = (url: string | null) => {
-        clearTimeout(timer);
-        this.events.off('ready', onReady);
-        this.events.off('start-failed', onFailed);
-        resolve(url);
-      };
-      const onReady = (url: string) => done(url);
-      const onFailed = () => {
-        if (this.failures >= 2 || this.lifecycle.halted) done(null);
-      };
-      const timer = setTimeout(() => done(null), timeoutMs);
-      this.events.on('ready', onReady);
-      this.events.on('start-failed', onFailed);
-    });
+    return this.waiters.nextReady(timeoutMs, () => this.failures >= 2 || this.lifecycle.halted);
   }
 
-  async waitExit(generation: number, timeoutMs: number): Promise<boolean> {
-    if (this.exited.has(generation)) return true;
-    return new Promise((resolve) => {
-      const onExit = (g: number) => {
-        if (g !== generation) return;
-        clearTimeout(timer);
-        this.events.off('exit', onExit);
-        resolve(true);
-      };
-      const timer = setTimeout(() => {
-        this.events.off('exit', onExit);
-        resolve(this.exited.has(generation));
-      }, timeoutMs);
-      this.events.on('exit', onExit);
-    });
+  waitExit(generation: number, timeoutMs: number): Promise<boolean> {
+    return this.waiters.exitOf(generation, timeoutMs);
   }
 
   /** A hot reload when the runtime answers it with success (the registry endpoints exist
@@ -208,21 +171,8 @@ export class RuntimeSupervisor implements RuntimeHandle {
     return controlHeaders(this.token);
   }
 
-  /** Resolves when the next child is ready (null) or fails to start (its diagnostics, if it
-   * printed any). */
   private nextStart(): Promise<ProjectDiagnostic[] | null> {
-    return new Promise((resolve) => {
-      const done = (diagnostics: ProjectDiagnostic[] | null) => {
-        clearTimeout(timer);
-        this.events.off('ready', onReady);
-        this.events.off('start-failed', done);
-        resolve(diagnostics?.length ? diagnostics : null);
-      };
-      const onReady = () => done(null);
-      const timer = setTimeout(() => done(null), this.startTimeoutMs);
-      this.events.on('ready', onReady);
-      this.events.on('start-failed', done);
-    });
+    return this.waiters.nextStart(this.startTimeoutMs);
   }
 
   /** Stops the current process (if any) and starts a new one now. */
@@ -330,7 +280,7 @@ export class RuntimeSupervisor implements RuntimeHandle {
     this.port = Number(new URL(url).port);
     this.failures = 0;
     this.o.logger.info({ url, pid: child.pid, generation: this.gen }, 'runtime ready');
-    this.events.emit('ready', url);
+    this.waiters.ready(url);
     // A ready runtime that stops answering /healthz is killed (the exit restarts it).
     this.health.watch(url, () => this.child === child, () => {
       this.o.logger.warn({ pid: child.pid }, 'runtime stopped answering /healthz; killing it');
@@ -340,8 +290,7 @@ export class RuntimeSupervisor implements RuntimeHandle {
   }
 
   private onChildExit(generation: number, code: number | null, signal: NodeJS.Signals | null): void {
-    this.exited.add(generation);
-    if (this.gen !== generation) return;
+    if (this.gen !== generation) return this.waiters.exit(generation, false);
     const wasReady = this.state === 'ready';
     // A port someone else took meanwhile: the next start picks a free one.
     if (!wasReady && this.tail.some((l) => l.includes('already in use'))) this.port = null;
@@ -352,14 +301,14 @@ export class RuntimeSupervisor implements RuntimeHandle {
     // Asked for (a restart or a stop): restart() spawns the next one, stop() ends here.
     const expected = !this.lifecycle.can('crash');
     this.o.logger[expected ? 'info' : 'warn']({ generation, code, signal, expected }, 'runtime exited');
-    this.events.emit('exit', generation);
+    this.waiters.exit(generation, true);
     if (expected) return;
     this.apply('crash');
     this.failures += 1;
     this.restarts += 1;
     if (!wasReady) {
       this.failedStartDiagnostics = this.childDiagnostics;
-      this.events.emit('start-failed', this.childDiagnostics);
+      this.waiters.startFailed(this.childDiagnostics);
     }
     const wait = this.backoff[Math.min(this.failures - 1, this.backoff.length - 1)];
     this.backoffTimer = setTimeout(() => {
