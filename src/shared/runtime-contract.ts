@@ -56,13 +56,11 @@ export const RUNTIME_PATHS = {
 
 // ---- schemas ---------------------------------------------------------------------------------
 
-/** Builds every schema of the contract. Replies are read leniently (unknown keys dropped:
- * clients ignore keys they do not know, spec 2.6, 9.6); requests and the drift test read
- * strictly, so a key one side adds or renames without the other fails there. */
-function contractSchemas(strict: boolean) {
-  // One declaration for both modes: the inferred types are the same.
-  const object = (strict ? z.strictObject : z.object) as typeof z.object;
+/** z.object (unknown keys dropped) or z.strictObject (refused): one declaration serves both
+ * modes, and the inferred types are the same. */
+type ObjectSchema = typeof z.object;
 
+function diagnosticSchemas(object: ObjectSchema) {
   /** A problem in the project, with where it is (the runtime's project loader finds them). */
   const ProjectDiagnostic = object({
     /** Project-relative file. */
@@ -73,10 +71,12 @@ function contractSchemas(strict: boolean) {
     field: z.string().optional(),
     message: z.string(),
   });
-
   /** JSON of the diagnostics line (below). */
   const DiagnosticsLine = object({ diagnostics: z.array(ProjectDiagnostic) });
+  return { ProjectDiagnostic, DiagnosticsLine };
+}
 
+function registrySchemas(object: ObjectSchema, ProjectDiagnostic: ReturnType<typeof diagnosticSchemas>['ProjectDiagnostic']) {
   const ComponentChange = object({
     kind: z.string(),
     name: z.string(),
@@ -85,7 +85,6 @@ function contractSchemas(strict: boolean) {
     previous_hash: z.string().nullable(),
     hash: z.string().nullable(),
   });
-
   /** `data` of a successful reload. */
   const ReloadOutcome = object({
     reloaded: z.boolean(),
@@ -93,7 +92,6 @@ function contractSchemas(strict: boolean) {
     previous_generation: z.number().int(),
     changed: z.array(ComponentChange),
   });
-
   /** `error` of a reload the project's files failed (409): the old generation keeps serving. */
   const ReloadFailure = object({
     code: z.literal('RELOAD_FAILED'),
@@ -101,10 +99,6 @@ function contractSchemas(strict: boolean) {
     generation: z.number().int(),
     diagnostics: z.array(ProjectDiagnostic),
   });
-
-  /** `error` of any other management reply (spec 2.1: code, message, possibly more fields). */
-  const ManagementErrorBody = z.looseObject({ code: z.string(), message: z.string() });
-
   /** An input contract the loaded project declares, with its JSON Schema resolved. */
   const InputContractInfo = object({
     schema: z.string(),
@@ -112,7 +106,6 @@ function contractSchemas(strict: boolean) {
     description: z.string().optional(),
     json_schema: z.record(z.string(), z.unknown()).nullable(),
   });
-
   /** `data` of GET registry/metadata. */
   const RegistryMetadata = object({
     agent: z.string(),
@@ -122,36 +115,41 @@ function contractSchemas(strict: boolean) {
     components: z.array(object({ kind: z.string(), name: z.string(), file: z.string(), hash: z.string(), version: z.number().int() })),
     input_contracts: z.array(InputContractInfo),
   });
+  return { ComponentChange, ReloadOutcome, ReloadFailure, InputContractInfo, RegistryMetadata };
+}
 
+function captureSchemas(object: ObjectSchema) {
   /** One trace event as the runtime delivers it: a name, a timestamp, and its fields (open:
    * every event kind carries its own, spec 6.3). */
   const CapturedTraceEvent = z.looseObject({ name: z.string().min(1), ts: z.string().optional() });
-
   /** Body of POST CAPTURE_PATH. */
   const CaptureBody = object({
     capture_token: z.string().min(1),
     events: z.array(CapturedTraceEvent).max(10_000),
   });
+  return { CapturedTraceEvent, CaptureBody };
+}
 
-  /** The management envelope of a success (spec 2.1). */
+/** Builds every schema of the contract. Replies are read leniently (unknown keys dropped:
+ * clients ignore keys they do not know, spec 2.6, 9.6); requests and the drift test read
+ * strictly, so a key one side adds or renames without the other fails there. */
+function contractSchemas(strict: boolean) {
+  const object = (strict ? z.strictObject : z.object) as ObjectSchema;
+  const diagnostics = diagnosticSchemas(object);
+  const registry = registrySchemas(object, diagnostics.ProjectDiagnostic);
+  /** The management envelope (spec 2.1) of a success, and of a failure. */
   const ok = <T extends z.ZodType>(data: T) => object({ success: z.literal(true), data, error: z.null() });
-  /** The management envelope of a failure (spec 2.1). */
   const failed = <T extends z.ZodType>(error: T) => object({ success: z.literal(false), data: z.null(), error });
-
+  /** `error` of any other management reply (spec 2.1: code, message, possibly more fields). */
+  const ManagementErrorBody = z.looseObject({ code: z.string(), message: z.string() });
   return {
-    ProjectDiagnostic,
-    DiagnosticsLine,
-    ComponentChange,
-    ReloadOutcome,
-    ReloadFailure,
+    ...diagnostics,
+    ...registry,
+    ...captureSchemas(object),
     ManagementErrorBody,
-    InputContractInfo,
-    RegistryMetadata,
-    CapturedTraceEvent,
-    CaptureBody,
-    ReloadReply: ok(ReloadOutcome),
-    ReloadFailedReply: failed(ReloadFailure),
-    MetadataReply: ok(RegistryMetadata),
+    ReloadReply: ok(registry.ReloadOutcome),
+    ReloadFailedReply: failed(registry.ReloadFailure),
+    MetadataReply: ok(registry.RegistryMetadata),
     ErrorReply: failed(ManagementErrorBody),
   };
 }
