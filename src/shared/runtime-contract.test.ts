@@ -1,6 +1,6 @@
 // The studio <-> runtime contract lines: what one process prints the other must read back.
 import { describe, expect, it } from 'vitest';
-import { formatDiagnosticsLine, formatReadyLine, parseDiagnosticsLine, parseReadyLine, RUNTIME_PATHS, RuntimeSchemas, StrictRuntimeSchemas } from './runtime-contract.ts';
+import { captureTokenOf, formatDiagnosticsLine, formatReadyLine, parseDiagnosticsLine, parseReadyLine, RUNTIME_PATHS, RuntimeSchemas, StrictRuntimeSchemas } from './runtime-contract.ts';
 
 describe('runtime contract lines', () => {
   it('reads the URL back from the ready line, and nothing from other lines', () => {
@@ -48,5 +48,12 @@ describe('runtime contract schemas', () => {
 
   it('the paths the studio calls are relative to the runtime base URL', () => {
     expect(RUNTIME_PATHS).toEqual({ reload: 'api/v1/registry/reload', metadata: 'api/v1/registry/metadata', agentCard: '.well-known/agent-card.json', health: 'healthz', graph: 'graph' });
+  });
+
+  it('the capture key names its token as {capture_token} or the token alone, anything else names none', () => {
+    expect(captureTokenOf({ capture_token: 'tok', note: 1 })).toBe('tok');
+    expect(captureTokenOf('tok')).toBe('tok');
+    expect(captureTokenOf({ capture_token: 3 })).toBeNull();
+    expect(captureTokenOf(undefined)).toBeNull();
   });
 });

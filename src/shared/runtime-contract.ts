@@ -216,8 +216,18 @@ export function parseDiagnosticsLine(line: string): ProjectDiagnostic[] | null {
 
 // ---- trace capture (runtime -> studio) -----------------------------------------------------
 
-/** Reserved metadata key of a Playground invocation (D-11): `{capture_token}`; never stored. */
+/** Reserved metadata key of a Playground invocation (docs/decisions.md D-11); never stored. */
 export const RESERVED_CAPTURE_KEY = 'svc.playground';
+
+/** The value under RESERVED_CAPTURE_KEY: `{capture_token}` (the token alone is read too). */
+export const CaptureKeySchema = z.union([z.object({ capture_token: z.string() }).transform((v) => v.capture_token), z.string()]);
+export type CaptureKey = z.input<typeof CaptureKeySchema>;
+
+/** The capture token of a request's reserved metadata value, or null when it names none. */
+export function captureTokenOf(value: unknown): string | null {
+  const parsed = CaptureKeySchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
 
 /** The studio's capture endpoint path. */
 export const CAPTURE_PATH = '/internal/capture';
