@@ -21,7 +21,6 @@ import { moduleLoadDiagnostic } from './module-errors.ts';
 import { SHARED_PACKAGES, frameworkDiagnostics } from './framework.ts';
 import { defineErrorCatalogue, type ErrorRaiser } from '../../../sdk/errors.ts';
 
-
 export class ProjectLoadError extends Error {
   override readonly name = 'ProjectLoadError';
   constructor(readonly diagnostics: Diagnostic[]) {
