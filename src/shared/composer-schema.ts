@@ -3,18 +3,12 @@
 // /composer-schema/validate (the composer's contract check as the author types); both
 // documented in docs/playground-api.md.
 import { z } from 'zod';
-import type { InputContractInfo } from './runtime-contract.ts';
+import { RuntimeSchemas } from './runtime-contract.ts';
 import { FieldHistorySchema, SkillExampleSchema } from './suggestions.ts';
 
 /** A declared input contract as the runtime's registry metadata gives it (spec 2.6), with the
  * values each field held in the project's earlier successful runs. */
-export const ComposerContractSchema = z.object({
-  /** The id that goes into `data.schema` (spec 2.6). */
-  schema: z.string(),
-  /** Only a tab label in the composer; never sent (spec 2.6). */
-  name: z.string(),
-  description: z.string().optional(),
-  json_schema: z.record(z.string(), z.unknown()).nullable(),
+export const ComposerContractSchema = RuntimeSchemas.InputContractInfo.extend({
   history: z.array(FieldHistorySchema),
 });
 export type ComposerContract = z.infer<typeof ComposerContractSchema>;
@@ -47,8 +41,3 @@ export const ContractCheckReplySchema = z.object({
   problems: z.array(ContractProblemSchema),
 });
 export type ContractCheckReply = z.infer<typeof ContractCheckReplySchema>;
-
-// The composer's contract carries the runtime's InputContractInfo unchanged (runtime-contract.ts).
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const sameAsRuntime: Same<Omit<ComposerContract, 'history'>, InputContractInfo> = true;
-void sameAsRuntime;

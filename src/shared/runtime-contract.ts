@@ -2,8 +2,11 @@
 // The studio never imports the runtime's code (project code runs only in the runtime, see
 // docs/architecture.md); everything the two processes agree on is here: how the child is
 // configured, the line that says it is ready, the line that carries a broken project's
-// diagnostics, how the studio authenticates to its control endpoints, what a reload answers,
-// and the trace capture the runtime posts back. Types and pure functions only.
+// diagnostics, how the studio authenticates to its control endpoints, the paths it calls,
+// what a reload and the registry metadata answer, and the trace capture the runtime posts
+// back. Every body is a zod schema and its type is `z.infer` of it; no other module
+// declares these shapes. Schemas, constants and pure functions only.
+import { z } from 'zod';
 
 /** Environment the studio gives its runtime child. */
 export const RUNTIME_ENV = {
@@ -28,16 +31,147 @@ export function controlHeaders(token: string): Record<string, string> {
   return { authorization: `Bearer ${token}` };
 }
 
-/** A problem in the project, with where it is (the runtime's project loader finds them). */
-export interface ProjectDiagnostic {
-  file: string;
-  line?: number;
-  column?: number;
-  field?: string;
-  message: string;
+// ---- paths ---------------------------------------------------------------------------------
+
+/** Where the runtime mounts its management API (spec 4.2). */
+export const MANAGEMENT_BASE = '/api/v1';
+/** The registry endpoints, under MANAGEMENT_BASE (spec 4.2, 5.2). */
+export const REGISTRY_ROUTES = { metadata: '/registry/metadata', reload: '/registry/reload' } as const;
+/** The public agent card (A2A 0.3.0), from the runtime's root; the studio reads its skills' examples. */
+export const AGENT_CARD_ROUTE = '/.well-known/agent-card.json';
+/** 200 while the runtime serves; the body is not part of the contract. */
+export const HEALTH_ROUTE = '/healthz';
+/** The loaded project's graph, passed to the renderer as the runtime answers it. */
+export const GRAPH_ROUTE = '/graph';
+
+/** The runtime's paths the studio calls, relative to the runtime's base URL (which ends in
+ * a slash). The registry paths answer in the management envelope (spec 2.1). */
+export const RUNTIME_PATHS = {
+  reload: `${MANAGEMENT_BASE.slice(1)}${REGISTRY_ROUTES.reload}`,
+  metadata: `${MANAGEMENT_BASE.slice(1)}${REGISTRY_ROUTES.metadata}`,
+  agentCard: AGENT_CARD_ROUTE.slice(1),
+  health: HEALTH_ROUTE.slice(1),
+  graph: GRAPH_ROUTE.slice(1),
+} as const;
+
+// ---- schemas ---------------------------------------------------------------------------------
+
+/** z.object (unknown keys dropped) or z.strictObject (refused): one declaration serves both
+ * modes, and the inferred types are the same. */
+type ObjectSchema = typeof z.object;
+
+function diagnosticSchemas(object: ObjectSchema) {
+  /** A problem in the project, with where it is (the runtime's project loader finds them). */
+  const ProjectDiagnostic = object({
+    /** Project-relative file. */
+    file: z.string(),
+    line: z.number().int().optional(),
+    column: z.number().int().optional(),
+    /** Path of the manifest field (`skills[0].description`), when the problem is a field. */
+    field: z.string().optional(),
+    message: z.string(),
+  });
+  /** JSON of the diagnostics line (below). */
+  const DiagnosticsLine = object({ diagnostics: z.array(ProjectDiagnostic) });
+  return { ProjectDiagnostic, DiagnosticsLine };
 }
 
+function registrySchemas(object: ObjectSchema, ProjectDiagnostic: ReturnType<typeof diagnosticSchemas>['ProjectDiagnostic']) {
+  const ComponentChange = object({
+    kind: z.string(),
+    name: z.string(),
+    file: z.string(),
+    change: z.enum(['added', 'modified', 'removed']),
+    previous_hash: z.string().nullable(),
+    hash: z.string().nullable(),
+  });
+  /** `data` of a successful reload. */
+  const ReloadOutcome = object({
+    reloaded: z.boolean(),
+    generation: z.number().int(),
+    previous_generation: z.number().int(),
+    changed: z.array(ComponentChange),
+  });
+  /** `error` of a reload the project's files failed (409): the old generation keeps serving. */
+  const ReloadFailure = object({
+    code: z.literal('RELOAD_FAILED'),
+    message: z.string(),
+    generation: z.number().int(),
+    diagnostics: z.array(ProjectDiagnostic),
+  });
+  /** An input contract the loaded project declares, with its JSON Schema resolved. */
+  const InputContractInfo = object({
+    schema: z.string(),
+    name: z.string(),
+    description: z.string().optional(),
+    json_schema: z.record(z.string(), z.unknown()).nullable(),
+  });
+  /** `data` of GET registry/metadata. */
+  const RegistryMetadata = object({
+    agent: z.string(),
+    generation: z.number().int(),
+    loaded_at: z.string(),
+    exit_node: z.string(),
+    components: z.array(object({ kind: z.string(), name: z.string(), file: z.string(), hash: z.string(), version: z.number().int() })),
+    input_contracts: z.array(InputContractInfo),
+  });
+  return { ComponentChange, ReloadOutcome, ReloadFailure, InputContractInfo, RegistryMetadata };
+}
+
+function captureSchemas(object: ObjectSchema) {
+  /** One trace event as the runtime delivers it: a name, a timestamp, and its fields (open:
+   * every event kind carries its own, spec 6.3). */
+  const CapturedTraceEvent = z.looseObject({ name: z.string().min(1), ts: z.string().optional() });
+  /** Body of POST CAPTURE_PATH. */
+  const CaptureBody = object({
+    capture_token: z.string().min(1),
+    events: z.array(CapturedTraceEvent).max(10_000),
+  });
+  return { CapturedTraceEvent, CaptureBody };
+}
+
+/** Builds every schema of the contract. Replies are read leniently (unknown keys dropped:
+ * clients ignore keys they do not know, spec 2.6, 9.6); requests and the drift test read
+ * strictly, so a key one side adds or renames without the other fails there. */
+function contractSchemas(strict: boolean) {
+  const object = (strict ? z.strictObject : z.object) as ObjectSchema;
+  const diagnostics = diagnosticSchemas(object);
+  const registry = registrySchemas(object, diagnostics.ProjectDiagnostic);
+  /** The management envelope (spec 2.1) of a success, and of a failure. */
+  const ok = <T extends z.ZodType>(data: T) => object({ success: z.literal(true), data, error: z.null() });
+  const failed = <T extends z.ZodType>(error: T) => object({ success: z.literal(false), data: z.null(), error });
+  /** `error` of any other management reply (spec 2.1: code, message, possibly more fields). */
+  const ManagementErrorBody = z.looseObject({ code: z.string(), message: z.string() });
+  return {
+    ...diagnostics,
+    ...registry,
+    ...captureSchemas(object),
+    ManagementErrorBody,
+    ReloadReply: ok(registry.ReloadOutcome),
+    ReloadFailedReply: failed(registry.ReloadFailure),
+    MetadataReply: ok(registry.RegistryMetadata),
+    ErrorReply: failed(ManagementErrorBody),
+  };
+}
+
+/** The contract's schemas as a client reads replies: unknown keys are dropped. */
+export const RuntimeSchemas = contractSchemas(false);
+/** The same schemas refusing unknown keys: for requests, and for the drift test. */
+export const StrictRuntimeSchemas = contractSchemas(true);
+
+export type ProjectDiagnostic = z.infer<typeof RuntimeSchemas.ProjectDiagnostic>;
+export type ComponentChange = z.infer<typeof RuntimeSchemas.ComponentChange>;
+export type ReloadOutcome = z.infer<typeof RuntimeSchemas.ReloadOutcome>;
+export type ReloadFailure = z.infer<typeof RuntimeSchemas.ReloadFailure>;
+export type InputContractInfo = z.infer<typeof RuntimeSchemas.InputContractInfo>;
+export type RegistryMetadata = z.infer<typeof RuntimeSchemas.RegistryMetadata>;
+export type CapturedTraceEvent = z.infer<typeof RuntimeSchemas.CapturedTraceEvent>;
+export type CaptureBody = z.infer<typeof RuntimeSchemas.CaptureBody>;
+
 // ---- ready line (stdout) -----------------------------------------------------------------
+
+/** The runtime's base URL as its ready line names it: http(s), ending in a slash. */
+export const ReadyUrlSchema = z.url({ protocol: /^https?$/ }).regex(/\/$/);
 
 const READY = / ready at (https?:\/\/\S+\/)$/;
 
@@ -48,7 +182,8 @@ export function formatReadyLine(agentName: string, url: string): string {
 
 /** The runtime's base URL (with trailing slash) from its ready line, or null for other lines. */
 export function parseReadyLine(line: string): string | null {
-  return READY.exec(line.trim())?.[1] ?? null;
+  const url = READY.exec(line.trim())?.[1];
+  return url && ReadyUrlSchema.safeParse(url).success ? url : null;
 }
 
 // ---- diagnostics line (stderr, only with AGENT_STUDIO_CHILD=1) ----------------------------
@@ -57,82 +192,42 @@ const DIAGNOSTICS_PREFIX = 'agent-studio:diagnostics ';
 
 /** The line a studio child prints when the project it was asked to serve is not valid. */
 export function formatDiagnosticsLine(diagnostics: ProjectDiagnostic[]): string {
-  return `${DIAGNOSTICS_PREFIX}${JSON.stringify({ diagnostics })}`;
+  const body: z.infer<typeof RuntimeSchemas.DiagnosticsLine> = { diagnostics };
+  return `${DIAGNOSTICS_PREFIX}${JSON.stringify(body)}`;
 }
 
+/** The diagnostics of a diagnostics line (entries that are not diagnostics are skipped), or
+ * null for other lines. */
 export function parseDiagnosticsLine(line: string): ProjectDiagnostic[] | null {
   if (!line.startsWith(DIAGNOSTICS_PREFIX)) return null;
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(line.slice(DIAGNOSTICS_PREFIX.length)) as { diagnostics?: unknown };
-    return Array.isArray(parsed.diagnostics) ? parsed.diagnostics.filter(isDiagnostic) : null;
+    parsed = JSON.parse(line.slice(DIAGNOSTICS_PREFIX.length));
   } catch {
     return null;
   }
-}
-
-function isDiagnostic(d: unknown): d is ProjectDiagnostic {
-  return typeof d === 'object' && d !== null && typeof (d as ProjectDiagnostic).file === 'string' && typeof (d as ProjectDiagnostic).message === 'string';
-}
-
-// ---- control endpoints (management envelope, spec 2.1) ------------------------------------
-
-/** Relative to the runtime's base URL. */
-export const RELOAD_PATH = 'api/v1/registry/reload';
-export const METADATA_PATH = 'api/v1/registry/metadata';
-/** The runtime's public agent card (A2A 0.3.0); the studio reads its skills' examples. */
-export const AGENT_CARD_PATH = '.well-known/agent-card.json';
-
-/** `data` of a successful reload. */
-export interface ReloadOutcome {
-  reloaded: boolean;
-  generation: number;
-  previous_generation: number;
-  changed: { kind: string; name: string; file: string; change: 'added' | 'modified' | 'removed' }[];
-}
-
-/** `error` of a reload the project's files failed (409): the old generation keeps serving. */
-export interface ReloadFailure {
-  code: 'RELOAD_FAILED';
-  message: string;
-  generation: number;
-  diagnostics: ProjectDiagnostic[];
-}
-
-/** An input contract the loaded project declares, with its JSON Schema resolved. */
-export interface InputContractInfo {
-  schema: string;
-  name: string;
-  description?: string;
-  json_schema: Record<string, unknown> | null;
-}
-
-/** `data` of GET registry/metadata. */
-export interface RegistryMetadata {
-  agent: string;
-  generation: number;
-  loaded_at: string;
-  exit_node: string;
-  components: { kind: string; name: string; file: string; hash: string; version: number }[];
-  input_contracts: InputContractInfo[];
+  const entries = z.object({ diagnostics: z.array(z.unknown()) }).safeParse(parsed);
+  if (!entries.success) return null;
+  return entries.data.diagnostics.flatMap((d) => {
+    const one = RuntimeSchemas.ProjectDiagnostic.safeParse(d);
+    return one.success ? [one.data] : [];
+  });
 }
 
 // ---- trace capture (runtime -> studio) -----------------------------------------------------
 
-/** Reserved metadata key of a Playground invocation (D-11): `{capture_token}`; never stored. */
+/** Reserved metadata key of a Playground invocation (docs/decisions.md D-11); never stored. */
 export const RESERVED_CAPTURE_KEY = 'svc.playground';
+
+/** The value under RESERVED_CAPTURE_KEY: `{capture_token}` (the token alone is read too). */
+export const CaptureKeySchema = z.union([z.object({ capture_token: z.string() }).transform((v) => v.capture_token), z.string()]);
+export type CaptureKey = z.input<typeof CaptureKeySchema>;
+
+/** The capture token of a request's reserved metadata value, or null when it names none. */
+export function captureTokenOf(value: unknown): string | null {
+  const parsed = CaptureKeySchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
 
 /** The studio's capture endpoint path. */
 export const CAPTURE_PATH = '/internal/capture';
-
-/** One trace event as the runtime delivers it: a name, a timestamp, and its fields. */
-export interface CapturedTraceEvent {
-  name: string;
-  ts?: string;
-  [field: string]: unknown;
-}
-
-/** Body of POST CAPTURE_PATH. */
-export interface CaptureBody {
-  capture_token: string;
-  events: CapturedTraceEvent[];
-}

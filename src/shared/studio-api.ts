@@ -4,16 +4,10 @@
 // dropped); requests strictly. The runtime's state (/api/runtime) is the supervisor's to
 // describe (src/main/studio).
 import { z } from 'zod';
-import type { ProjectDiagnostic } from './runtime-contract.ts';
+import { RuntimeSchemas, type ProjectDiagnostic } from './runtime-contract.ts';
 
-/** A problem in the project, with where it is (the runtime's project loader finds them). */
-export const ProjectDiagnosticSchema = z.object({
-  file: z.string(),
-  line: z.number().optional(),
-  column: z.number().optional(),
-  field: z.string().optional(),
-  message: z.string(),
-});
+/** A problem in the project, with where it is: the runtime's diagnostics, shown unchanged. */
+export const ProjectDiagnosticSchema = RuntimeSchemas.ProjectDiagnostic;
 export type { ProjectDiagnostic };
 
 export const TargetKindSchema = z.enum(['add_node', 'function', 'factory', 'subgraph', 'branch', 'route_from', 'route_to', 'evaluator', 'evaluator_function']);
@@ -87,8 +81,3 @@ export type SaveRequest = z.infer<typeof SaveRequestSchema>;
 
 export const SaveReplySchema = z.object({ path: z.string(), sha256: z.string(), size: z.number().int() });
 export type SaveReply = z.infer<typeof SaveReplySchema>;
-
-// The diagnostics the studio shows are the runtime's (runtime-contract.ts), unchanged.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const sameAsRuntime: Same<z.infer<typeof ProjectDiagnosticSchema>, ProjectDiagnostic> = true;
-void sameAsRuntime;

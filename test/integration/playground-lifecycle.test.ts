@@ -1,12 +1,12 @@
 // The studio's life cycle over real HTTP with the real runtime child: runtime crashes,
 // studio shutdown and crash, changed files (reload, restart, validation failure), an
-// unreachable runtime, and the loopback-only rule (issue 3 sections 1, 3, 4, 8).
+// unreachable runtime, and the loopback-only rule (spec 5.1; docs/playground-api.md).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunAccepted, RunDetail, RunEvent, Session } from '../../src/shared/playground.ts';
-import { defaultRuntimeCommand } from '../../src/main/studio/supervisor.ts';
+import { defaultRuntimeCommand } from '../../src/main/studio/child/command.ts';
 import { startStudio } from '../../src/main/studio/studio.ts';
 import {
   BIN,

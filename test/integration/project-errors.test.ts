@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { loadProject, ProjectLoadError, type Diagnostic } from '../../src/main/runtime/project/loader.ts';
+import { loadProject, ProjectLoadError } from '../../src/main/runtime/project/loader.ts';
+import type { ProjectDiagnostic as Diagnostic } from '../../src/shared/runtime-contract.ts';
 import { EXAMPLE, REPO, copyExample, startTestRuntime, tempDir } from './helpers/runtime.ts';
 
 async function diagnosticsOf(load: () => Promise<unknown>): Promise<Diagnostic[]> {

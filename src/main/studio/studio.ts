@@ -1,4 +1,4 @@
-// The headless studio (issue 3 section 1): the Playground API under /api/playground/v1 on
+// The headless studio: the Playground API under /api/playground/v1 on
 // 127.0.0.1, the supervised agent runtime, the trace capture endpoint and the built
 // renderer at `/`. `agent-studio serve` and the Electron shell both call startStudio.
 import fs from 'node:fs';
@@ -15,7 +15,6 @@ import { RunExecutor } from '../playground/executor/executor.ts';
 import type { RuntimeHandle } from '../playground/executor/runtime.ts';
 import { errorHandler, notFoundRoute } from '../playground/http/errors.ts';
 import { createPlaygroundRouter } from '../playground/http/router.ts';
-import { createProjectRoutes, runtimeContracts } from './project-routes.ts';
 import { createBundleRoutes } from '../playground/bundles/routes.ts';
 import { PlaygroundService } from '../playground/service.ts';
 import { BlobStore } from '../playground/store/blobs.ts';
@@ -29,9 +28,12 @@ import { answerClientErrors } from '../http/client-errors.ts';
 import { createStaticRouter } from './static.ts';
 import { ProjectState } from './project/state.ts';
 import { ProjectWatcher } from './project/watcher.ts';
-import { createStudioRoutes } from './project/routes.ts';
+import { createStudioRoutes } from './project/studio-routes.ts';
+import { createProjectPlaygroundRoutes, runtimeContracts } from './project/playground-routes.ts';
 import { SourceAnalysis } from './source/client.ts';
-import { RuntimeSupervisor, type RuntimeCommand, type SupervisorStatus } from './supervisor.ts';
+import { RuntimeClient } from './child/client.ts';
+import type { RuntimeCommand } from './child/command.ts';
+import { RuntimeSupervisor, type SupervisorStatus } from './child/supervisor.ts';
 
 export interface StudioOptions {
   projectDir: string;
@@ -173,10 +175,11 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
   });
   app.use(createCaptureRouter(executor));
   const runtimeStatus = () => supervisor?.status() ?? { state: 'disabled' };
-  app.use(PLAYGROUND_PREFIX, createProjectRoutes({ projectDir, sources, blobs, store, runtime, runtimeStatus }));
+  const runtimeClient = new RuntimeClient(runtime);
+  app.use(PLAYGROUND_PREFIX, createProjectPlaygroundRoutes({ sources, blobs, store, runtime: runtimeClient, runtimeStatus }));
   app.use(
     PLAYGROUND_PREFIX,
-    createBundleRoutes({ store, blobs, log, logger, projectName: () => project.status().name, contracts: () => runtimeContracts(runtime) }),
+    createBundleRoutes({ store, blobs, log, logger, projectName: () => project.status().name, contracts: () => runtimeContracts(runtimeClient) }),
   );
   app.use(PLAYGROUND_PREFIX, playground.router);
   app.use(createStudioRoutes({ projectDir, project, runtimeStatus, store, blobs }));

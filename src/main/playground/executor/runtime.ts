@@ -1,5 +1,5 @@
 // What the run executor needs from the agent runtime it drives. The studio's supervisor
-// (src/main/studio/supervisor.ts) implements it for the child process; keeping it an
+// (src/main/studio/child/supervisor.ts) implements it for the child process; keeping it an
 // interface keeps the executor free of process management and testable on its own.
 import type { ProjectDiagnostic } from '../../../shared/runtime-contract.ts';
 export interface RuntimeHandle {

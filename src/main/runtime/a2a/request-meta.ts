@@ -4,7 +4,7 @@
 import type { RequestHandler } from 'express';
 import { noteRequest } from '../observability/request-context.ts';
 
-import { RESERVED_CAPTURE_KEY } from '../../../shared/runtime-contract.ts';
+import { captureTokenOf, RESERVED_CAPTURE_KEY } from '../../../shared/runtime-contract.ts';
 
 export { RESERVED_CAPTURE_KEY };
 export const OBSERVATION_LABEL_KEYS = ['userId', 'agentId', 'agentName', 'workflowId', 'workflowName', 'chatbotId', 'chatbotName'] as const;
@@ -232,7 +232,7 @@ export function jsonRpcGate(store: RequestMetaStore, { onRequest, waitingTask }:
       message.metadata = messageMeta;
     }
     params.metadata = paramsMeta;
-    const captureToken = isObject(reserved) && typeof reserved.capture_token === 'string' ? reserved.capture_token : typeof reserved === 'string' ? reserved : null;
+    const captureToken = captureTokenOf(reserved);
     const history = paramsMeta.history ?? messageMeta?.history;
     const metadata = { ...paramsMeta };
     delete metadata.history;

@@ -7,6 +7,7 @@ import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/serve
 import { jsonBody } from '../../http/json-body.ts';
 import { RUNTIME_RPC_BODY_LIMIT } from '../../http/limits.ts';
 import { jsonRpcGate, type GateOptions, type RequestMetaStore } from './request-meta.ts';
+import { AGENT_CARD_ROUTE } from '../../../shared/runtime-contract.ts';
 
 export interface A2aRouteDeps {
   handler: A2ARequestHandler;
@@ -24,7 +25,7 @@ export function a2aRouter(deps: A2aRouteDeps): express.Router {
     jsonRpcGate(deps.requestMeta, deps.gate),
     jsonRpcHandler({ requestHandler: deps.handler, userBuilder: UserBuilder.noAuthentication }),
   );
-  router.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: async () => deps.card }));
+  router.use(AGENT_CARD_ROUTE, agentCardHandler({ agentCardProvider: async () => deps.card }));
   // D-26: the card's url is this endpoint; a client that GETs it finds the card there too.
   router.get('/', (_req, res) => {
     res.json(deps.card);

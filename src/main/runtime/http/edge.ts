@@ -8,9 +8,10 @@ import { fromClientHttpError, HttpInputError, type HttpInputCode } from '../../h
 import { loopbackRefusal } from '../../http/loopback.ts';
 import { JSONRPC } from '../a2a/request-meta.ts';
 import { fail, ManagementError, toManagementError } from '../management/envelope.ts';
+import { AGENT_CARD_ROUTE, HEALTH_ROUTE } from '../../../shared/runtime-contract.ts';
 
 /** Paths anyone may read from anywhere: the public agent card and the health check. */
-const PUBLIC_PATHS = new Set(['/.well-known/agent-card.json', '/healthz']);
+const PUBLIC_PATHS = new Set<string>([AGENT_CARD_ROUTE, HEALTH_ROUTE]);
 
 export interface EdgePolicy {
   /** The runtime listens on a loopback address: refuse foreign Hosts and cross-site Origins. */

@@ -4,6 +4,7 @@ import express from 'express';
 import type { Registry } from '../project/registry.ts';
 import type { MemoryStore } from '../store/types.ts';
 import { describeGraph } from '../project/graph-view.ts';
+import { GRAPH_ROUTE, HEALTH_ROUTE } from '../../../shared/runtime-contract.ts';
 
 export interface ProbeDeps {
   store: Pick<MemoryStore, 'ping' | 'backend'>;
@@ -14,7 +15,7 @@ export interface ProbeDeps {
 
 export function probeRouter({ store, registry, activeTasks }: ProbeDeps): express.Router {
   const router = express.Router();
-  router.get('/healthz', async (_req, res) => {
+  router.get(HEALTH_ROUTE, async (_req, res) => {
     try {
       await store.ping();
     } catch (err) {
@@ -28,7 +29,7 @@ export function probeRouter({ store, registry, activeTasks }: ProbeDeps): expres
     const gen = registry.current;
     res.json({ status: 'ok', agent: gen.project.manifest.name, version: gen.project.manifest.version, generation: gen.number, store: store.backend, active_tasks: activeTasks() });
   });
-  router.get('/graph', async (_req, res) => {
+  router.get(GRAPH_ROUTE, async (_req, res) => {
     res.json(await describeGraph(registry.current));
   });
   return router;

@@ -2,7 +2,7 @@
 import { ProjectLoadError } from '../project/loader.ts';
 import { ReloadBusyError, type Registry } from '../project/registry.ts';
 import { ManagementError } from './envelope.ts';
-import type { RegistryMetadata } from '../../../shared/runtime-contract.ts';
+import type { RegistryMetadata, ReloadFailure } from '../../../shared/runtime-contract.ts';
 
 export class RegistryService {
   constructor(private readonly registry: Pick<Registry, 'loaded' | 'current' | 'componentVersion' | 'reload'>) {}
@@ -36,10 +36,13 @@ export class RegistryService {
     } catch (err) {
       if (err instanceof ReloadBusyError) throw new ManagementError('RUNTIME_UNAVAILABLE', 'A reload is already in progress; try again.');
       if (err instanceof ProjectLoadError) {
-        throw new ManagementError('RELOAD_FAILED', 'The project did not validate; the previous generation keeps serving.', {
+        const { code, message, ...extra }: ReloadFailure = {
+          code: 'RELOAD_FAILED',
+          message: 'The project did not validate; the previous generation keeps serving.',
           generation: registry.current.number,
           diagnostics: err.diagnostics,
-        });
+        };
+        throw new ManagementError(code, message, extra);
       }
       throw err;
     }

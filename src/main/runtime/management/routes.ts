@@ -16,6 +16,7 @@ import type { MemoryService } from './memory.ts';
 import type { ThreadService } from './threads.ts';
 import type { RegistryService } from './registry-control.ts';
 import { CardUrlSchema, DeleteAllThreadsQuerySchema, MigrateAgentIdSchema, parseParams } from './schemas.ts';
+import { MANAGEMENT_BASE, REGISTRY_ROUTES } from '../../../shared/runtime-contract.ts';
 
 type Handler = (req: Request, res: Response) => Promise<unknown> | unknown;
 
@@ -103,9 +104,9 @@ export function managementRouter(deps: ManagementDeps): express.Router {
   mountThreads(api, threads, body);
   // spec 5.2: registry endpoints exist only with INTERNAL_RUNTIME_CONTROL_ENABLED=true.
   if (deps.settings.internalRuntimeControl) {
-    api.get('/registry/metadata', token, route(() => registry.metadata()));
+    api.get(REGISTRY_ROUTES.metadata, token, route(() => registry.metadata()));
     api.post(
-      '/registry/reload',
+      REGISTRY_ROUTES.reload,
       token,
       body,
       route(async () => {
@@ -117,7 +118,7 @@ export function managementRouter(deps: ManagementDeps): express.Router {
   }
   api.use((req, _res, next) => next(new ManagementError('NOT_FOUND', `No management route ${req.method} /api/v1${req.path}.`)));
   api.use(errors);
-  router.use('/api/v1', api);
+  router.use(MANAGEMENT_BASE, api);
   // Legacy unversioned aliases (spec 9.5).
   router.get('/status', status, errors);
   if (deps.settings.internalRuntimeControl) {

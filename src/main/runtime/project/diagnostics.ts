@@ -1,15 +1,10 @@
 // What is wrong with a project, as the loader reports it: one diagnostic per problem, naming
 // the file, the field or line, and what is wrong (the studio shows them; spec 5.2).
 
-export interface Diagnostic {
-  /** Project-relative file. */
-  file: string;
-  line?: number;
-  column?: number;
-  /** Path of the manifest field (`skills[0].description`), when the problem is a field. */
-  field?: string;
-  message: string;
-}
+import type { ProjectDiagnostic } from '../../../shared/runtime-contract.ts';
+
+/** A problem with where it is: the shared contract's shape (src/shared/runtime-contract.ts). */
+export type Diagnostic = ProjectDiagnostic;
 
 export class ProjectLoadError extends Error {
   override readonly name = 'ProjectLoadError';

@@ -8,6 +8,7 @@ import { setDefaultFanoutConcurrency } from '../../../sdk/fanout.ts';
 import { instrumentNodes } from './node-failures.ts';
 import { quotedNameLocation, unknownNodeEdges } from './graph-edges.ts';
 import type { RuntimeSettings } from '../config.ts';
+import type { ComponentChange as SharedComponentChange, ReloadOutcome } from '../../../shared/runtime-contract.ts';
 
 /** The compiled graph as the executor uses it. */
 export interface RunnableGraph {
@@ -49,21 +50,9 @@ export interface RegistryDeps {
   onInstall?: (gen: Generation, changed: ComponentChange[]) => Promise<void> | void;
 }
 
-export interface ComponentChange {
-  kind: Component['kind'];
-  name: string;
-  file: string;
-  change: 'added' | 'modified' | 'removed';
-  previous_hash: string | null;
-  hash: string | null;
-}
+/** The contract's ComponentChange, of one of this runtime's component kinds. */
+export type ComponentChange = SharedComponentChange & { kind: Component['kind'] };
 
-export interface ReloadOutcome {
-  reloaded: boolean;
-  generation: number;
-  previous_generation: number;
-  changed: ComponentChange[];
-}
 
 export class ReloadBusyError extends Error {}
 

@@ -1,35 +1,44 @@
-// Studio views of the open project, under /api/playground/v1: the runtime's graph, the
-// declared input contracts for the composer, stored file blobs, and the runtime's state.
+// The open project's views under /api/playground/v1 (spec 4.3): the runtime's graph, the
+// declared input contracts for the composer and the check of a composed input, where a
+// node lives in the source, stored file blobs, and the runtime's state. What comes from the
+// runtime is read through the RuntimeClient; the studio never reads or runs project code.
 import { Router } from 'express';
-import type { BlobStore } from '../playground/store/blobs.ts';
-import type { RuntimeHandle } from '../playground/executor/runtime.ts';
-import { PlaygroundError } from '../playground/errors.ts';
-import { AGENT_CARD_PATH, METADATA_PATH, type RegistryMetadata } from '../../shared/runtime-contract.ts';
-import type { PlaygroundStore } from '../playground/store/store.ts';
-import { harvestHistory } from '../playground/suggestions.ts';
-import { HISTORY_RUNS, type SkillExample } from '../../shared/suggestions.ts';
-import type { SourceAnalysis } from './source/client.ts';
-import { ContractChecker } from '../../shared/contracts.ts';
-import { ContractCheckRequestSchema, type ComposerSchemaReply } from '../../shared/composer-schema.ts';
-import { jsonBody } from '../http/json-body.ts';
-import { PLAYGROUND_BODY_LIMIT } from '../http/limits.ts';
+import type { BlobStore } from '../../playground/store/blobs.ts';
+import { PlaygroundError } from '../../playground/errors.ts';
+import type { PlaygroundStore } from '../../playground/store/store.ts';
+import { harvestHistory } from '../../playground/suggestions.ts';
+import { HISTORY_RUNS, type SkillExample } from '../../../shared/suggestions.ts';
+import type { InputContractInfo } from '../../../shared/runtime-contract.ts';
+import { ContractChecker } from '../../../shared/contracts.ts';
+import { ContractCheckRequestSchema, type ComposerSchemaReply } from '../../../shared/composer-schema.ts';
+import { jsonBody } from '../../http/json-body.ts';
+import { PLAYGROUND_BODY_LIMIT } from '../../http/limits.ts';
+import type { SourceAnalysis } from '../source/client.ts';
+import type { Fetched, RuntimeClient } from '../child/client.ts';
 
-export interface ProjectRoutesOptions {
-  projectDir: string;
+/** How long a view waits for a starting runtime. */
+const VIEW_WAIT_MS = 5_000;
+
+export interface ProjectPlaygroundRoutesOptions {
   sources: SourceAnalysis;
   blobs: BlobStore;
   store: PlaygroundStore;
-  runtime: RuntimeHandle;
+  runtime: RuntimeClient;
   runtimeStatus: () => unknown;
 }
 
-/** The input contracts of the project the runtime has loaded; null when it is not running. */
-export async function runtimeContracts(runtime: RuntimeHandle): Promise<RegistryMetadata['input_contracts'] | null> {
-  const base = await runtime.waitReady(2_000);
-  if (!base) return null;
-  const res = await fetch(`${base}${METADATA_PATH}`, { headers: runtime.controlHeaders(), signal: AbortSignal.timeout(5_000) });
-  if (!res.ok) return null;
-  return ((await res.json()) as { data: RegistryMetadata }).data.input_contracts;
+/** The input contracts of the project the runtime has loaded; null when it is not running
+ * or does not answer. */
+export async function runtimeContracts(runtime: RuntimeClient): Promise<InputContractInfo[] | null> {
+  const meta = await runtime.metadata(2_000);
+  return meta.ok ? meta.value.input_contracts : null;
+}
+
+/** A document from the runtime, or runtime_unavailable saying why it cannot be shown. */
+function shown<T>(what: string, fetched: Fetched<T>): T {
+  if (fetched.ok) return fetched.value;
+  if (fetched.reason === 'not_running') throw new PlaygroundError('runtime_unavailable', `the runtime is not running, so ${what} cannot be shown`);
+  throw new PlaygroundError('runtime_unavailable', `the runtime did not answer with ${what}: ${fetched.detail}`);
 }
 
 /** The skills' example prompts of an agent card, in the card's order, each text once. */
@@ -49,25 +58,13 @@ export function skillExamples(card: unknown): SkillExample[] {
   return out;
 }
 
-export function createProjectRoutes(o: ProjectRoutesOptions): Router {
+export function createProjectPlaygroundRoutes(o: ProjectPlaygroundRoutesOptions): Router {
   const router = Router();
-
-  /** GET a JSON document from the ready runtime; any failure is runtime_unavailable. */
-  async function fromRuntime<T>(what: string, relative: string, headers: Record<string, string> = {}): Promise<T> {
-    const base = await o.runtime.waitReady(5_000);
-    if (!base) throw new PlaygroundError('runtime_unavailable', `the runtime is not running, so ${what} cannot be shown`);
-    try {
-      const upstream = await fetch(`${base}${relative}`, { headers, signal: AbortSignal.timeout(5_000) });
-      if (!upstream.ok) throw new Error(`HTTP ${upstream.status}`);
-      return (await upstream.json()) as T;
-    } catch (err) {
-      throw new PlaygroundError('runtime_unavailable', `the runtime did not answer with ${what}: ${(err as Error).message}`);
-    }
-  }
+  const contractsWhat = 'the input contracts of its project';
 
   router.get('/graph', async (_req, res, next) => {
     try {
-      res.json(await fromRuntime('its graph', 'graph'));
+      res.json(shown('its graph', await o.runtime.graph(VIEW_WAIT_MS)));
     } catch (err) {
       next(err);
     }
@@ -79,12 +76,12 @@ export function createProjectRoutes(o: ProjectRoutesOptions): Router {
   // example prompts from the agent card.
   router.get('/composer-schema', async (_req, res, next) => {
     try {
-      const body = await fromRuntime<{ data: RegistryMetadata }>('the input contracts of its project', METADATA_PATH, o.runtime.controlHeaders());
+      const meta = shown(contractsWhat, await o.runtime.metadata(VIEW_WAIT_MS));
       const history = harvestHistory(o.store.recentCompletedInputs(HISTORY_RUNS));
-      const card = await fromRuntime<unknown>('its agent card', AGENT_CARD_PATH).catch(() => null);
+      const card = await o.runtime.agentCard(VIEW_WAIT_MS);
       const reply: ComposerSchemaReply = {
-        contracts: body.data.input_contracts.map((c) => ({ ...c, history: history.get(c.schema) ?? [] })),
-        skill_examples: skillExamples(card),
+        contracts: meta.input_contracts.map((c) => ({ ...c, history: history.get(c.schema) ?? [] })),
+        skill_examples: skillExamples(card.ok ? card.value : null),
       };
       res.json(reply);
     } catch (err) {
@@ -99,10 +96,10 @@ export function createProjectRoutes(o: ProjectRoutesOptions): Router {
   router.post('/composer-schema/validate', jsonBody({ limit: PLAYGROUND_BODY_LIMIT }), async (req, res, next) => {
     try {
       const body = ContractCheckRequestSchema.parse(req.body ?? {});
-      const meta = await fromRuntime<{ data: RegistryMetadata }>('the input contracts of its project', METADATA_PATH, o.runtime.controlHeaders());
-      const contract = meta.data.input_contracts.find((c) => c.schema === body.schema);
+      const meta = shown(contractsWhat, await o.runtime.metadata(VIEW_WAIT_MS));
+      const contract = meta.input_contracts.find((c) => c.schema === body.schema);
       if (!contract) {
-        throw new PlaygroundError('not_found', `the project declares no input contract '${body.schema}'`, { schema: body.schema, contracts: meta.data.input_contracts.map((c) => c.schema) });
+        throw new PlaygroundError('not_found', `the project declares no input contract '${body.schema}'`, { schema: body.schema, contracts: meta.input_contracts.map((c) => c.schema) });
       }
       if (!contract.json_schema) {
         res.json({ schema: body.schema, valid: true, checked: false, problems: [] });

@@ -1,0 +1,103 @@
+// The studio's one client of its runtime child: every HTTP call the studio makes to the
+// runtime goes through here, and every reply is read with the contract's schemas
+// (src/shared/runtime-contract.ts), leniently as spec 2.6 and 9.6 ask of clients. Callers
+// get typed results, never a raw body to cast.
+import { z } from 'zod';
+import {
+  RUNTIME_PATHS,
+  RuntimeSchemas,
+  type RegistryMetadata,
+  type ReloadFailure,
+  type ReloadOutcome,
+} from '../../../shared/runtime-contract.ts';
+
+/** Where the runtime is, and the headers that authenticate the studio to it. */
+export interface RuntimeLocator {
+  /** Base URL (with trailing slash) of a ready runtime, or null when none is ready in time. */
+  waitReady(timeoutMs: number): Promise<string | null>;
+  controlHeaders(): Record<string, string>;
+}
+
+/** What POST registry/reload came to. */
+export type ReloadResult =
+  /** The runtime serves the project's current files. */
+  | { kind: 'reloaded'; outcome: ReloadOutcome }
+  /** The files do not load: the runtime keeps serving the previous generation. */
+  | { kind: 'failed'; failure: ReloadFailure }
+  /** No usable answer (control endpoints off, a refusal, no connection): restart instead.
+   * `status` and `body` when the runtime answered, `error` when it did not. */
+  | { kind: 'unavailable'; status: number | null; body: unknown; error: string | null };
+
+/** A document read from the ready runtime. */
+export type Fetched<T> = { ok: true; value: T } | { ok: false; reason: 'not_running' } | { ok: false; reason: 'no_answer'; detail: string };
+
+const RELOAD_TIMEOUT_MS = 60_000;
+const READ_TIMEOUT_MS = 5_000;
+
+export class RuntimeClient {
+  constructor(private readonly locator: RuntimeLocator) {}
+
+  /** Asks the runtime at `base` to load the project's files again (spec 4.2). */
+  async reload(base: string): Promise<ReloadResult> {
+    let res: Response;
+    let body: unknown;
+    try {
+      res = await fetch(`${base}${RUNTIME_PATHS.reload}`, {
+        method: 'POST',
+        headers: this.locator.controlHeaders(),
+        signal: AbortSignal.timeout(RELOAD_TIMEOUT_MS),
+      });
+      body = await res.json().catch(() => null);
+    } catch (err) {
+      return { kind: 'unavailable', status: null, body: null, error: (err as Error).message };
+    }
+    const reloaded = RuntimeSchemas.ReloadReply.safeParse(body);
+    if (res.ok && reloaded.success) return { kind: 'reloaded', outcome: reloaded.data.data };
+    const failed = RuntimeSchemas.ReloadFailedReply.safeParse(body);
+    if (failed.success) return { kind: 'failed', failure: failed.data.error };
+    return { kind: 'unavailable', status: res.status, body, error: null };
+  }
+
+  /** Whether the runtime at `base` answers GET /healthz with 200 within `timeoutMs`. */
+  async healthy(base: string, timeoutMs: number): Promise<boolean> {
+    try {
+      const res = await fetch(`${base}${RUNTIME_PATHS.health}`, { signal: AbortSignal.timeout(timeoutMs) });
+      await res.body?.cancel();
+      return res.status === 200;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The registry metadata of the loaded project (spec 4.2). */
+  async metadata(waitMs: number): Promise<Fetched<RegistryMetadata>> {
+    const got = await this.read(waitMs, RUNTIME_PATHS.metadata, this.locator.controlHeaders(), RuntimeSchemas.MetadataReply);
+    return got.ok ? { ok: true, value: got.value.data } : got;
+  }
+
+  /** The loaded project's graph, as the runtime answers it (the renderer reads it). */
+  graph(waitMs: number): Promise<Fetched<unknown>> {
+    return this.read(waitMs, RUNTIME_PATHS.graph, {}, z.unknown());
+  }
+
+  /** The runtime's public agent card (A2A 0.3.0: a shape of the A2A protocol, not of this
+   * contract; its readers check what they use). */
+  agentCard(waitMs: number): Promise<Fetched<unknown>> {
+    return this.read(waitMs, RUNTIME_PATHS.agentCard, {}, z.unknown());
+  }
+
+  private async read<S extends z.ZodType>(waitMs: number, relative: string, headers: Record<string, string>, schema: S): Promise<Fetched<z.infer<S>>> {
+    const base = await this.locator.waitReady(waitMs);
+    if (!base) return { ok: false, reason: 'not_running' };
+    try {
+      const res = await fetch(`${base}${relative}`, { headers, signal: AbortSignal.timeout(READ_TIMEOUT_MS) });
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      const body: unknown = await res.json();
+      const parsed = schema.safeParse(body);
+      if (!parsed.success) throw new Error(`an answer the studio does not understand (${parsed.error.issues[0]?.message ?? 'invalid'})`);
+      return { ok: true, value: parsed.data };
+    } catch (err) {
+      return { ok: false, reason: 'no_answer', detail: (err as Error).message };
+    }
+  }
+}
