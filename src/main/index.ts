@@ -11,7 +11,7 @@ import { openProjectFileInEditor, revealProjectFile } from './electron/files.ts'
 import { OperationError, registerIpcHandlers } from './electron/ipc.ts';
 import { installSecurity, secureWebPreferences, setAppOrigin } from './electron/security.ts';
 import { dataDirFor, initialProjectDir, writeSettings } from './electron/settings.ts';
-import type { OpenedProject } from '../preload/api.ts';
+import type { OpenedProject } from '../shared/bridge.ts';
 
 type Studio = Awaited<ReturnType<typeof startStudio>>;
 

@@ -1,8 +1,8 @@
-// The preload: exposes the typed bridge (./api.ts) as window.agentStudio, one function per
+// The preload: exposes the typed bridge (src/shared/bridge.ts) as window.agentStudio, one function per
 // operation. The renderer never sees ipcRenderer. Runs sandboxed, so it is bundled to one
 // CommonJS file (electron.vite.config.ts).
 import { contextBridge, ipcRenderer } from 'electron';
-import { BridgeError, IPC_CHANNELS, type AgentStudioBridge, type IpcAnswer } from './api.ts';
+import { BridgeError, IPC_CHANNELS, type AgentStudioBridge, type IpcAnswer } from '../shared/bridge.ts';
 
 async function call<T>(channel: string, ...args: unknown[]): Promise<T> {
   const answer = (await ipcRenderer.invoke(channel, ...args)) as IpcAnswer<T>;

@@ -1,6 +1,6 @@
 // cache_stats (spec 6.3) where usage is produced: a callback on the models createChatModel
 // builds, not on every runnable of the run (which made LangChain build a callback manager
-// for each one; issue 18). It files each model call's prompt-cache usage under the thread
+// for each one; docs/performance.md). It files each model call's prompt-cache usage under the thread
 // (LangGraph puts `thread_id` in a call's metadata); the runtime takes it when the
 // invocation ends. One instance per process, shared through globalThis.
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base';

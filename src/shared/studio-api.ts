@@ -1,8 +1,8 @@
 // Boundary: studio <-> renderer. The studio's unversioned paths (spec 9.3; docs/studio-api.md)
 // and its project views under /api/playground/v1: GET /api/project, GET /api/project/file,
-// POST /api/save, GET /source-targets/{node}. Replies parse leniently (unknown keys are
-// dropped); requests strictly. The runtime's state (/api/runtime) is the supervisor's to
-// describe (src/main/studio).
+// POST /api/save, GET /source-targets/{node}, and the runtime child's state (GET /runtime,
+// /api/runtime). Replies parse leniently (unknown keys are
+// dropped); requests strictly.
 import { z } from 'zod';
 import { RuntimeSchemas, type ProjectDiagnostic } from './runtime-contract.ts';
 
@@ -81,3 +81,27 @@ export type SaveRequest = z.infer<typeof SaveRequestSchema>;
 
 export const SaveReplySchema = z.object({ path: z.string(), sha256: z.string(), size: z.number().int() });
 export type SaveReply = z.infer<typeof SaveReplySchema>;
+
+/** The runtime child's states (src/main/studio/child/lifecycle.ts holds the transitions;
+ * docs/architecture.md shows them). */
+export const RUNTIME_CHILD_STATES = ['idle', 'starting', 'ready', 'restarting', 'backoff', 'stopping', 'stopped'] as const;
+export type RuntimeChildState = (typeof RUNTIME_CHILD_STATES)[number];
+
+/** The supervisor's view of its runtime child. */
+export const RuntimeStatusSchema = z.object({
+  state: z.enum(RUNTIME_CHILD_STATES),
+  url: z.string().nullable(),
+  pid: z.number().int().nullable(),
+  port: z.number().int().nullable(),
+  generation: z.number().int(),
+  restarts: z.number().int(),
+  consecutive_failures: z.number().int(),
+  last_exit: z.object({ code: z.number().int().nullable(), signal: z.string().nullable(), at: z.string() }).nullable(),
+  last_error: z.string().nullable(),
+});
+export type RuntimeStatus = z.infer<typeof RuntimeStatusSchema>;
+
+/** GET /runtime and /api/runtime: the supervisor's view, or `disabled` for a studio started
+ * without a runtime (tests, bundle-only use). */
+export const RuntimeStatusReplySchema = z.union([RuntimeStatusSchema, z.object({ state: z.literal('disabled') })]);
+export type RuntimeStatusReply = z.infer<typeof RuntimeStatusReplySchema>;

@@ -1,4 +1,4 @@
-// The memory store's behaviour on both backends, one suite (issue 16): thread ownership and
+// The memory store's behaviour on both backends, one suite (docs/deployment.md): thread ownership and
 // isolation between agents (spec 2.4, 5.3), the delete / migrate operations behind the
 // management API (spec 4.2), persistent memory, and the durable A2A task store. SQLite on a
 // temp file; PostgreSQL (this machine's, started if down) in a fresh schema per test.

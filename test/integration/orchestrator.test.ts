@@ -1,4 +1,4 @@
-// Calling other agents (issue 17 section 5): the orchestrator example delegates to
+// Calling other agents (docs/project-format.md): the orchestrator example delegates to
 // support-desk over A2A with callAgent, through the outbound pool, one span per call; a
 // child's failure passes through with its code; a child that is down fails the run
 // UPSTREAM_UNAVAILABLE, as examples/orchestrator/README.md says.

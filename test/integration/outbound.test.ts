@@ -1,4 +1,4 @@
-// The runtime's one outbound connection pool (issue 17 section 4, spec 8): a limit on
+// The runtime's one outbound connection pool (spec 8): a limit on
 // requests in flight that holds under a fan-out of 20 calls against a slow local server, a
 // queue wait longer than the call's timeout reported as UPSTREAM_TIMEOUT, slots held while a
 // streamed body is read, and the model client going through it.

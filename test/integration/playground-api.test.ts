@@ -1,5 +1,5 @@
 // The Playground API over real HTTP against the headless studio, with the real runtime
-// child serving examples/support-desk (spec 2.6, 3, 4.3, 6.2, 7.3; issue 3 sections 2-8).
+// child serving examples/support-desk (spec 2.6, 3, 4.3, 6.2, 7.3).
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -143,7 +143,7 @@ describe('runs', () => {
     expect(run.task_id).toEqual(expect.any(String));
     expect(run.duration_ms).toBeGreaterThanOrEqual(0);
     expect(run.last_seq).toBe(stream.messages.length);
-    // The reserved key is never stored or shown (issue 3 section 7).
+    // The reserved key is never stored or shown (docs/decisions.md D-11).
     expect(JSON.stringify(run)).not.toContain('svc.playground');
     expect(JSON.stringify(stream.messages)).not.toContain('svc.playground');
     // ... nor kept by the runtime in the task or the thread.

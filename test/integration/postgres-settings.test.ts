@@ -1,5 +1,5 @@
 // Choosing the PostgreSQL memory store, and its DSN's password kept out of every answer, log
-// line and error (issue 16; spec 2.3: backend and postgres_dsn are immutable at runtime).
+// line and error (spec 2.3: backend and postgres_dsn are immutable at runtime).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

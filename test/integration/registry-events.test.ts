@@ -1,4 +1,4 @@
-// Registry change events on NATS (issue 17 section 2, spec 6.4): an event for one agent
+// Registry change events on NATS (spec 6.4): an event for one agent
 // reloads that agent exactly as POST /api/v1/registry/reload does, and not another agent on
 // the same NATS; the outcome comes back to the publisher (`agent-studio registry-event`).
 import fs from 'node:fs';

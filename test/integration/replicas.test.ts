@@ -1,5 +1,5 @@
 // Two runtime processes of one agent on one PostgreSQL database behave as one runtime for
-// everything stored (issue 16): a conversation alternates between them, tasks/get and a
+// everything stored (docs/deployment.md): a conversation alternates between them, tasks/get and a
 // resume work across, a cancel asked on one reaches the run on the other, resubscribe says
 // where the task runs, and a task whose replica is killed with -9 ends `failed`
 // (UPSTREAM_UNAVAILABLE, replica_lost) within the lease, on the replica that is left.

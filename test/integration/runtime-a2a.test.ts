@@ -1,5 +1,5 @@
 // The runtime's A2A surface, driven over HTTP by the official @a2a-js/sdk client against
-// the offline support-desk example (issue 2 sections 4-5).
+// the offline support-desk example.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import type { Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from '@a2a-js/sdk';

@@ -9,7 +9,7 @@ import { startFakeOpenAi, type FakeOpenAi } from './helpers/fake-openai.ts';
 import { EXAMPLE, REPO, copyExample, rawRpc, sendParams, startTestRuntime, tempDir, type TestRuntime } from './helpers/runtime.ts';
 import { dropSchema, ensurePostgres, newSchema, TEST_DSN } from './helpers/postgres.ts';
 
-/** The memory-store backends the thread endpoints are proven on (issue 16): the same tests,
+/** The memory-store backends the thread endpoints are proven on (docs/deployment.md): the same tests,
  * on the SQLite file in the data dir and on PostgreSQL in a fresh schema. */
 function storeBackend(name: 'sqlite' | 'postgres') {
   const b = {

@@ -1,6 +1,6 @@
 // The model path against a local server speaking the OpenAI chat-completions protocol:
 // streamed chunks, 401/403, 429, an answer that never comes, a connection dropped
-// mid-stream, cache statistics and history seeding (issue 2 sections 5-6).
+// mid-stream, cache statistics and history seeding.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Task } from '@a2a-js/sdk';
 import { startFakeOpenAi, type FakeOpenAi } from './helpers/fake-openai.ts';

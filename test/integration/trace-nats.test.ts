@@ -1,4 +1,4 @@
-// The NATS trace sink (issue 17 section 1) against a real nats-server with JetStream: every
+// The NATS trace sink (docs/runtime-traces.md) against a real nats-server with JetStream: every
 // trace event on `<prefix>.<agent>.<event>` as the log sink's JSON, in order and once, across
 // a NATS restart; the request path unaffected while NATS is down, the buffer bounded.
 import crypto from 'node:crypto';

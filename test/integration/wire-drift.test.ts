@@ -20,7 +20,7 @@ import {
   TranscriptPageSchema,
   type RunDetail,
 } from '../../src/shared/playground.ts';
-import { ProjectFileSchema, ProjectViewSchema, SaveReplySchema, SourceTargetsReplySchema } from '../../src/shared/studio-api.ts';
+import { ProjectFileSchema, ProjectViewSchema, RuntimeStatusSchema, SaveReplySchema, SourceTargetsReplySchema } from '../../src/shared/studio-api.ts';
 import { call, openEditableStudio, openEvents, waitFor, waitForRun, type EditableStudio, type TestStudio } from './helpers/playground-studio.ts';
 
 /** Parses `body` with `schema` and asserts the result is `body` unchanged: no issue, and no
@@ -111,7 +111,7 @@ describe('the studio replies with the shared schemas, strictly', () => {
     expect(detail.imported).not.toBeNull();
   });
 
-  it('the project views: /api/project, its files, /api/save, /graph, /composer-schema, /source-targets', async () => {
+  it('the project views: /api/project, its files, /api/save, /graph, /composer-schema, /source-targets, the runtime state', async () => {
     const project = await reply(t, ProjectViewSchema, 'GET', '/api/project');
     const file = project.files.find((f) => f.endsWith('.md')) ?? project.files[0];
     const read = await reply(t, ProjectFileSchema, 'GET', `/api/project/file?path=${encodeURIComponent(file)}`);
@@ -123,6 +123,8 @@ describe('the studio replies with the shared schemas, strictly', () => {
     await reply(t, ComposerSchemaReplySchema, 'GET', '/composer-schema');
     await reply(t, ContractCheckReplySchema, 'POST', '/composer-schema/validate', { schema: 'support.ticket/1', data: { schema: 'support.ticket/1', topic: 'nope' } });
     await reply(t, SourceTargetsReplySchema, 'GET', `/source-targets/${encodeURIComponent(graph.exit_node)}`);
+    expect((await reply(t, RuntimeStatusSchema, 'GET', '/runtime')).state).toBe('ready');
+    expect((await reply(t, RuntimeStatusSchema, 'GET', '/api/runtime')).state).toBe('ready');
   });
 
   it('a project that does not load: /api/project with its diagnostics, a run failed with diagnostic events', async () => {

@@ -1,8 +1,8 @@
-// IPC handlers of the preload bridge (src/preload/api.ts). Each answers `{result}` or
+// IPC handlers of the preload bridge (src/shared/bridge.ts). Each answers `{result}` or
 // `{error}`; the preload rebuilds the error (a thrown error would lose everything but its
 // message crossing IPC). Only the studio's own page may call them.
 import { ipcMain, type IpcMainInvokeEvent } from 'electron';
-import { IPC_CHANNELS, type BridgeErrorShape, type IpcAnswer, type OpenedProject } from '../../preload/api.ts';
+import { IPC_CHANNELS, type BridgeErrorShape, type IpcAnswer, type OpenedProject } from '../../shared/bridge.ts';
 import { OperationError } from './policy.ts';
 import { isAppUrl } from './security.ts';
 

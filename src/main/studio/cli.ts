@@ -1,5 +1,5 @@
 // `agent-studio serve --project DIR [--port N] [--host 127.0.0.1] [--data-dir DIR]`: the
-// studio's main-process services with no Electron (issue 3 section 1). Prints its URL when
+// studio's main-process services with no Electron (docs/architecture.md). Prints its URL when
 // ready; Ctrl+C stops it gracefully (active runs end interrupted, reason studio_shutdown).
 import path from 'node:path';
 import { parseFlags, parsePort, UsageError } from '../cli-args.ts';

@@ -34,6 +34,7 @@ import { SourceAnalysis } from './source/client.ts';
 import { RuntimeClient } from './child/client.ts';
 import type { RuntimeCommand } from './child/command.ts';
 import { RuntimeSupervisor, type SupervisorStatus } from './child/supervisor.ts';
+import type { RuntimeStatusReply } from '../../shared/studio-api.ts';
 
 export interface StudioOptions {
   projectDir: string;
@@ -174,7 +175,7 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
     else next();
   });
   app.use(createCaptureRouter(executor));
-  const runtimeStatus = () => supervisor?.status() ?? { state: 'disabled' };
+  const runtimeStatus = (): RuntimeStatusReply => supervisor?.status() ?? { state: 'disabled' };
   const runtimeClient = new RuntimeClient(runtime);
   app.use(PLAYGROUND_PREFIX, createProjectPlaygroundRoutes({ sources, blobs, store, runtime: runtimeClient, runtimeStatus }));
   app.use(

@@ -7,7 +7,7 @@ export interface BusEntry {
   kind: string;
   /** The event as JSON, serialised once for the database and every subscriber. */
   body: string;
-  /** True for the run.status event that ends the run's stream (issue 3 section 6). */
+  /** True for the run.status event that ends the run's stream (spec 4.3 rule 4). */
   terminal: boolean;
 }
 

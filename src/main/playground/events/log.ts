@@ -1,7 +1,7 @@
 // The append path of run events (spec 4.3 rule 4, 6.2). Each append gets the run's next seq
 // synchronously, is published on the bus at once, and joins a pending batch that is written
 // in ONE transaction every few milliseconds or every `maxBatch` events: a run streaming
-// thousands of deltas never costs one transaction per delta (issue 3 section 6).
+// thousands of deltas never costs one transaction per delta (docs/playground-api.md).
 //
 // Consistency for replay: an event is always either in `pending` or in the database (the
 // flush moves a whole batch in one synchronous transaction), and `read` answers from both,

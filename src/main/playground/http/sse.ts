@@ -1,4 +1,4 @@
-// GET /runs/{run_id}/events (spec 4.3 rule 4, issue 3 section 6): stored events after the
+// GET /runs/{run_id}/events (spec 4.3 rule 4; docs/playground-api.md): stored events after the
 // cursor, then live ones, with no gap and no duplicate, ending after the terminal
 // `run.status`. Closing the connection only stops this stream; the run goes on (spec 3).
 //

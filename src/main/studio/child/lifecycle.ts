@@ -2,7 +2,9 @@
 // The supervisor changes the state only through `apply`, so a transition the table does not
 // list cannot happen; the table is the one docs/architecture.md shows.
 
-export type ChildState = 'idle' | 'starting' | 'ready' | 'restarting' | 'backoff' | 'stopping' | 'stopped';
+import type { RuntimeChildState } from '../../../shared/studio-api.ts';
+
+export type ChildState = RuntimeChildState;
 
 /** spawn: a child process is started. ready: it printed its ready line. crash: it exited (or
  * could not be spawned) without being asked to. restart: the studio replaces it (changed

@@ -14,23 +14,15 @@ import { RuntimeClient } from './client.ts';
 import { childEnv, defaultRuntimeCommand, manualRunCommand, type RuntimeCommand } from './command.ts';
 import { HealthMonitor } from './health.ts';
 import { ChildLifecycle, type ChildState, type ChildEvent } from './lifecycle.ts';
+import type { RuntimeStatus } from '../../../shared/studio-api.ts';
 import { ChildOutputTail } from './output.ts';
 import { RuntimePidFile } from './pid-file.ts';
 import { ChildWaiters } from './waiters.ts';
 
 export type SupervisorState = ChildState;
 
-export interface SupervisorStatus {
-  state: SupervisorState;
-  url: string | null;
-  pid: number | null;
-  port: number | null;
-  generation: number;
-  restarts: number;
-  consecutive_failures: number;
-  last_exit: { code: number | null; signal: string | null; at: string } | null;
-  last_error: string | null;
-}
+/** What GET /runtime answers (src/shared/studio-api.ts). */
+export type SupervisorStatus = RuntimeStatus;
 
 export interface SupervisorOptions {
   projectDir: string;

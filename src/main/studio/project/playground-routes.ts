@@ -15,6 +15,7 @@ import { jsonBody } from '../../http/json-body.ts';
 import { PLAYGROUND_BODY_LIMIT } from '../../http/limits.ts';
 import type { SourceAnalysis } from '../source/client.ts';
 import type { Fetched, RuntimeClient } from '../child/client.ts';
+import type { RuntimeStatusReply } from '../../../shared/studio-api.ts';
 
 /** How long a view waits for a starting runtime. */
 const VIEW_WAIT_MS = 5_000;
@@ -24,7 +25,7 @@ export interface ProjectPlaygroundRoutesOptions {
   blobs: BlobStore;
   store: PlaygroundStore;
   runtime: RuntimeClient;
-  runtimeStatus: () => unknown;
+  runtimeStatus: () => RuntimeStatusReply;
 }
 
 /** The input contracts of the project the runtime has loaded; null when it is not running

@@ -13,13 +13,14 @@ import { SaveRequestSchema } from '../../../shared/studio-api.ts';
 import type { BlobStore } from '../../playground/store/blobs.ts';
 import type { PlaygroundStore } from '../../playground/store/store.ts';
 import type { ProjectState } from './state.ts';
+import type { RuntimeStatusReply } from '../../../shared/studio-api.ts';
 
 export interface StudioRoutesOptions {
   projectDir: string;
   project: ProjectState;
   store: PlaygroundStore;
   blobs: BlobStore;
-  runtimeStatus: () => unknown;
+  runtimeStatus: () => RuntimeStatusReply;
 }
 
 function fileError(err: unknown): Error {

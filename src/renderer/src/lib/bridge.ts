@@ -1,6 +1,6 @@
 // The Electron bridge when the renderer runs inside the desktop app; null in a browser.
 // Errors crossing contextBridge keep only their message; the code is read back from it.
-import { BridgeError, type AgentStudioBridge } from '../../../preload/api.ts';
+import { BridgeError, type AgentStudioBridge } from '../../../shared/bridge.ts';
 
 function rebuild(err: unknown): never {
   const message = err instanceof Error ? err.message : String(err);
