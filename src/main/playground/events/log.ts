@@ -20,6 +20,12 @@ export interface EventLogOptions {
   logger?: Logger;
 }
 
+/** Whether a stored event (its kind and JSON text, as `read` returns them) is the run.status
+ * that ends its run: the log owns the stored text, so it is decoded here and nowhere else. */
+export function endsRun(kind: string, body: string): boolean {
+  return kind === 'run.status' && TERMINAL_STATES.includes((JSON.parse(body) as { status: RunStatus }).status);
+}
+
 type Payload<K extends EventKind> = Omit<Extract<RunEvent, { kind: K }>, 'seq' | 'run_id' | 'ts' | 'kind'>;
 
 export class EventLog {

@@ -9,9 +9,8 @@
 // forward buffered and live events whose seq is above the last one written. Each event is
 // written exactly once because every write advances `last` and nothing <= `last` is sent.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { TERMINAL_STATES, type RunStatus } from '../../../shared/playground.ts';
 import type { BusEntry, EventBus } from '../events/bus.ts';
-import type { EventLog } from '../events/log.ts';
+import { endsRun, type EventLog } from '../events/log.ts';
 
 export interface SseOptions {
   bus: EventBus;
@@ -27,12 +26,6 @@ export interface SseOptions {
 
 export function formatEvent(seq: number, kind: string, body: string): string {
   return `id: ${seq}\nevent: ${kind}\ndata: ${body}\n\n`;
-}
-
-function isTerminalStatus(kind: string, body: string): boolean {
-  if (kind !== 'run.status') return false;
-  const status = (JSON.parse(body) as { status: RunStatus }).status;
-  return TERMINAL_STATES.includes(status);
 }
 
 export async function streamRunEvents(
@@ -88,7 +81,7 @@ export async function streamRunEvents(
     for (const r of rows) {
       chunk += formatEvent(r.seq, r.kind, r.body);
       last = r.seq;
-      if (isTerminalStatus(r.kind, r.body)) {
+      if (endsRun(r.kind, r.body)) {
         terminal = true;
         break;
       }
