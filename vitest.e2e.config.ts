@@ -14,5 +14,9 @@ export default defineConfig({
     testTimeout: 90_000,
     hookTimeout: 90_000,
     fileParallelism: false,
+    // The spec files run one after another in one worker that loads the studio's modules
+    // once (a worker per file loaded them again each time). No spec changes process-wide
+    // state: each has its own studio, data dir and browser contexts.
+    isolate: false,
   },
 });
