@@ -115,7 +115,9 @@ export function useStudioWorld(options: WorldOptions = {}): () => World {
  * cancelled first; runs, events and blob references go with the session), then checks the
  * studio lists none: a test starts on an empty studio. */
 async function deleteEverySession(api: StudioApi): Promise<void> {
-  for (let left = await api.sessions(); left.length > 0; left = await api.sessions()) {
+  // A page of sessions at a time (the list is paged); a few rounds at most.
+  for (let round = 0, left = await api.sessions(); left.length > 0; round++, left = await api.sessions()) {
+    if (round === 20) throw new Error(`sessions still listed after deleting them: ${left.map((s) => s.session_id).join(', ')}`);
     for (const s of left) {
       const r = await api.call('DELETE', `/sessions/${s.session_id}`);
       if (r.status !== 204 && r.status !== 404) throw new Error(`delete session ${s.session_id}: ${r.status} ${JSON.stringify(r.body)}`);
