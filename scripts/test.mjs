@@ -9,8 +9,8 @@
 //     time is spent waiting on child processes, sockets and the browser), so together they
 //     take little more than the integration suite alone. Their output is held and printed
 //     whole when each ends, so the two never interleave.
-// Typecheck ends before phase 2 starts: tsconfig.node.json covers test/**, where those suites
-// copy the example project (test/.tmp) and break it on purpose.
+// Phase 2 starts once phase 1 has passed: a failing check stops the run within a minute, and
+// the suites get both cores once the build is done.
 import { spawn } from 'node:child_process';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
