@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 // Browser end-to-end specs: playwright-core drives Debian's Chromium against the real
-// headless studio. One browser for the whole suite (global setup); a fresh studio, data
-// dir and browser context per test (e2e/fixtures.ts).
+// headless studio. One browser for the whole suite (global setup); one studio and data dir
+// per spec file, reset through its API before each test, and a fresh browser context per
+// test (e2e/fixtures.ts).
 export default defineConfig({
   test: {
     // Project modules must load through Node's own loader (src/main/runtime/project/loader.ts).
@@ -13,5 +14,9 @@ export default defineConfig({
     testTimeout: 90_000,
     hookTimeout: 90_000,
     fileParallelism: false,
+    // The spec files run one after another in one worker that loads the studio's modules
+    // once (a worker per file loaded them again each time). No spec changes process-wide
+    // state: each has its own studio, data dir and browser contexts.
+    isolate: false,
   },
 });

@@ -29,8 +29,11 @@ async function replaceEditorText(page: Page, url: string, path: string, text: st
 }
 
 describe('authoring loop', () => {
-  const world = useStudioWorld({ studio: { projectDir: PROJECT } });
+  // Registered before the world's hooks, so it runs after the studio closed (after-all
+  // hooks run in reverse order).
   afterAll(() => rmSync(PROJECT, { recursive: true, force: true }));
+  // Each test starts on the original files (the fixture saves them back between tests).
+  const world = useStudioWorld({ studio: { projectDir: PROJECT }, restoreProject: true });
 
   it('goes from a graph node to its function, edits and saves it, and the next run answers with the new code', async () => {
     const { page, url, screenshot } = world();

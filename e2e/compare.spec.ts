@@ -14,11 +14,13 @@ const GRAPH = resolve(PROJECT, 'src/graph.ts');
 const ORIGINAL = readFileSync(GRAPH, 'utf8');
 
 describe('compare runs', () => {
-  const world = useStudioWorld({ studio: { projectDir: PROJECT } });
+  // Registered before the world's hooks, so it runs after the studio closed (after-all
+  // hooks run in reverse order).
   afterAll(() => rmSync(PROJECT, { recursive: true, force: true }));
+  // Each test starts on the original files (the fixture saves them back between tests).
+  const world = useStudioWorld({ studio: { projectDir: PROJECT }, restoreProject: true });
 
   it('reruns after a code change and shows the changed file, the divergence node, the text and data diffs and the score deltas', async () => {
-    writeFileSync(GRAPH, ORIGINAL);
     const { page, screenshot } = world();
     const { composer, run } = await openNewSession(world());
     await composer.typeText('I want a refund for order ORD-12345');
@@ -67,7 +69,6 @@ describe('compare runs', () => {
   });
 
   it('compares two runs ticked in the sidebar, the older as the baseline, with options remembered', async () => {
-    writeFileSync(GRAPH, ORIGINAL);
     const { page } = world();
     const { composer, run } = await openNewSession(world());
     await composer.typeText('I want a refund for order ORD-12345');

@@ -50,8 +50,11 @@ export class RunPage {
     return this.root.getByTestId('live-output');
   }
 
+  /** The live output's text now, '' when there is none (the run ended and its final output
+   * replaced it): read without waiting for the element, which would wait out the default
+   * timeout when the run ends between a status check and this read. */
   async liveText(): Promise<string> {
-    return (await this.liveOutput().textContent().catch(() => '')) ?? '';
+    return this.liveOutput().evaluateAll((els) => els[0]?.textContent ?? '');
   }
 
   finalOutput(): Locator {
