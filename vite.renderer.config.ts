@@ -19,9 +19,7 @@ export const devCspPlugin: Plugin = {
   name: 'agent-studio:dev-csp',
   apply: 'serve',
   transformIndexHtml(html) {
-    return html
-      .replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")
-      .replace("connect-src 'self'", "connect-src 'self' ws: wss:");
+    return html.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'").replace("connect-src 'self'", "connect-src 'self' ws: wss:");
   },
 };
 

@@ -46,7 +46,11 @@ async function main() {
     let peak = base;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
     const t0 = performance.now();
-    const res = await fetch(`${studio.url}api/playground/v1/bundles/export`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ session_ids: [sessionId] }) });
+    const res = await fetch(`${studio.url}api/playground/v1/bundles/export`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ session_ids: [sessionId] }),
+    });
     let bytes = 0;
     for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
     const ms = performance.now() - t0;

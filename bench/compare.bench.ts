@@ -47,7 +47,10 @@ function spans(runId: string, log: EventLog, changed: boolean): void {
   nodes.forEach((node, i) => {
     const span_id = `${runId}-${i}`;
     log.append(runId, 'trace', { name: 'span.start', data: { span_id, node, step: i + 1, kind: 'node' } });
-    log.append(runId, 'trace', { name: 'span.end', data: { span_id, status: 'completed', duration_ms: 1, update: { node, value: changed && node === 'respond' ? 2 : 1 } } });
+    log.append(runId, 'trace', {
+      name: 'span.end',
+      data: { span_id, status: 'completed', duration_ms: 1, update: { node, value: changed && node === 'respond' ? 2 : 1 } },
+    });
   });
 }
 
@@ -100,8 +103,12 @@ async function main() {
     const median = sorted[Math.floor(ROUNDS / 2)];
     const naiveMedian = naive[Math.floor(ROUNDS / 2)];
     console.log(`machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}`);
-    console.log(`outputs: ${(bytes / 1e6).toFixed(2)} MB per run; changes found: text +${body.output.text[0].lines_added}/-${body.output.text[0].lines_removed} lines, ${body.output.data[0].diff.changes.length} data paths, divergence at ${body.divergence.first?.node}`);
-    console.log(`GET /compare over HTTP: first ${times[0].toFixed(0)} ms, median ${median.toFixed(0)} ms, max ${sorted[ROUNDS - 1].toFixed(0)} ms (target < ${TARGET_MS}); response ${(responseBytes / 1e6).toFixed(2)} MB`);
+    console.log(
+      `outputs: ${(bytes / 1e6).toFixed(2)} MB per run; changes found: text +${body.output.text[0].lines_added}/-${body.output.text[0].lines_removed} lines, ${body.output.data[0].diff.changes.length} data paths, divergence at ${body.divergence.first?.node}`,
+    );
+    console.log(
+      `GET /compare over HTTP: first ${times[0].toFixed(0)} ms, median ${median.toFixed(0)} ms, max ${sorted[ROUNDS - 1].toFixed(0)} ms (target < ${TARGET_MS}); response ${(responseBytes / 1e6).toFixed(2)} MB`,
+    );
     console.log(`unified diff of the outputs as JSON, in process: median ${naiveMedian.toFixed(0)} ms`);
     console.log(`ratio compare / plain JSON diff: ${(median / naiveMedian).toFixed(2)}`);
     process.exitCode = median < TARGET_MS ? 0 : 1;

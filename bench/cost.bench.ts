@@ -45,7 +45,17 @@ async function floor(): Promise<number> {
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-cost-'));
   const env = { SCRIPTED_DELAY_MS: '0', AGENT_ID: 'bench' };
-  const runtimeArgs = (data: string, extra: string[] = []) => [path.join(REPO, 'bin/agent-studio.mjs'), 'runtime', '--project', 'examples/support-desk', '--port', '0', ...extra, '--data-dir', path.join(dir, data)];
+  const runtimeArgs = (data: string, extra: string[] = []) => [
+    path.join(REPO, 'bin/agent-studio.mjs'),
+    'runtime',
+    '--project',
+    'examples/support-desk',
+    '--port',
+    '0',
+    ...extra,
+    '--data-dir',
+    path.join(dir, data),
+  ];
   const log = (name: string) => path.join(dir, `${name}.log`);
   const servers = {
     runtime: await start(runtimeArgs('rt'), env, log('rt')),
@@ -58,7 +68,9 @@ async function main() {
   const w1: number[] = [];
   const w2: number[] = [];
   try {
-    console.log(`machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}; load from ${LOADGEN}, ${CONCURRENCY} clients; ${ROUNDS} alternating rounds of ${ROUND_MS / 1000} s after ${WARMUP_MS / 1000} s of warm-up per server`);
+    console.log(
+      `machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}; load from ${LOADGEN}, ${CONCURRENCY} clients; ${ROUNDS} alternating rounds of ${ROUND_MS / 1000} s after ${WARMUP_MS / 1000} s of warm-up per server`,
+    );
     // JIT and caches settle over the first thousand requests: every server gets them unmeasured.
     for (const s of Object.values(servers)) await load(s.url, TEXT, undefined, WARMUP_MS);
     for (let i = 0; i < ROUNDS; i++) {
@@ -66,7 +78,9 @@ async function main() {
       const order = (['runtime', 'peer', 'stock'] as const).map((_, k, all) => all[(k + i) % all.length]);
       for (const name of order) rounds[name].push(await load(servers[name].url, TEXT, servers[name].child.pid, ROUND_MS));
       const [a, b, c] = [rounds.runtime[i], rounds.peer[i], rounds.stock[i]];
-      console.log(`  round ${i + 1}: runtime ${f(a.rps)} req/s ${f(a.cpuMsPerRequest ?? NaN)} ms, peer ${f(b.rps)} req/s ${f(b.cpuMsPerRequest ?? NaN)} ms (${f(a.rps / b.rps)}), runtime on stock LangChain ${f(c.rps)} req/s ${f(c.cpuMsPerRequest ?? NaN)} ms`);
+      console.log(
+        `  round ${i + 1}: runtime ${f(a.rps)} req/s ${f(a.cpuMsPerRequest ?? NaN)} ms, peer ${f(b.rps)} req/s ${f(b.cpuMsPerRequest ?? NaN)} ms (${f(a.rps / b.rps)}), runtime on stock LangChain ${f(c.rps)} req/s ${f(c.cpuMsPerRequest ?? NaN)} ms`,
+      );
     }
     for (let i = 0; i < 2; i++) {
       w1.push((await load(servers.runtime.url, TEXT, undefined, ROUND_MS)).rps);
@@ -87,13 +101,21 @@ async function main() {
     const growth = tl.turnN / tl.turn1;
     console.log(`runtime            : ${f(rps('runtime'))} req/s, ${f(cpu('runtime'))} ms CPU/request`);
     console.log(`hand-wired peer    : ${f(rps('peer'))} req/s, ${f(cpu('peer'))} ms CPU/request`);
-    console.log(`runtime, stock LangChain (RANDOM_POOL=off LIGHT_RUN_CONTEXT=off): ${f(rps('stock'))} req/s, ${f(cpu('stock'))} ms CPU/request (${f(rps('stock') / rps('peer'))} x the peer)`);
-    console.log(`graph alone        : ${f(stockFloor)} ms CPU/invocation as LangGraph ships, ${f(tunedFloor)} ms with the runtime's process-wide settings (in-process, no HTTP, no store)`);
-    console.log(`runtime / peer throughput: ${f(tp)} (per round ${ratios.map(f).join(', ')}; median ${f(median(ratios))}; lowest ${f(Math.min(...ratios))}; target >= 1.0, stretch 1.3)`);
+    console.log(
+      `runtime, stock LangChain (RANDOM_POOL=off LIGHT_RUN_CONTEXT=off): ${f(rps('stock'))} req/s, ${f(cpu('stock'))} ms CPU/request (${f(rps('stock') / rps('peer'))} x the peer)`,
+    );
+    console.log(
+      `graph alone        : ${f(stockFloor)} ms CPU/invocation as LangGraph ships, ${f(tunedFloor)} ms with the runtime's process-wide settings (in-process, no HTTP, no store)`,
+    );
+    console.log(
+      `runtime / peer throughput: ${f(tp)} (per round ${ratios.map(f).join(', ')}; median ${f(median(ratios))}; lowest ${f(Math.min(...ratios))}; target >= 1.0, stretch 1.3)`,
+    );
     console.log(`runtime / peer CPU per request: ${f(cpu('runtime') / cpu('peer'))}`);
     console.log(`runtime CPU / graph alone: ${f(cpuRatio)} (target <= 1.3); against the graph with the same settings: ${f(cpu('runtime') / tunedFloor)}`);
     console.log(`turn ${TURNS} / turn 1 p50 : ${f(growth)} (${f(tl.turn1)} -> ${f(tl.turnN)} ms, ${tl.samples} samples each; target <= 1.3)`);
-    console.log(`--workers 2 / 1 process  : ${f(mean(w2) / mean(w1))} (${f(mean(w1))} -> ${f(mean(w2))} req/s; ${os.cpus().length} cores, the load generator on them too)`);
+    console.log(
+      `--workers 2 / 1 process  : ${f(mean(w2) / mean(w1))} (${f(mean(w1))} -> ${f(mean(w2))} req/s; ${os.cpus().length} cores, the load generator on them too)`,
+    );
     const met = tp >= 1 && cpuRatio <= 1.3 && growth <= 1.3;
     console.log(met ? 'targets: met' : 'targets: NOT met');
   } finally {

@@ -11,7 +11,12 @@ const executor: AgentExecutor = {
   async execute(ctx, bus) {
     const text = ctx.userMessage.parts.map((p) => (p.kind === 'text' ? p.text : '')).join('');
     bus.publish({ kind: 'task', id: ctx.taskId, contextId: ctx.contextId, status: { state: 'working' }, history: [ctx.userMessage] });
-    bus.publish({ kind: 'artifact-update', taskId: ctx.taskId, contextId: ctx.contextId, artifact: { artifactId: randomUUID(), parts: [{ kind: 'text', text }] } });
+    bus.publish({
+      kind: 'artifact-update',
+      taskId: ctx.taskId,
+      contextId: ctx.contextId,
+      artifact: { artifactId: randomUUID(), parts: [{ kind: 'text', text }] },
+    });
     bus.publish({ kind: 'status-update', taskId: ctx.taskId, contextId: ctx.contextId, status: { state: 'completed' }, final: true });
     bus.finished();
   },

@@ -26,7 +26,11 @@ export async function exampleGraph(checkpointer: BaseCheckpointSaver) {
 export async function graphAloneCpuMs(): Promise<number> {
   const graph = await exampleGraph(new MemorySaver());
   return cpuMsPerCall(async (i: number) => {
-    const input = { messages: [new HumanMessage(EXAMPLE_TEXT)], request: { text: EXAMPLE_TEXT, data: [], files: [], metadata: {}, contextId: `c${i}`, taskId: `t${i}` }, response: null };
+    const input = {
+      messages: [new HumanMessage(EXAMPLE_TEXT)],
+      request: { text: EXAMPLE_TEXT, data: [], files: [], metadata: {}, contextId: `c${i}`, taskId: `t${i}` },
+      response: null,
+    };
     const stream = await graph.stream(input, { configurable: { thread_id: `floor-${i}` }, streamMode: ['updates', 'custom'], durability: 'exit' });
     for await (const item of stream) void item;
   }, 1500);

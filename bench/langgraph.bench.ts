@@ -29,7 +29,10 @@ async function cpuPerInvocation(nodes: number, modes: StreamMode[]): Promise<num
 
 console.log(`node ${process.version}; CPU per invocation of a chain of trivial nodes (in-memory saver, durability exit)`);
 for (const nodes of [1, 2, 4]) {
-  for (const modes of [['updates', 'custom'], ['updates', 'messages', 'custom']] as StreamMode[][]) {
+  for (const modes of [
+    ['updates', 'custom'],
+    ['updates', 'messages', 'custom'],
+  ] as StreamMode[][]) {
     const ms = await cpuPerInvocation(nodes, modes);
     console.log(`${nodes} node(s), ${modes.join('+').padEnd(23)}: ${ms.toFixed(2)} ms`);
   }

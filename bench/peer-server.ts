@@ -34,7 +34,10 @@ const executor: AgentExecutor = {
     const request = { text, data: [], files: [], metadata: {}, contextId: ctx.contextId, taskId: ctx.taskId };
     // The compiled graph, called as a user would: invoke with the thread and durability "exit".
     const compiled = graph as unknown as { invoke(input: unknown, config: unknown): Promise<{ response?: { text?: string; data?: Record<string, unknown> } }> };
-    const state = await compiled.invoke({ messages: [new HumanMessage(text)], request, response: null }, { configurable: { thread_id: ctx.contextId }, durability: 'exit' });
+    const state = await compiled.invoke(
+      { messages: [new HumanMessage(text)], request, response: null },
+      { configurable: { thread_id: ctx.contextId }, durability: 'exit' },
+    );
     const parts: Part[] = [{ kind: 'text', text: state.response?.text ?? '' }];
     if (state.response?.data) parts.push({ kind: 'data', data: { schema: 'support.answer/1', ...state.response.data } });
     bus.publish({ kind: 'artifact-update', taskId: ctx.taskId, contextId: ctx.contextId, artifact: { artifactId: 'response', name: 'agent-response', parts } });

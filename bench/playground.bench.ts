@@ -105,7 +105,14 @@ function runStubRuntime(port: number): void {
             buf = '';
           }
         }
-        buf += sse(rpc.id, { kind: 'artifact-update', taskId, contextId, append: false, lastChunk: true, artifact: { artifactId: 'response', parts: [{ kind: 'text', text: 'done' }] } });
+        buf += sse(rpc.id, {
+          kind: 'artifact-update',
+          taskId,
+          contextId,
+          append: false,
+          lastChunk: true,
+          artifact: { artifactId: 'response', parts: [{ kind: 'text', text: 'done' }] },
+        });
         buf += sse(rpc.id, { kind: 'status-update', taskId, contextId, status: { state: 'completed' }, final: true });
         res.end(buf);
       });
@@ -192,9 +199,13 @@ async function main(): Promise<void> {
   const raw = rawInsertRate();
   process.stdout.write(`raw batched insert:  ${fmt(raw)} rows/s (${fmt(RAW_ROWS)} rows, ${BATCH} per transaction)\n`);
   const ingest = await appendPathRate();
-  process.stdout.write(`append path ingest:  ${fmt(ingest.rate)} events/s (${fmt(INGEST_EVENTS)} events in ${ingest.batches} transactions), ${(ingest.rate / raw).toFixed(2)}x raw (target >= 0.5x)\n`);
+  process.stdout.write(
+    `append path ingest:  ${fmt(ingest.rate)} events/s (${fmt(INGEST_EVENTS)} events in ${ingest.batches} transactions), ${(ingest.rate / raw).toFixed(2)}x raw (target >= 0.5x)\n`,
+  );
   const e2e = await endToEnd();
-  process.stdout.write(`end to end run:      ${fmt(e2e.rate)} events/s (${fmt(e2e.events)} events in ${fmt(e2e.ms)} ms through A2A stream, executor and append path)\n`);
+  process.stdout.write(
+    `end to end run:      ${fmt(e2e.rate)} events/s (${fmt(e2e.events)} events in ${fmt(e2e.ms)} ms through A2A stream, executor and append path)\n`,
+  );
   const replay = await replayTimes();
   process.stdout.write(
     `replay 10,000 events over SSE: first ${replay.first.toFixed(1)} ms, median of 5 ${replay.median.toFixed(1)} ms (${fmt(replay.bytes)} bytes; target < 300 ms)\n`,

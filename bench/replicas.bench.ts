@@ -44,7 +44,9 @@ async function main() {
   };
   const results: Record<string, { rps: number[]; p50: number[]; p99: number[] }> = {};
   try {
-    console.log(`machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}; ${CONCURRENCY} clients, ${ROUNDS} alternating rounds`);
+    console.log(
+      `machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}; ${CONCURRENCY} clients, ${ROUNDS} alternating rounds`,
+    );
     for (let round = 0; round < ROUNDS; round++) {
       for (const [name, s] of Object.entries(servers)) {
         const r = await load(s.url, TEXT);
@@ -57,12 +59,16 @@ async function main() {
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     const base = mean(results['SQLite, 1 process'].rps);
     for (const [name, r] of Object.entries(results)) {
-      console.log(`${name.padEnd(24)}: ${mean(r.rps).toFixed(1)} req/s (x${(mean(r.rps) / base).toFixed(2)} of SQLite)  p50 ${mean(r.p50).toFixed(1)} ms  p99 ${mean(r.p99).toFixed(1)} ms`);
+      console.log(
+        `${name.padEnd(24)}: ${mean(r.rps).toFixed(1)} req/s (x${(mean(r.rps) / base).toFixed(2)} of SQLite)  p50 ${mean(r.p50).toFixed(1)} ms  p99 ${mean(r.p99).toFixed(1)} ms`,
+      );
     }
     const one = mean(results['PostgreSQL, 1 process'].rps);
     console.log(`--workers 2 / 1 process on PostgreSQL: x${(mean(results['PostgreSQL, --workers 2'].rps) / one).toFixed(2)}`);
     const tl = await turnLatency(servers['PostgreSQL, 1 process'].url, TURNS, THREADS);
-    console.log(`turn latency on PostgreSQL: turns 1-5 p50 ${tl.turn1.toFixed(1)} ms, turns ${TURNS - 4}-${TURNS} p50 ${tl.turnN.toFixed(1)} ms, ratio ${(tl.turnN / tl.turn1).toFixed(2)} (target <= 1.3)`);
+    console.log(
+      `turn latency on PostgreSQL: turns 1-5 p50 ${tl.turn1.toFixed(1)} ms, turns ${TURNS - 4}-${TURNS} p50 ${tl.turnN.toFixed(1)} ms, ratio ${(tl.turnN / tl.turn1).toFixed(2)} (target <= 1.3)`,
+    );
   } finally {
     for (const s of Object.values(servers)) s.child.kill('SIGTERM');
     await Promise.all(Object.values(servers).map((s) => new Promise((r) => (s.child.exitCode !== null ? r(null) : s.child.once('exit', r)))));

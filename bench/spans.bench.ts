@@ -26,15 +26,27 @@ async function main() {
     console.log(`machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}; ${ROUNDS} alternating rounds of ${ROUND_MS} ms each`);
     const cpu = { on: [] as number[], off: [] as number[] };
     for (let r = 0; r < ROUNDS; r++) {
-      for (const [name, server] of (r % 2 ? [['off', off], ['on', on]] : [['on', on], ['off', off]]) as [keyof typeof cpu, typeof on][]) {
+      for (const [name, server] of (r % 2
+        ? [
+            ['off', off],
+            ['on', on],
+          ]
+        : [
+            ['on', on],
+            ['off', off],
+          ]) as [keyof typeof cpu, typeof on][]) {
         const res = await load(server.url, TEXT, server.child.pid, ROUND_MS);
         if (res.cpuMsPerRequest !== null) cpu[name].push(res.cpuMsPerRequest);
-        console.log(`round ${r + 1} spans ${name.padEnd(3)}: ${res.rps.toFixed(1)} req/s, p50 ${res.p50.toFixed(1)} ms, ${res.cpuMsPerRequest?.toFixed(3) ?? 'n/a'} ms CPU/request`);
+        console.log(
+          `round ${r + 1} spans ${name.padEnd(3)}: ${res.rps.toFixed(1)} req/s, p50 ${res.p50.toFixed(1)} ms, ${res.cpuMsPerRequest?.toFixed(3) ?? 'n/a'} ms CPU/request`,
+        );
       }
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const ratio = median(cpu.on) / median(cpu.off);
-    console.log(`CPU per request: spans on ${median(cpu.on).toFixed(3)} ms, off ${median(cpu.off).toFixed(3)} ms (medians): ratio ${ratio.toFixed(3)} (target <= 1.10)`);
+    console.log(
+      `CPU per request: spans on ${median(cpu.on).toFixed(3)} ms, off ${median(cpu.off).toFixed(3)} ms (medians): ratio ${ratio.toFixed(3)} (target <= 1.10)`,
+    );
     process.exitCode = ratio <= 1.1 ? 0 : 1;
   } finally {
     on.child.kill('SIGTERM');

@@ -65,7 +65,13 @@ function plainPage(turns: { input: string; output: TaggedPart[] }[]): string {
   const items = turns
     .map((t) => {
       const parts = t.output
-        .map((p) => (p.kind === 'text' ? `<pre style="white-space:pre-wrap">${escape(p.text)}</pre>` : p.kind === 'data' ? `<pre>${escape(JSON.stringify(p.data, null, 2))}</pre>` : ''))
+        .map((p) =>
+          p.kind === 'text'
+            ? `<pre style="white-space:pre-wrap">${escape(p.text)}</pre>`
+            : p.kind === 'data'
+              ? `<pre>${escape(JSON.stringify(p.data, null, 2))}</pre>`
+              : '',
+        )
         .join('');
       return `<article><p><b>You</b> ${escape(t.input)}</p><div>${parts}</div></article>`;
     })
@@ -103,7 +109,7 @@ async function main() {
     await page.locator(`[data-testid="transcript"][data-turns="${TURNS}"]`).waitFor({ timeout: 60_000 });
     await page.getByTestId('turn').first().waitFor();
     const studioReady = performance.now() - t0;
-    const studioNodes = await (await page.evaluate(COUNT_ELEMENTS)) as number;
+    const studioNodes = (await await page.evaluate(COUNT_ELEMENTS)) as number;
     const studioFrames = summary(await scrollFrames(page, '[data-testid="transcript"]'));
 
     const plain = await browser.newPage({ viewport: { width: 1440, height: 900 } });
@@ -111,15 +117,21 @@ async function main() {
     await plain.setContent(plainPage(turns));
     await plain.evaluate('new Promise((r) => requestAnimationFrame(() => r(null)))');
     const plainReady = performance.now() - t1;
-    const plainNodes = await (await plain.evaluate(COUNT_ELEMENTS)) as number;
+    const plainNodes = (await await plain.evaluate(COUNT_ELEMENTS)) as number;
     const plainFrames = summary(await scrollFrames(plain, '#list'));
 
     const f = (n: number) => n.toFixed(1);
     console.log(`machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, chromium headless (no GPU), node ${process.version}`);
     console.log(`transcript of ${TURNS} turns, scrolled top to bottom at ${STEP_PX} px per frame`);
-    console.log(`studio (virtualised, Markdown + data tree): shown in ${studioReady.toFixed(0)} ms, ${studioNodes} DOM elements; frames p50 ${f(studioFrames.p50)} ms, p95 ${f(studioFrames.p95)} ms, max ${f(studioFrames.max)} ms, ${(studioFrames.slow * 100).toFixed(1)} % over 34 ms (${studioFrames.n} frames)`);
-    console.log(`plain HTML page (everything in the DOM, no Markdown): shown in ${plainReady.toFixed(0)} ms, ${plainNodes} DOM elements; frames p50 ${f(plainFrames.p50)} ms, p95 ${f(plainFrames.p95)} ms, max ${f(plainFrames.max)} ms, ${(plainFrames.slow * 100).toFixed(1)} % over 34 ms (${plainFrames.n} frames)`);
-    console.log(`ratio studio / plain page: frame p95 ${(studioFrames.p95 / plainFrames.p95).toFixed(2)}, DOM elements ${(studioNodes / plainNodes).toFixed(2)}`);
+    console.log(
+      `studio (virtualised, Markdown + data tree): shown in ${studioReady.toFixed(0)} ms, ${studioNodes} DOM elements; frames p50 ${f(studioFrames.p50)} ms, p95 ${f(studioFrames.p95)} ms, max ${f(studioFrames.max)} ms, ${(studioFrames.slow * 100).toFixed(1)} % over 34 ms (${studioFrames.n} frames)`,
+    );
+    console.log(
+      `plain HTML page (everything in the DOM, no Markdown): shown in ${plainReady.toFixed(0)} ms, ${plainNodes} DOM elements; frames p50 ${f(plainFrames.p50)} ms, p95 ${f(plainFrames.p95)} ms, max ${f(plainFrames.max)} ms, ${(plainFrames.slow * 100).toFixed(1)} % over 34 ms (${plainFrames.n} frames)`,
+    );
+    console.log(
+      `ratio studio / plain page: frame p95 ${(studioFrames.p95 / plainFrames.p95).toFixed(2)}, DOM elements ${(studioNodes / plainNodes).toFixed(2)}`,
+    );
   } finally {
     await browser.close();
     await studio.close();

@@ -26,7 +26,13 @@ async function audit(page: Page, screen: string): Promise<void> {
     return result.violations;
   })) as Violation[];
   const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  const report = bad.map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+  const report = bad.map(
+    (v) =>
+      `${v.impact} ${v.id}: ${v.help} at ${v.nodes
+        .slice(0, 3)
+        .map((n) => n.target.join(' '))
+        .join(', ')}`,
+  );
   expect(report, `axe on ${screen}`).toEqual([]);
 }
 

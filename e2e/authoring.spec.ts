@@ -16,7 +16,10 @@ cpSync(EXAMPLE_PROJECT, PROJECT, { recursive: true, filter: (src) => !src.includ
 /** Pastes `text` over the open file, waits until the editor has it (dirty), saves with
  * Ctrl/Cmd+S, and waits until the saved text is on disk. */
 async function replaceEditorText(page: Page, url: string, path: string, text: string): Promise<void> {
-  await page.evaluate((t) => (globalThis as unknown as { navigator: { clipboard: { writeText(s: string): Promise<void> } } }).navigator.clipboard.writeText(t), text);
+  await page.evaluate(
+    (t) => (globalThis as unknown as { navigator: { clipboard: { writeText(s: string): Promise<void> } } }).navigator.clipboard.writeText(t),
+    text,
+  );
   await page.getByTestId('source-editor').locator('.monaco-editor .view-lines').click();
   await page.keyboard.press('ControlOrMeta+A');
   await page.keyboard.press('ControlOrMeta+V');

@@ -29,7 +29,10 @@ describe('compare runs', () => {
     await run.waitForStatus('completed');
 
     // The author changes the answer's wording and adds a field to its data, on disk.
-    writeFileSync(GRAPH, ORIGINAL.replace('Good news: your refund', 'Great news: your refund').replace('intents: state.intents,', 'intents: state.intents, reviewed: true,'));
+    writeFileSync(
+      GRAPH,
+      ORIGINAL.replace('Good news: your refund', 'Great news: your refund').replace('intents: state.intents,', 'intents: state.intents, reviewed: true,'),
+    );
     await run.root.getByTestId('rerun-run').click();
     const rerun = await run.waitForNewRun(original);
     await run.waitForStatus('completed');

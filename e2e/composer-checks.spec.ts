@@ -32,14 +32,21 @@ describe('composer checks and sessions', () => {
     await topic.selectOption('refund');
     await page.locator('[data-testid="form-field"][data-field="priority"]').selectOption('high');
     await page.getByTestId('data-view-json-edit').click();
-    await expect.poll(async () => JSON.parse(await composer.editorText())).toEqual({ schema: 'support.ticket/1', topic: 'refund', orderId: 'ORD-12345', priority: 'high' });
+    await expect
+      .poll(async () => JSON.parse(await composer.editorText()))
+      .toEqual({ schema: 'support.ticket/1', topic: 'refund', orderId: 'ORD-12345', priority: 'high' });
   });
 
-  it('suggests the card\'s examples for the message and completes the JSON from the contract and earlier runs', async () => {
+  it("suggests the card's examples for the message and completes the JSON from the contract and earlier runs", async () => {
     const { page, api } = world();
     const { studio, composer, sessionId } = await openNewSession(world());
     // An earlier successful run used priority "low".
-    const earlier = await api.createRun(sessionId, { parts: [{ kind: 'text', text: 'Where is my order?' }, { kind: 'data', data: { schema: 'support.ticket/1', topic: 'order_status', orderId: 'ORD-23456', priority: 'low' } }] });
+    const earlier = await api.createRun(sessionId, {
+      parts: [
+        { kind: 'text', text: 'Where is my order?' },
+        { kind: 'data', data: { schema: 'support.ticket/1', topic: 'order_status', orderId: 'ORD-23456', priority: 'low' } },
+      ],
+    });
     expect((await api.waitForEnd(earlier.body.run_id)).status).toBe('completed');
     await studio.open(`#/sessions/${sessionId}`);
 
@@ -80,7 +87,13 @@ describe('composer checks and sessions', () => {
     const { page, api } = world();
     const { run, sessionId, studio } = await openNewSession(world());
     // An input the runtime refuses (sent through the API, where nothing checks it first).
-    const created = await api.createRun(sessionId, { parts: [{ kind: 'text', text: 'Where is it?' }, { kind: 'data', data: { schema: 'support.ticket/1', topic: 'lost_parcel' } }], metadata: { userId: 'e2e-user' } });
+    const created = await api.createRun(sessionId, {
+      parts: [
+        { kind: 'text', text: 'Where is it?' },
+        { kind: 'data', data: { schema: 'support.ticket/1', topic: 'lost_parcel' } },
+      ],
+      metadata: { userId: 'e2e-user' },
+    });
     await api.waitForEnd(created.body.run_id);
     await studio.open(`#/sessions/${sessionId}/runs/${created.body.run_id}`);
     await run.waitForRun(created.body.run_id);
@@ -153,7 +166,9 @@ describe('composer checks and sessions', () => {
     await page.getByTestId('compare-view').waitFor();
     expect(await page.getByTestId('compare-left').inputValue()).toBe(ids[1]);
     await page.keyboard.press('Alt+KeyM');
-    await expect.poll(() => page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id)).toBe('composer-text');
+    await expect
+      .poll(() => page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id))
+      .toBe('composer-text');
     // ? types a question mark in the composer, and opens the sheet elsewhere.
     await page.keyboard.press('Shift+Slash');
     expect(await page.getByTestId('composer-text').inputValue()).toBe('?');

@@ -21,7 +21,10 @@ describe('conversation', () => {
     // The question is said once: in the banner, not again in the output below it.
     const asked = (await question.textContent())!;
     expect(await run.finalOutput().getByTestId('part-text').filter({ hasText: asked }).count()).toBe(0);
-    await studio.runItem((await run.runId())).getByTestId('run-waiting').waitFor();
+    await studio
+      .runItem(await run.runId())
+      .getByTestId('run-waiting')
+      .waitFor();
     await screenshot('06-input-required');
 
     await run.reply();
@@ -76,7 +79,18 @@ describe('conversation', () => {
     await composer.setMetadata({ scriptedDelayMs: '150', scriptedChunks: '24' });
     await composer.send();
     const runId = await run.waitForNewRun(null);
-    await expect.poll(async () => Number((await run.liveOutput().getAttribute('data-delta-count').catch(() => '0')) ?? 0), { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
+    await expect
+      .poll(
+        async () =>
+          Number(
+            (await run
+              .liveOutput()
+              .getAttribute('data-delta-count')
+              .catch(() => '0')) ?? 0,
+          ),
+        { timeout: 20_000 },
+      )
+      .toBeGreaterThanOrEqual(3);
 
     await page.reload();
     await studio.waitReady();

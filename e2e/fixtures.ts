@@ -175,7 +175,8 @@ async function restoreProject(url: string, original: ProjectFiles): Promise<void
   for (;;) {
     const s = await getJson<ProjectStatusBody>(`${url}/api/project`);
     if (s.fingerprint === original.fingerprint && s.state === 'ready' && s.pending_changes.length === 0) return;
-    if (Date.now() > until) throw new Error(`the project did not load its original files again: ${JSON.stringify({ state: s.state, pending: s.pending_changes })}`);
+    if (Date.now() > until)
+      throw new Error(`the project did not load its original files again: ${JSON.stringify({ state: s.state, pending: s.pending_changes })}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

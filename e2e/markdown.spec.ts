@@ -43,7 +43,16 @@ function bundle() {
         input_parts: [{ kind: 'text', text: 'Can I get a refund?' }],
         output_parts: [
           { kind: 'text', text: ANSWER },
-          { kind: 'data', data: { schema: 'shop.order/1', items: [{ sku: 'MUG-1', qty: 1 }, { sku: 'TEE-2', qty: 3, note: 'gift' }] } },
+          {
+            kind: 'data',
+            data: {
+              schema: 'shop.order/1',
+              items: [
+                { sku: 'MUG-1', qty: 1 },
+                { sku: 'TEE-2', qty: 3, note: 'gift' },
+              ],
+            },
+          },
         ],
         scores: [],
         metadata: {},

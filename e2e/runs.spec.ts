@@ -54,7 +54,10 @@ describe('runs', () => {
     const seen = await watchLiveText(page, run, async () => !(await run.isActive()));
     const after = await api.run(runId);
     // the text grew on screen, delta by delta
-    expect(seen.length, `live snapshots of ${runId} (${after.status} ${after.reason ?? ''}): ${JSON.stringify(after.output_parts).slice(0, 300)}`).toBeGreaterThanOrEqual(2);
+    expect(
+      seen.length,
+      `live snapshots of ${runId} (${after.status} ${after.reason ?? ''}): ${JSON.stringify(after.output_parts).slice(0, 300)}`,
+    ).toBeGreaterThanOrEqual(2);
     for (let i = 1; i < seen.length; i++) expect(seen[i].startsWith(seen[i - 1])).toBe(true);
 
     await run.waitForStatus('completed');

@@ -90,7 +90,11 @@ for (const [name, script] of [
 step(await build);
 
 // Phase 2.
-console.log('[test] integration and e2e side by side; each one\'s output is printed when it ends\n');
-await Promise.all([run('integration', 'test:integration', { quiet: true }), run('e2e', 'test:e2e:built', { quiet: true })].map((p) => p.then((result) => step(result, { showOutput: true }))));
+console.log("[test] integration and e2e side by side; each one's output is printed when it ends\n");
+await Promise.all(
+  [run('integration', 'test:integration', { quiet: true }), run('e2e', 'test:e2e:built', { quiet: true })].map((p) =>
+    p.then((result) => step(result, { showOutput: true })),
+  ),
+);
 
 console.log(`[test] all passed in ${Math.round((Date.now() - started) / 1000)} s (${times.join(', ')})`);

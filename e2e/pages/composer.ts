@@ -36,7 +36,10 @@ export class ComposerPage {
       return;
     }
     // Paste it, as a person would: typing JSON into Monaco auto-closes brackets and quotes.
-    await this.page.evaluate((text) => (globalThis as unknown as { navigator: { clipboard: { writeText(t: string): Promise<void> } } }).navigator.clipboard.writeText(text), json);
+    await this.page.evaluate(
+      (text) => (globalThis as unknown as { navigator: { clipboard: { writeText(t: string): Promise<void> } } }).navigator.clipboard.writeText(text),
+      json,
+    );
     await editor.locator('.monaco-editor').click();
     await this.page.keyboard.press('ControlOrMeta+A');
     await this.page.keyboard.press('ControlOrMeta+V');
@@ -45,12 +48,14 @@ export class ComposerPage {
   async editorText(): Promise<string> {
     await this.root.locator('[data-testid="data-part-editor"][data-editor="monaco"] .view-line').first().waitFor();
     // Monaco renders each line as .view-line, in visual order; non-breaking spaces as \u00a0.
-    const lines = await this.editor().locator('.view-line').evaluateAll((els) =>
-      els
-        .map((l) => ({ top: parseFloat(l.getAttribute('style')?.match(/top:\s*([\d.]+)px/)?.[1] ?? '0'), text: l.textContent ?? '' }))
-        .sort((a, b) => a.top - b.top)
-        .map((l) => l.text),
-    );
+    const lines = await this.editor()
+      .locator('.view-line')
+      .evaluateAll((els) =>
+        els
+          .map((l) => ({ top: parseFloat(l.getAttribute('style')?.match(/top:\s*([\d.]+)px/)?.[1] ?? '0'), text: l.textContent ?? '' }))
+          .sort((a, b) => a.top - b.top)
+          .map((l) => l.text),
+      );
     return lines.join('\n').replace(/\u00a0/g, ' ');
   }
 

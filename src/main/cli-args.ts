@@ -6,10 +6,7 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(
-  argv: string[],
-  options: T,
-): Record<keyof T, string | boolean | undefined> {
+export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T): Record<keyof T, string | boolean | undefined> {
   try {
     const { values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false });
     return values as unknown as Record<keyof T, string | boolean | undefined>;

@@ -84,8 +84,14 @@ function childFailure(task: Task, cardUrl: string): AgentError {
       detail,
     });
   }
-  if (state === 'auth-required') return new AgentError({ code: 'AUTH_REQUIRED', reason: 'child_auth_required', message: `The agent at ${cardUrl} needs credentials.`, detail });
-  return new AgentError({ code: 'UPSTREAM_UNAVAILABLE', reason: `child_${state.replace(/-/g, '_')}`, message: `The agent at ${cardUrl} ended the task ${state}.`, detail });
+  if (state === 'auth-required')
+    return new AgentError({ code: 'AUTH_REQUIRED', reason: 'child_auth_required', message: `The agent at ${cardUrl} needs credentials.`, detail });
+  return new AgentError({
+    code: 'UPSTREAM_UNAVAILABLE',
+    reason: `child_${state.replace(/-/g, '_')}`,
+    message: `The agent at ${cardUrl} ended the task ${state}.`,
+    detail,
+  });
 }
 
 /** A transport or protocol failure of the call itself. */
@@ -93,10 +99,20 @@ function callFailure(err: unknown, cardUrl: string, timedOut: boolean): AgentErr
   if (err instanceof AgentError) return err;
   const e = err as { name?: string; message?: string; code?: number };
   if (e?.name === 'OutboundQueueTimeoutError') {
-    return new AgentError({ code: 'UPSTREAM_TIMEOUT', reason: 'outbound_pool_busy', message: e.message ?? 'Every outbound connection stayed busy.', detail: { agent: cardUrl } });
+    return new AgentError({
+      code: 'UPSTREAM_TIMEOUT',
+      reason: 'outbound_pool_busy',
+      message: e.message ?? 'Every outbound connection stayed busy.',
+      detail: { agent: cardUrl },
+    });
   }
   if (timedOut || e?.name === 'TimeoutError') {
-    return new AgentError({ code: 'UPSTREAM_TIMEOUT', reason: 'child_agent_timeout', message: `The agent at ${cardUrl} did not answer in time.`, detail: { agent: cardUrl } });
+    return new AgentError({
+      code: 'UPSTREAM_TIMEOUT',
+      reason: 'child_agent_timeout',
+      message: `The agent at ${cardUrl} did not answer in time.`,
+      detail: { agent: cardUrl },
+    });
   }
   return new AgentError({
     code: 'UPSTREAM_UNAVAILABLE',
@@ -111,7 +127,12 @@ function rpcFailure(error: { code: number; message: string }, cardUrl: string): 
   const detail = { agent: cardUrl, rpc_code: error.code };
   if (error.code === -32001) return new AgentError({ code: 'NOT_FOUND', reason: 'child_task_not_found', message: error.message, detail });
   if (error.code === -32602) return new AgentError({ code: 'INVALID_INPUT', reason: 'child_rejected_input', message: error.message, detail });
-  return new AgentError({ code: 'UPSTREAM_UNAVAILABLE', reason: 'child_agent_error', message: `The agent at ${cardUrl} answered an error: ${error.message}`, detail });
+  return new AgentError({
+    code: 'UPSTREAM_UNAVAILABLE',
+    reason: 'child_agent_error',
+    message: `The agent at ${cardUrl} answered an error: ${error.message}`,
+    detail,
+  });
 }
 
 /**
@@ -123,7 +144,8 @@ export async function callAgent(ctx: { fetch?: Fetch }, cardUrl: string, text: s
   const timeout = AbortSignal.timeout(options.timeoutMs ?? 60_000);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   const base: Fetch = ctx.fetch ?? fetch;
-  const fetchImpl = ((input: string | URL | Request, init?: RequestInit) => base(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal })) as typeof fetch;
+  const fetchImpl = ((input: string | URL | Request, init?: RequestInit) =>
+    base(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal })) as typeof fetch;
   const parent = parentContext();
   const contextId = options.contextId ?? (parent ? childContextId(parent, cardUrl) : crypto.randomUUID());
   const report = branchReporter(signal);
@@ -155,16 +177,38 @@ export async function callAgent(ctx: { fetch?: Fetch }, cardUrl: string, text: s
       const res = await client.sendMessage(params);
       if ('error' in res && res.error) throw rpcFailure(res.error, cardUrl);
       const result = (res as { result: Task | Message }).result;
-      task = result.kind === 'task' ? result : { kind: 'task', id: result.taskId ?? '', contextId, status: { state: 'completed', message: result }, artifacts: [{ artifactId: 'message', parts: result.parts }] };
+      task =
+        result.kind === 'task'
+          ? result
+          : {
+              kind: 'task',
+              id: result.taskId ?? '',
+              contextId,
+              status: { state: 'completed', message: result },
+              artifacts: [{ artifactId: 'message', parts: result.parts }],
+            };
     }
-    if (!task) throw new AgentError({ code: 'UPSTREAM_UNAVAILABLE', reason: 'child_agent_error', message: `The agent at ${cardUrl} ended the stream without a task.`, detail: { agent: cardUrl } });
+    if (!task)
+      throw new AgentError({
+        code: 'UPSTREAM_UNAVAILABLE',
+        reason: 'child_agent_error',
+        message: `The agent at ${cardUrl} ended the stream without a task.`,
+        detail: { agent: cardUrl },
+      });
     const parts = task.artifacts?.flatMap((a) => a.parts) ?? [];
     let result: AgentCallResult;
     if (task.status.state === 'completed') {
       result = { state: 'completed', text: textOf(parts), data: dataOf(parts), taskId: task.id, contextId: task.contextId ?? contextId };
     } else if (task.status.state === 'input-required') {
       const asked = task.status.message?.parts ?? [];
-      result = { state: 'input-required', text: textOf(parts), data: dataOf(asked), question: textOf(asked), taskId: task.id, contextId: task.contextId ?? contextId };
+      result = {
+        state: 'input-required',
+        text: textOf(parts),
+        data: dataOf(asked),
+        question: textOf(asked),
+        taskId: task.id,
+        contextId: task.contextId ?? contextId,
+      };
     } else throw childFailure(task, cardUrl);
     if (spanId) report!.end(spanId);
     return result;

@@ -10,7 +10,12 @@ describe('AgentError and the error catalogue (spec 7.2)', () => {
   });
 
   it('documents retriable defaults: only the three upstream codes retry', () => {
-    expect(Object.entries(DEFAULT_RETRIABLE).filter(([, v]) => v).map(([k]) => k).sort()).toEqual(['RATE_LIMITED', 'UPSTREAM_TIMEOUT', 'UPSTREAM_UNAVAILABLE']);
+    expect(
+      Object.entries(DEFAULT_RETRIABLE)
+        .filter(([, v]) => v)
+        .map(([k]) => k)
+        .sort(),
+    ).toEqual(['RATE_LIMITED', 'UPSTREAM_TIMEOUT', 'UPSTREAM_UNAVAILABLE']);
   });
 
   it('rejects an invalid standard code with a TypeError when the raiser is built', () => {
@@ -22,7 +27,14 @@ describe('AgentError and the error catalogue (spec 7.2)', () => {
     const errors = defineErrorCatalogue({ 'SD-404': { code: 'NOT_FOUND', reason: 'order_not_found', title: 'Order not found', retriable: false } });
     const e = errors.error('SD-404');
     expect(e).toBeInstanceOf(AgentError);
-    expect(e.toDataPart()).toEqual({ errorCode: 'NOT_FOUND', errorReason: 'order_not_found', errorMessage: 'Order not found', retriable: false, domainCode: 'SD-404', domainTitle: 'Order not found' });
+    expect(e.toDataPart()).toEqual({
+      errorCode: 'NOT_FOUND',
+      errorReason: 'order_not_found',
+      errorMessage: 'Order not found',
+      retriable: false,
+      domainCode: 'SD-404',
+      domainTitle: 'Order not found',
+    });
     expect(() => errors.raise('SD-404', 'custom')).toThrow('custom');
   });
 

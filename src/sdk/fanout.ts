@@ -69,11 +69,7 @@ export function defaultFanoutConcurrency(): number {
   return shared[CAP_KEY] ?? 4;
 }
 
-export async function fanOut<T, R>(
-  items: readonly T[],
-  task: (item: T, index: number) => Promise<R>,
-  options: FanOutOptions<T> = {},
-): Promise<R[]> {
+export async function fanOut<T, R>(items: readonly T[], task: (item: T, index: number) => Promise<R>, options: FanOutOptions<T> = {}): Promise<R[]> {
   const cap = options.maxConcurrency ?? defaultFanoutConcurrency();
   if (!Number.isInteger(cap) || cap <= 0) throw new RangeError(`maxConcurrency must be a positive integer, got ${cap}`);
   const limit = pLimit(cap);

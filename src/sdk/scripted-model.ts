@@ -87,11 +87,7 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions> {
     }
   }
 
-  async _generate(
-    messages: BaseMessage[],
-    options: this['ParsedCallOptions'],
-    runManager?: CallbackManagerForLLMRun,
-  ): Promise<ChatResult> {
+  async _generate(messages: BaseMessage[], options: this['ParsedCallOptions'], runManager?: CallbackManagerForLLMRun): Promise<ChatResult> {
     let text = '';
     for await (const chunk of this._streamResponseChunks(messages, options, runManager)) text += chunk.text;
     return { generations: [{ text, message: new AIMessage(text) }] };

@@ -18,7 +18,15 @@ class ModelUsageHandler extends BaseCallbackHandler {
     super({ ignoreChain: true, ignoreAgent: true, ignoreRetriever: true, ignoreCustomEvent: true });
   }
 
-  override handleChatModelStart(_llm: unknown, _messages: unknown, runId: string, _parent?: string, _extra?: unknown, _tags?: string[], metadata?: Record<string, unknown>): void {
+  override handleChatModelStart(
+    _llm: unknown,
+    _messages: unknown,
+    runId: string,
+    _parent?: string,
+    _extra?: unknown,
+    _tags?: string[],
+    metadata?: Record<string, unknown>,
+  ): void {
     const thread = metadata?.thread_id;
     if (thread !== undefined && thread !== null) this.threadOf.set(runId, String(thread));
   }

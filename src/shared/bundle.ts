@@ -85,16 +85,16 @@ const optionalText = z.string().max(1000).optional();
 const part = z.discriminatedUnion('kind', [
   z.looseObject({ kind: z.literal('text'), text: z.string(), partial: z.boolean().optional() }),
   z.looseObject({ kind: z.literal('data'), data: z.record(z.string(), z.unknown()) }),
-  z
-    .looseObject({ kind: z.literal('file'), source: z.enum(['inline', 'uri']), name: optionalText, mime_type: optionalText })
-    .superRefine((p, ctx) => {
-      if (p.source === 'inline') {
-        if (typeof p.sha256 !== 'string' || !SHA.test(p.sha256)) ctx.addIssue({ code: 'custom', path: ['sha256'], message: 'an inline file part needs a lowercase hex sha256' });
-        if (!Number.isSafeInteger(p.size) || (p.size as number) < 0) ctx.addIssue({ code: 'custom', path: ['size'], message: 'an inline file part needs its size in bytes' });
-      } else if (typeof p.uri !== 'string' || p.uri.length === 0 || p.uri.length > 8192) {
-        ctx.addIssue({ code: 'custom', path: ['uri'], message: 'a file part by reference needs its uri' });
-      }
-    }),
+  z.looseObject({ kind: z.literal('file'), source: z.enum(['inline', 'uri']), name: optionalText, mime_type: optionalText }).superRefine((p, ctx) => {
+    if (p.source === 'inline') {
+      if (typeof p.sha256 !== 'string' || !SHA.test(p.sha256))
+        ctx.addIssue({ code: 'custom', path: ['sha256'], message: 'an inline file part needs a lowercase hex sha256' });
+      if (!Number.isSafeInteger(p.size) || (p.size as number) < 0)
+        ctx.addIssue({ code: 'custom', path: ['size'], message: 'an inline file part needs its size in bytes' });
+    } else if (typeof p.uri !== 'string' || p.uri.length === 0 || p.uri.length > 8192) {
+      ctx.addIssue({ code: 'custom', path: ['uri'], message: 'a file part by reference needs its uri' });
+    }
+  }),
   z.looseObject({ kind: z.literal('status'), status: z.string() }),
   z.looseObject({ kind: z.literal('error'), message: z.string() }),
 ]);
@@ -159,4 +159,3 @@ export const ImportResultSchema = ImportPlanSchema.extend({
   mapping: z.object({ sessions: z.record(z.string(), z.string()), runs: z.record(z.string(), z.string()) }),
 });
 export type ImportResult = z.infer<typeof ImportResultSchema>;
-

@@ -22,7 +22,11 @@ describe('contract checking', () => {
 
   it('lists every problem by JSON path, an enum error with the allowed values', () => {
     const problems = checker.check('support.ticket/1', TICKET, { schema: 'support.ticket/1', topic: 'complaint', orderId: 'X1', priority: 9, colour: 'red' })!;
-    expect(problems).toContainEqual({ path: '/topic', message: 'must be one of: refund, order_status, question', allowed: ['refund', 'order_status', 'question'] });
+    expect(problems).toContainEqual({
+      path: '/topic',
+      message: 'must be one of: refund, order_status, question',
+      allowed: ['refund', 'order_status', 'question'],
+    });
     expect(problems).toContainEqual({ path: '/colour', message: 'is not allowed by the contract' });
     expect(problems.map((p) => p.path)).toEqual(expect.arrayContaining(['/orderId', '/priority']));
     expect(checker.check('support.ticket/1', TICKET, { schema: 'support.ticket/1' })).toEqual([

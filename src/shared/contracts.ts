@@ -13,7 +13,6 @@ export function createContractAjv(): Ajv {
   return new Ajv({ allErrors: true, strict: false });
 }
 
-
 const show = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
 
 /** ajv's errors as problems a person can act on: where, what, and for an enum what is allowed. */

@@ -13,28 +13,13 @@ export type { CreateRunBody, CreateSessionBody, InputPart } from './playground-r
 export const PLAYGROUND_PREFIX = '/api/playground/v1';
 
 /** spec 3: the fixed set of eight run states. */
-export const RUN_STATES = [
-  'queued',
-  'preparing',
-  'running',
-  'input_required',
-  'completed',
-  'failed',
-  'cancelled',
-  'interrupted',
-] as const;
+export const RUN_STATES = ['queued', 'preparing', 'running', 'input_required', 'completed', 'failed', 'cancelled', 'interrupted'] as const;
 export const RunStatusSchema = z.enum(RUN_STATES);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 
 /** States in which a run still holds the project's single active-run slot (spec 8). */
 export const ACTIVE_STATES: readonly RunStatus[] = ['queued', 'preparing', 'running'];
-export const TERMINAL_STATES: readonly RunStatus[] = [
-  'input_required',
-  'completed',
-  'failed',
-  'cancelled',
-  'interrupted',
-];
+export const TERMINAL_STATES: readonly RunStatus[] = ['input_required', 'completed', 'failed', 'cancelled', 'interrupted'];
 
 export function isActive(status: RunStatus): boolean {
   return ACTIVE_STATES.includes(status);

@@ -1,6 +1,15 @@
 // The studio <-> runtime contract lines: what one process prints the other must read back.
 import { describe, expect, it } from 'vitest';
-import { captureTokenOf, formatDiagnosticsLine, formatReadyLine, parseDiagnosticsLine, parseReadyLine, RUNTIME_PATHS, RuntimeSchemas, StrictRuntimeSchemas } from './runtime-contract.ts';
+import {
+  captureTokenOf,
+  formatDiagnosticsLine,
+  formatReadyLine,
+  parseDiagnosticsLine,
+  parseReadyLine,
+  RUNTIME_PATHS,
+  RuntimeSchemas,
+  StrictRuntimeSchemas,
+} from './runtime-contract.ts';
 
 describe('runtime contract lines', () => {
   it('reads the URL back from the ready line, and nothing from other lines', () => {
@@ -11,7 +20,10 @@ describe('runtime contract lines', () => {
   });
 
   it('round-trips diagnostics, and ignores lines that only look like them', () => {
-    const diagnostics = [{ file: 'src/graph.ts', line: 3, column: 7, message: "Expected ';'" }, { file: 'agent.json', field: 'skills', message: 'must be an array' }];
+    const diagnostics = [
+      { file: 'src/graph.ts', line: 3, column: 7, message: "Expected ';'" },
+      { file: 'agent.json', field: 'skills', message: 'must be an array' },
+    ];
     expect(parseDiagnosticsLine(formatDiagnosticsLine(diagnostics))).toEqual(diagnostics);
     expect(parseDiagnosticsLine('agent-studio:diagnostics {not json')).toBeNull();
     expect(parseDiagnosticsLine('agent-studio:diagnostics {"diagnostics":[{"file":1}]}')).toEqual([]);
@@ -20,7 +32,14 @@ describe('runtime contract lines', () => {
 });
 
 describe('runtime contract schemas', () => {
-  const meta = { agent: 'a', generation: 1, loaded_at: 't', exit_node: 'n', components: [{ kind: 'prompt', name: 'p', file: 'f', hash: 'h', version: 1 }], input_contracts: [] };
+  const meta = {
+    agent: 'a',
+    generation: 1,
+    loaded_at: 't',
+    exit_node: 'n',
+    components: [{ kind: 'prompt', name: 'p', file: 'f', hash: 'h', version: 1 }],
+    input_contracts: [],
+  };
 
   it('replies are read leniently: a key added on one side is dropped, not refused', () => {
     const reply = { success: true, data: { ...meta, components: [{ ...meta.components[0], extra: 1 }], later: 'x' }, error: null };
@@ -30,7 +49,10 @@ describe('runtime contract schemas', () => {
   it('the strict schemas refuse a key one side added, at any depth', () => {
     expect(StrictRuntimeSchemas.MetadataReply.safeParse({ success: true, data: meta, error: null }).success).toBe(true);
     expect(StrictRuntimeSchemas.MetadataReply.safeParse({ success: true, data: { ...meta, later: 'x' }, error: null }).success).toBe(false);
-    expect(StrictRuntimeSchemas.MetadataReply.safeParse({ success: true, data: { ...meta, components: [{ ...meta.components[0], extra: 1 }] }, error: null }).success).toBe(false);
+    expect(
+      StrictRuntimeSchemas.MetadataReply.safeParse({ success: true, data: { ...meta, components: [{ ...meta.components[0], extra: 1 }] }, error: null })
+        .success,
+    ).toBe(false);
   });
 
   it('both refuse a renamed or retyped field', () => {
@@ -47,7 +69,13 @@ describe('runtime contract schemas', () => {
   });
 
   it('the paths the studio calls are relative to the runtime base URL', () => {
-    expect(RUNTIME_PATHS).toEqual({ reload: 'api/v1/registry/reload', metadata: 'api/v1/registry/metadata', agentCard: '.well-known/agent-card.json', health: 'healthz', graph: 'graph' });
+    expect(RUNTIME_PATHS).toEqual({
+      reload: 'api/v1/registry/reload',
+      metadata: 'api/v1/registry/metadata',
+      agentCard: '.well-known/agent-card.json',
+      health: 'healthz',
+      graph: 'graph',
+    });
   });
 
   it('the capture key names its token as {capture_token} or the token alone, anything else names none', () => {

@@ -2,8 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { buildSpans, graphPath } from './spans.ts';
 
 const at = (ms: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, 0, ms)).toISOString();
-const start = (id: string, node: string, ms: number, extra: Record<string, unknown> = {}) => ({ name: 'span.start', ts: at(ms), data: { span_id: id, node, kind: 'node', step: 1, ts: at(ms), ...extra } });
-const end = (id: string, ms: number, duration: number, extra: Record<string, unknown> = {}) => ({ name: 'span.end', ts: at(ms), data: { span_id: id, status: 'completed', duration_ms: duration, ts: at(ms), ...extra } });
+const start = (id: string, node: string, ms: number, extra: Record<string, unknown> = {}) => ({
+  name: 'span.start',
+  ts: at(ms),
+  data: { span_id: id, node, kind: 'node', step: 1, ts: at(ms), ...extra },
+});
+const end = (id: string, ms: number, duration: number, extra: Record<string, unknown> = {}) => ({
+  name: 'span.end',
+  ts: at(ms),
+  data: { span_id: id, status: 'completed', duration_ms: duration, ts: at(ms), ...extra },
+});
 
 describe('buildSpans', () => {
   it('nests branches and subgraph nodes under their parent, in start order, with offsets', () => {
@@ -39,7 +47,15 @@ describe('buildSpans', () => {
 
 describe('graphPath', () => {
   it('orders the nodes that ran, counts loops, and keeps the latest status', () => {
-    const tree = buildSpans([start('1', 'a', 0), end('1', 1, 1), start('2', 'b', 2), end('2', 3, 1), start('3', 'a', 4), end('3', 5, 1, { status: 'failed' }), start('4', 'c', 6)]);
+    const tree = buildSpans([
+      start('1', 'a', 0),
+      end('1', 1, 1),
+      start('2', 'b', 2),
+      end('2', 3, 1),
+      start('3', 'a', 4),
+      end('3', 5, 1, { status: 'failed' }),
+      start('4', 'c', 6),
+    ]);
     const path = graphPath(tree);
     expect([...path.entries()]).toEqual([
       ['a', { count: 2, order: 1, status: 'failed' }],

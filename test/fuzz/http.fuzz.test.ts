@@ -36,7 +36,13 @@ const rpcMessage = (contextId?: string) => ({
   id: 1,
   method: 'message/send',
   params: {
-    message: { kind: 'message', messageId: 'm-1', role: 'user', parts: [{ kind: 'text', text: 'I want a refund for order ORD-12345' }], ...(contextId ? { contextId } : {}) },
+    message: {
+      kind: 'message',
+      messageId: 'm-1',
+      role: 'user',
+      parts: [{ kind: 'text', text: 'I want a refund for order ORD-12345' }],
+      ...(contextId ? { contextId } : {}),
+    },
     metadata: { userId: 'fuzzer' },
     configuration: { blocking: true },
   },
@@ -70,13 +76,40 @@ afterAll(async () => {
 describe('HTTP fuzz campaign (seeded, bounded)', () => {
   it('POST / answers every input with a JSON-RPC response or error', async () => {
     const paths = [
-      ['jsonrpc'], ['id'], ['method'], ['params'], ['params', 'message'], ['params', 'message', 'parts'], ['params', 'message', 'parts', 0],
-      ['params', 'message', 'parts', 0, 'kind'], ['params', 'message', 'parts', 0, 'text'], ['params', 'message', 'parts', 1], ['params', 'message', 'messageId'],
-      ['params', 'message', 'role'], ['params', 'message', 'contextId'], ['params', 'message', 'taskId'], ['params', 'message', 'referenceTaskIds'],
-      ['params', 'message', 'metadata'], ['params', 'message', 'kind'], ['params', 'message', 'extensions'], ['params', 'metadata'], ['params', 'metadata', 'history'],
-      ['params', 'configuration'], ['params', 'configuration', 'blocking'], ['params', 'configuration', 'historyLength'], ['params', 'id'],
+      ['jsonrpc'],
+      ['id'],
+      ['method'],
+      ['params'],
+      ['params', 'message'],
+      ['params', 'message', 'parts'],
+      ['params', 'message', 'parts', 0],
+      ['params', 'message', 'parts', 0, 'kind'],
+      ['params', 'message', 'parts', 0, 'text'],
+      ['params', 'message', 'parts', 1],
+      ['params', 'message', 'messageId'],
+      ['params', 'message', 'role'],
+      ['params', 'message', 'contextId'],
+      ['params', 'message', 'taskId'],
+      ['params', 'message', 'referenceTaskIds'],
+      ['params', 'message', 'metadata'],
+      ['params', 'message', 'kind'],
+      ['params', 'message', 'extensions'],
+      ['params', 'metadata'],
+      ['params', 'metadata', 'history'],
+      ['params', 'configuration'],
+      ['params', 'configuration', 'blocking'],
+      ['params', 'configuration', 'historyLength'],
+      ['params', 'id'],
     ];
-    const method = fc.constantFrom('message/send', 'message/stream', 'tasks/get', 'tasks/cancel', 'tasks/resubscribe', 'tasks/pushNotificationConfig/get', 'nope/nope');
+    const method = fc.constantFrom(
+      'message/send',
+      'message/stream',
+      'tasks/get',
+      'tasks/cancel',
+      'tasks/resubscribe',
+      'tasks/pushNotificationConfig/get',
+      'nope/nope',
+    );
     const parts = fc.constantFrom<unknown[]>(
       [{ kind: 'text', text: 'hi' }],
       [{ kind: 'data', data: { schema: 'support.ticket/1', order_id: 'A1', issue: 'refund' } }],
@@ -84,14 +117,12 @@ describe('HTTP fuzz campaign (seeded, bounded)', () => {
       [{ kind: 'file', file: { uri: 'https://example.com/a.pdf', bytes: 'aGVsbG8=' } }],
       [{ kind: 'file', file: { bytes: 'not base64!' } }],
     );
-    const doc = fc
-      .tuple(method, parts)
-      .chain(([m, p]) => {
-        const template = rpcMessage();
-        template.method = m;
-        template.params.message.parts = p as typeof template.params.message.parts;
-        return mutated(template, paths);
-      });
+    const doc = fc.tuple(method, parts).chain(([m, p]) => {
+      const template = rpcMessage();
+      template.method = m;
+      template.params.message.parts = p as typeof template.params.message.parts;
+      return mutated(template, paths);
+    });
     await fc.assert(
       fc.asyncProperty(encodedBody(doc), transport, async (body, tr) => {
         const req = request(runtimePort, 'POST', '/', body, tr);
@@ -110,7 +141,18 @@ describe('HTTP fuzz campaign (seeded, bounded)', () => {
 
   it('/api/v1 answers every input in the management envelope', async () => {
     const route = fc.oneof(
-      fc.constantFrom('/api/v1/status', '/status', '/api/v1/card/url', '/api/v1/memory/config', '/api/v1/memory/threads', '/api/v1/memory/migrate-agent-id', '/api/v1/registry/reload', '/api/v1/registry/metadata', '/internal/reload', '/graph'),
+      fc.constantFrom(
+        '/api/v1/status',
+        '/status',
+        '/api/v1/card/url',
+        '/api/v1/memory/config',
+        '/api/v1/memory/threads',
+        '/api/v1/memory/migrate-agent-id',
+        '/api/v1/registry/reload',
+        '/api/v1/registry/metadata',
+        '/internal/reload',
+        '/graph',
+      ),
       segment.map((s) => `/api/v1/memory/threads/${s}/messages`),
       segment.map((s) => `/api/v1/memory/threads/${s}`),
       fc.array(segment, { minLength: 1, maxLength: 3 }).map((s) => `/api/v1/${s.join('/')}`),
@@ -119,7 +161,16 @@ describe('HTTP fuzz campaign (seeded, bounded)', () => {
     // Never the destructive call a user makes on purpose (delete all): the thread stored
     // before the campaign must survive it, and migrate never names this runtime's AGENT_ID.
     const query = fc.constantFrom('', '?all=false', '?all=1', '?all=%ZZ', '?x=%', '?all=true&all=true');
-    const body = mutated({ url: 'https://agents.example.com/a', summarize: true, window_size: 10, old_id: 'someone-else', new_id: 'x' }, [['url'], ['summarize'], ['window_size'], ['summarize_threshold'], ['enabled'], ['old_id'], ['new_id'], ['postgres_dsn']]);
+    const body = mutated({ url: 'https://agents.example.com/a', summarize: true, window_size: 10, old_id: 'someone-else', new_id: 'x' }, [
+      ['url'],
+      ['summarize'],
+      ['window_size'],
+      ['summarize_threshold'],
+      ['enabled'],
+      ['old_id'],
+      ['new_id'],
+      ['postgres_dsn'],
+    ]);
     const method = fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS', 'HEAD');
     await fc.assert(
       fc.asyncProperty(method, route, query, fc.option(encodedBody(body), { nil: undefined }), transport, async (m, r, q, b, tr) => {
@@ -139,9 +190,23 @@ describe('HTTP fuzz campaign (seeded, bounded)', () => {
   }, 120_000);
 
   it('the Playground API answers every input with JSON, errors as {detail: {error, message}}', async () => {
-    const id = fc.oneof({ weight: 3, arbitrary: fc.constant(fuzzSession) }, { weight: 1, arbitrary: segment }, { weight: 1, arbitrary: fc.stringMatching(/^(ses|run)_[0-9A-Z]{26}$/) });
+    const id = fc.oneof(
+      { weight: 3, arbitrary: fc.constant(fuzzSession) },
+      { weight: 1, arbitrary: segment },
+      { weight: 1, arbitrary: fc.stringMatching(/^(ses|run)_[0-9A-Z]{26}$/) },
+    );
     const route = fc.oneof(
-      fc.constantFrom('/sessions', '/composer-schema', '/graph', '/runtime', '/compare?left=%ZZ&right=x', '/bundles/export', '/bundles/import', '/sessions?limit=%ZZ', '/sessions?cursor=zz&limit=0'),
+      fc.constantFrom(
+        '/sessions',
+        '/composer-schema',
+        '/graph',
+        '/runtime',
+        '/compare?left=%ZZ&right=x',
+        '/bundles/export',
+        '/bundles/import',
+        '/sessions?limit=%ZZ',
+        '/sessions?cursor=zz&limit=0',
+      ),
       id.map((s) => `/sessions/${s}`),
       id.map((s) => `/sessions/${s}/runs`),
       id.map((s) => `/runs/${s}`),
@@ -151,11 +216,28 @@ describe('HTTP fuzz campaign (seeded, bounded)', () => {
     );
     const runBody = mutated(
       {
-        parts: [{ kind: 'text', text: 'hello' }, { kind: 'data', data: { schema: 'support.ticket/1', order_id: 'A1' } }, { kind: 'file', name: 'a.txt', mime_type: 'text/plain', bytes_base64: 'aGVsbG8=' }],
+        parts: [
+          { kind: 'text', text: 'hello' },
+          { kind: 'data', data: { schema: 'support.ticket/1', order_id: 'A1' } },
+          { kind: 'file', name: 'a.txt', mime_type: 'text/plain', bytes_base64: 'aGVsbG8=' },
+        ],
         metadata: { userId: 'fuzzer' },
         changed_files: [],
       },
-      [['parts'], ['parts', 0], ['parts', 0, 'kind'], ['parts', 1, 'data'], ['parts', 2, 'bytes_base64'], ['parts', 2, 'uri'], ['metadata'], ['changed_files'], ['changed_files', 0], ['revision'], ['title'], ['extra']],
+      [
+        ['parts'],
+        ['parts', 0],
+        ['parts', 0, 'kind'],
+        ['parts', 1, 'data'],
+        ['parts', 2, 'bytes_base64'],
+        ['parts', 2, 'uri'],
+        ['metadata'],
+        ['changed_files'],
+        ['changed_files', 0],
+        ['revision'],
+        ['title'],
+        ['extra'],
+      ],
     );
     const method = fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS');
     await fc.assert(
@@ -183,7 +265,11 @@ describe('HTTP fuzz campaign (seeded, bounded)', () => {
     expect((await t.call('GET', `/runs/${baseline.runId}`)).body).toEqual(baseline.run);
     expect((await t.call('GET', `/sessions/${baseline.session}`)).status).toBe(200);
     // The conversation still continues: a follow-up on the stored thread completes.
-    const follow = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...rpcMessage(BASELINE_CONTEXT), id: 2 }) });
+    const follow = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...rpcMessage(BASELINE_CONTEXT), id: 2 }),
+    });
     expect(((await follow.json()) as { result?: { status?: { state?: string } } }).result?.status?.state).toBe('completed');
   });
 });

@@ -27,7 +27,9 @@ export function send(port: number, r: FuzzRequest, timeoutMs = 20_000): Promise<
     const req = http.request({ host: '127.0.0.1', port, method: r.method, path: r.path, headers: raw, setHost: !('host' in r.headers) }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }),
+      );
       res.on('error', reject);
     });
     req.setTimeout(timeoutMs, () => req.destroy(new Error(`no complete answer within ${timeoutMs} ms: ${r.method} ${r.path}`)));
@@ -94,12 +96,14 @@ export class Body {
 
 /** How a body goes over the wire: JSON text, or something that is not quite JSON. */
 export function encodedBody(value: fc.Arbitrary<unknown>): fc.Arbitrary<Body> {
-  return fc.oneof(
-    { weight: 8, arbitrary: value.map((v) => Buffer.from(toJsonText(v))) },
-    { weight: 1, arbitrary: fc.constantFrom(80, 1100, 5000).map((d) => Buffer.from(deepJsonText(d))) },
-    { weight: 1, arbitrary: value.map((v) => Buffer.from(toJsonText(v).slice(0, -1))) },
-    { weight: 1, arbitrary: fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b)) },
-  ).map((bytes) => new Body(bytes));
+  return fc
+    .oneof(
+      { weight: 8, arbitrary: value.map((v) => Buffer.from(toJsonText(v))) },
+      { weight: 1, arbitrary: fc.constantFrom(80, 1100, 5000).map((d) => Buffer.from(deepJsonText(d))) },
+      { weight: 1, arbitrary: value.map((v) => Buffer.from(toJsonText(v).slice(0, -1))) },
+      { weight: 1, arbitrary: fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b)) },
+    )
+    .map((bytes) => new Body(bytes));
 }
 
 export interface Transport {
@@ -112,15 +116,34 @@ export interface Transport {
 export const transport: fc.Arbitrary<Transport> = fc.record({
   contentType: fc.oneof(
     { weight: 10, arbitrary: fc.constant('application/json') },
-    { weight: 3, arbitrary: fc.constantFrom('application/json; charset=utf-8', 'application/json; charset=latin1', 'application/json; charset=koi8-x', 'APPLICATION/JSON') },
-    { weight: 2, arbitrary: fc.constantFrom<string | null>(null, 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json-patch+json', '') },
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom('application/json; charset=utf-8', 'application/json; charset=latin1', 'application/json; charset=koi8-x', 'APPLICATION/JSON'),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom<string | null>(
+        null,
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/json-patch+json',
+        '',
+      ),
+    },
   ),
   encoding: fc.oneof(
     { weight: 12, arbitrary: fc.constant<'identity'>('identity') },
     { weight: 3, arbitrary: fc.constantFrom<Transport['encoding']>('gzip', 'deflate', 'br', 'gzip-corrupt', 'br-corrupt', 'unknown') },
   ),
-  host: fc.oneof({ weight: 12, arbitrary: fc.constant<'own'>('own') }, { weight: 3, arbitrary: fc.constantFrom<Transport['host']>('localhost', 'foreign', 'twice', 'none') }),
-  origin: fc.oneof({ weight: 12, arbitrary: fc.constant<'none'>('none') }, { weight: 3, arbitrary: fc.constantFrom<Transport['origin']>('own', 'foreign', 'null') }),
+  host: fc.oneof(
+    { weight: 12, arbitrary: fc.constant<'own'>('own') },
+    { weight: 3, arbitrary: fc.constantFrom<Transport['host']>('localhost', 'foreign', 'twice', 'none') },
+  ),
+  origin: fc.oneof(
+    { weight: 12, arbitrary: fc.constant<'none'>('none') },
+    { weight: 3, arbitrary: fc.constantFrom<Transport['origin']>('own', 'foreign', 'null') },
+  ),
 });
 
 /** Applies a transport variation to a method, path and body. */

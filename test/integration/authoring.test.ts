@@ -41,7 +41,11 @@ describe('the authoring loop', () => {
     expect(found.status).toBe(200);
     const fn = found.body.targets.find((x: any) => x.kind === 'function');
     const text = fs.readFileSync(path.join(dir, 'src/graph.ts'), 'utf8');
-    expect(fn).toMatchObject({ path: 'src/graph.ts', line: text.slice(0, text.indexOf('const respond')).split('\n').length, file_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(fn).toMatchObject({
+      path: 'src/graph.ts',
+      line: text.slice(0, text.indexOf('const respond')).split('\n').length,
+      file_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     const missing = await t.call('GET', '/source-targets/nope');
     expect(missing.status).toBe(404);
     expect(missing.body.detail).toMatchObject({ error: 'not_found', node_id: 'nope', nodes: expect.arrayContaining(['respond', 'router']) });
@@ -60,7 +64,11 @@ describe('the authoring loop', () => {
 
   it('a save through /api/save changes the next run, with no changed_files from the client', async () => {
     const f = await json(t, 'GET', '/api/project/file?path=src/graph.ts');
-    const saved = await json(t, 'POST', '/api/save', { path: 'src/graph.ts', content: f.body.content.replace('Good news: your refund', 'Wonderful news: your refund'), base_sha256: f.body.sha256 });
+    const saved = await json(t, 'POST', '/api/save', {
+      path: 'src/graph.ts',
+      content: f.body.content.replace('Good news: your refund', 'Wonderful news: your refund'),
+      base_sha256: f.body.sha256,
+    });
     expect(saved.status).toBe(200);
     const run = await ask('I want a refund for order ORD-12345');
     expect(run.status).toBe('completed');
@@ -84,10 +92,14 @@ describe('the authoring loop', () => {
     const broken = f.body.content.replace('const DRAFT_MARKER', 'const DRAFT_MARKER =;\nconst BROKEN');
     expect((await json(t, 'POST', '/api/save', { path: 'src/graph.ts', content: broken })).status).toBe(200);
     const line = broken.slice(0, broken.indexOf('=;')).split('\n').length;
-    const p = await waitFor(async () => {
-      const r = await json(t, 'GET', '/api/project');
-      return r.body.state === 'invalid' ? r.body : null;
-    }, 20_000, 'the project to be reported invalid');
+    const p = await waitFor(
+      async () => {
+        const r = await json(t, 'GET', '/api/project');
+        return r.body.state === 'invalid' ? r.body : null;
+      },
+      20_000,
+      'the project to be reported invalid',
+    );
     expect(p.diagnostics[0]).toMatchObject({ file: 'src/graph.ts', line, message: expect.any(String) });
     const run = await ask('How do I reset my password?');
     expect(run).toMatchObject({ status: 'failed', reason: 'project_validation' });

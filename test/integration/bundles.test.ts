@@ -23,7 +23,11 @@ describe('bundles', () => {
     return { status: res.status, headers: res.headers, text: await res.text() };
   };
   const sessionCount = async (t: TestStudio) => (await t.call('GET', '/sessions')).body.items.length as number;
-  const blobFiles = (t: TestStudio) => fs.readdirSync(path.join(t.dataDir, 'blobs')).filter((f) => !f.endsWith('.tmp')).sort();
+  const blobFiles = (t: TestStudio) =>
+    fs
+      .readdirSync(path.join(t.dataDir, 'blobs'))
+      .filter((f) => !f.endsWith('.tmp'))
+      .sort();
 
   beforeAll(async () => {
     a = await startTestStudio();
@@ -63,7 +67,8 @@ describe('bundles', () => {
     // The rerun keeps its parent (in the bundle); outputs and scores as stored.
     expect(bundle.runs[1]).toMatchObject({ origin: 'rerun', parent_run_id: runs[0].run_id, output_parts: runs[1].output_parts, scores: runs[1].scores });
     // Every event of each run, seq unchanged.
-    for (const r of runs) expect(bundle.events.filter((e) => e.run_id === r.run_id).map((e) => e.seq)).toEqual(Array.from({ length: r.last_seq }, (_, i) => i + 1));
+    for (const r of runs)
+      expect(bundle.events.filter((e) => e.run_id === r.run_id).map((e) => e.seq)).toEqual(Array.from({ length: r.last_seq }, (_, i) => i + 1));
     // The file the runs referenced, and nothing else.
     const sha = (runs[0].input_parts[2] as { sha256: string }).sha256;
     expect(Object.keys(bundle.blobs)).toEqual([sha]);
@@ -105,7 +110,12 @@ describe('bundles', () => {
     const bundle = JSON.parse((await exportText({ session_ids: [session] })).text);
     const plan = await b.call<ImportPlan>('POST', '/bundles/import?dry_run=true', { bundle });
     expect(plan.status).toBe(200);
-    expect(plan.body).toMatchObject({ dry_run: true, project: 'support-desk', create: { sessions: 1, runs: 2, events: bundle.events.length }, blobs: { new: 1, already_stored: 0, bytes_new: FILE.length } });
+    expect(plan.body).toMatchObject({
+      dry_run: true,
+      project: 'support-desk',
+      create: { sessions: 1, runs: 2, events: bundle.events.length },
+      blobs: { new: 1, already_stored: 0, bytes_new: FILE.length },
+    });
     expect(plan.body.redacted_metadata_keys).toEqual(['agentId', 'userId']);
     expect(await sessionCount(b)).toBe(0);
     expect(blobFiles(b)).toEqual([]);
@@ -122,7 +132,16 @@ describe('bundles', () => {
       const newId = mapping.runs[r.run_id];
       expect(newId).not.toBe(r.run_id);
       const got = (await b.call<RunDetail>('GET', `/runs/${newId}`)).body;
-      expect(got).toMatchObject({ session_id: mapping.sessions[session], status: r.status, reason: r.reason, origin: r.origin, output_parts: r.output_parts, scores: r.scores, input_parts: r.input_parts, last_seq: r.last_seq });
+      expect(got).toMatchObject({
+        session_id: mapping.sessions[session],
+        status: r.status,
+        reason: r.reason,
+        origin: r.origin,
+        output_parts: r.output_parts,
+        scores: r.scores,
+        input_parts: r.input_parts,
+        last_seq: r.last_seq,
+      });
       expect(got.imported).toMatchObject({ from_run_id: r.run_id, project: 'support-desk' });
       // Events replay with the same seq, kinds and payloads, under the new run id.
       const original = await (await fetch(`${a.api}/runs/${r.run_id}/events`)).text();
@@ -170,7 +189,10 @@ describe('bundles', () => {
       const res = await b.call('POST', '/bundles/import', { bundle: bad });
       expect(res.status, name).toBe(400);
       expect(res.body.detail.error, name).toBe('invalid_bundle');
-      expect(res.body.detail.problems.map((p: { path: string }) => p.path), name).toContain(where);
+      expect(
+        res.body.detail.problems.map((p: { path: string }) => p.path),
+        name,
+      ).toContain(where);
     }
     const unknown = await b.call('POST', '/bundles/import', { ...clone(), format: 'svc.playground.bundle/2' });
     expect(unknown.status).toBe(400);
@@ -183,7 +205,12 @@ describe('bundles', () => {
     try {
       const file = path.join(c.dataDir, 'playground.sqlite');
       const db = new Database(file);
-      db.prepare('INSERT INTO schema_version (version, name, sha256, applied_at) VALUES (?, ?, ?, ?)').run(999, 'from the future', 'x'.repeat(64), new Date().toISOString());
+      db.prepare('INSERT INTO schema_version (version, name, sha256, applied_at) VALUES (?, ?, ?, ?)').run(
+        999,
+        'from the future',
+        'x'.repeat(64),
+        new Date().toISOString(),
+      );
       db.close();
       const text = (await exportText({ session_ids: [session] })).text;
       const res = await c.call('POST', '/bundles/import', text);

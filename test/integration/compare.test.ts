@@ -140,7 +140,10 @@ describe('compare runs', () => {
 
   it('compares an active run with what it has so far, and says so', async () => {
     const done = await ask('Where is my order ORD-23456?');
-    const accepted = await t.call('POST', `/sessions/${session}/runs`, { parts: [{ kind: 'text', text: 'Where is my order ORD-23456?' }], metadata: { scriptedDelayMs: 400, scriptedChunks: 10 } });
+    const accepted = await t.call('POST', `/sessions/${session}/runs`, {
+      parts: [{ kind: 'text', text: 'Where is my order ORD-23456?' }],
+      metadata: { scriptedDelayMs: 400, scriptedChunks: 10 },
+    });
     const id = accepted.body.run_id as string;
     let c: RunComparison | null = null;
     await waitFor(async () => {

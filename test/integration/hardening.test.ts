@@ -27,7 +27,11 @@ function rawHttp(port: number, text: string): Promise<{ status: number; body: st
   });
 }
 
-function post(url: string, body: Buffer | string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function post(
+  url: string,
+  body: Buffer | string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method: 'POST', headers: { 'content-length': String(Buffer.byteLength(body)), ...headers } }, (res) => {
       let data = '';
@@ -53,7 +57,9 @@ describe('the runtime on loopback', () => {
   let threadId: string;
 
   beforeAll(async () => {
-    rt = await startTestRuntime({ env: { INTERNAL_RUNTIME_CONTROL_ENABLED: 'true', RUNTIME_CONTROL_TOKEN: 'secret-token', A2A_CORS_ORIGINS: 'https://app.example.com' } });
+    rt = await startTestRuntime({
+      env: { INTERNAL_RUNTIME_CONTROL_ENABLED: 'true', RUNTIME_CONTROL_TOKEN: 'secret-token', A2A_CORS_ORIGINS: 'https://app.example.com' },
+    });
     port = Number(new URL(rt.url).port);
     const done = await rawRpc(rt.url, send('I want a refund for order ORD-12345'));
     threadId = done.result.contextId;
@@ -68,7 +74,9 @@ describe('the runtime on loopback', () => {
     expect(res.status).toBe(403);
     expect(JSON.parse(res.body)).toMatchObject({ success: false, data: null, error: { code: 'FORBIDDEN_ORIGIN' } });
     // Same origin but not JSON: 415 in the envelope, still nothing migrated.
-    const plain = await post(`${rt.url}api/v1/memory/migrate-agent-id`, JSON.stringify({ old_id: 'test-agent', new_id: 'attacker' }), { 'content-type': 'text/plain' });
+    const plain = await post(`${rt.url}api/v1/memory/migrate-agent-id`, JSON.stringify({ old_id: 'test-agent', new_id: 'attacker' }), {
+      'content-type': 'text/plain',
+    });
     expect(plain.status).toBe(415);
     expect(JSON.parse(plain.body).error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
     const threads = (await (await fetch(`${rt.url}api/v1/memory/threads`)).json()) as any;
@@ -96,9 +104,17 @@ describe('the runtime on loopback', () => {
     expect(preflight.status).toBe(204);
     expect(preflight.headers['access-control-allow-origin']).toBe('https://app.example.com');
     expect(preflight.headers['access-control-allow-methods']).toBe('POST');
-    const allowed = await rawRequest(rt.url, { method: 'POST', headers: { origin: 'https://app.example.com', 'content-type': 'application/json' }, body: JSON.stringify(send('How do I reset my password?')) });
+    const allowed = await rawRequest(rt.url, {
+      method: 'POST',
+      headers: { origin: 'https://app.example.com', 'content-type': 'application/json' },
+      body: JSON.stringify(send('How do I reset my password?')),
+    });
     expect(JSON.parse(allowed.body).result.status.state).toBe('completed');
-    const other = await rawRequest(rt.url, { method: 'POST', headers: { origin: 'https://other.example.com', 'content-type': 'application/json' }, body: JSON.stringify(send('hi')) });
+    const other = await rawRequest(rt.url, {
+      method: 'POST',
+      headers: { origin: 'https://other.example.com', 'content-type': 'application/json' },
+      body: JSON.stringify(send('hi')),
+    });
     expect(other.status).toBe(403);
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
     // The management API never sends CORS headers.
@@ -152,14 +168,22 @@ describe('the runtime on loopback', () => {
       expect(JSON.parse(res.body)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code } });
     }
     // A valid body under a real encoding is read.
-    const gz = await post(rt.url, zlib.gzipSync(JSON.stringify(send('How do I reset my password?'))), { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    const gz = await post(rt.url, zlib.gzipSync(JSON.stringify(send('How do I reset my password?'))), {
+      'content-type': 'application/json',
+      'content-encoding': 'gzip',
+    });
     expect(JSON.parse(gz.body).result.status.state).toBe('completed');
   });
 
   it('rejects JSON nested past the limit up front, and the thread keeps answering', async () => {
     for (const where of ['data', 'message.metadata', 'part.metadata']) {
       const nested = deepJsonText(5000);
-      const part = where === 'data' ? `{"kind":"data","data":${nested}}` : where === 'part.metadata' ? `{"kind":"text","text":"hi","metadata":${nested}}` : '{"kind":"text","text":"hi"}';
+      const part =
+        where === 'data'
+          ? `{"kind":"data","data":${nested}}`
+          : where === 'part.metadata'
+            ? `{"kind":"text","text":"hi","metadata":${nested}}`
+            : '{"kind":"text","text":"hi"}';
       const meta = where === 'message.metadata' ? `,"metadata":${nested}` : '';
       const body = `{"jsonrpc":"2.0","id":7,"method":"message/send","params":{"message":{"messageId":"deep-${where}","contextId":"${threadId}","role":"user","parts":[${part}]${meta}}}}`;
       const res = await post(rt.url, body, { 'content-type': 'application/json' });
@@ -167,7 +191,11 @@ describe('the runtime on loopback', () => {
       expect(JSON.parse(res.body).error).toMatchObject({ code: -32600, message: expect.stringContaining('deeper than 64') });
     }
     // 60 levels are within the limit and the conversation goes on.
-    const ok = await post(rt.url, `{"jsonrpc":"2.0","id":8,"method":"message/send","params":{"message":{"messageId":"ok-60","contextId":"${threadId}","role":"user","parts":[{"kind":"text","text":"How do I reset my password?"},{"kind":"data","data":${deepJsonText(55)}}]}}}`, { 'content-type': 'application/json' });
+    const ok = await post(
+      rt.url,
+      `{"jsonrpc":"2.0","id":8,"method":"message/send","params":{"message":{"messageId":"ok-60","contextId":"${threadId}","role":"user","parts":[{"kind":"text","text":"How do I reset my password?"},{"kind":"data","data":${deepJsonText(55)}}]}}}`,
+      { 'content-type': 'application/json' },
+    );
     expect(JSON.parse(ok.body).result.status.state).toBe('completed');
     const later = await rawRpc(rt.url, send('How do I reset my password?', { contextId: threadId }));
     expect(later.result.status.state).toBe('completed');
@@ -175,9 +203,25 @@ describe('the runtime on loopback', () => {
 
   it('takes inline file bytes of 6 MB and more (no regex recursion)', async () => {
     const bytes = Buffer.alloc(9 * 1024 * 1024, 7).toString('base64');
-    const res = await rawRpc(rt.url, { ...send('How do I reset my password?'), params: { message: { kind: 'message', messageId: 'big', role: 'user', parts: [{ kind: 'text', text: 'How do I reset my password?' }, { kind: 'file', file: { name: 'big.bin', bytes } }] } } });
+    const res = await rawRpc(rt.url, {
+      ...send('How do I reset my password?'),
+      params: {
+        message: {
+          kind: 'message',
+          messageId: 'big',
+          role: 'user',
+          parts: [
+            { kind: 'text', text: 'How do I reset my password?' },
+            { kind: 'file', file: { name: 'big.bin', bytes } },
+          ],
+        },
+      },
+    });
     expect(res.result.status.state).toBe('completed');
-    const bad = await rawRpc(rt.url, { ...send('x'), params: { message: { kind: 'message', messageId: 'bad', role: 'user', parts: [{ kind: 'file', file: { bytes: `${bytes.slice(0, -4)}@@@=` } }] } } });
+    const bad = await rawRpc(rt.url, {
+      ...send('x'),
+      params: { message: { kind: 'message', messageId: 'bad', role: 'user', parts: [{ kind: 'file', file: { bytes: `${bytes.slice(0, -4)}@@@=` } }] } },
+    });
     expect(bad.error).toMatchObject({ code: -32602, data: { field: 'params.message.parts[0].file.bytes' } });
   });
 
@@ -317,7 +361,9 @@ describe('the studio', () => {
     expect(contracts.status).toBe(200);
     expect(contracts.body.contracts[0]).toMatchObject({ schema: 'support.ticket/1', json_schema: expect.any(Object) });
     const s = (await t.call('POST', '/sessions', {})).body.session_id;
-    const run = (await t.call('POST', `/sessions/${s}/runs`, { parts: [{ kind: 'text', text: 'How do I reset my password?' }], changed_files: ['prompts/system.md'] })).body.run_id;
+    const run = (
+      await t.call('POST', `/sessions/${s}/runs`, { parts: [{ kind: 'text', text: 'How do I reset my password?' }], changed_files: ['prompts/system.md'] })
+    ).body.run_id;
     expect((await waitForRun(t, run)).status).toBe('completed');
   });
 
@@ -330,27 +376,42 @@ describe('the studio', () => {
     const enc = await post(`${t.api}/sessions`, '{}', { 'content-type': 'application/json', 'content-encoding': 'x-unknown' });
     expect(enc.status).toBe(415);
     const s = (await t.call('POST', '/sessions', {})).body.session_id;
-    const deep = await post(`${t.api}/sessions/${s}/runs`, `{"parts":[{"kind":"data","data":${deepJsonText(10_000)}}]}`, { 'content-type': 'application/json' });
+    const deep = await post(`${t.api}/sessions/${s}/runs`, `{"parts":[{"kind":"data","data":${deepJsonText(10_000)}}]}`, {
+      'content-type': 'application/json',
+    });
     expect(deep.status).toBe(400);
     expect(JSON.parse(deep.body).detail.message).toMatch(/deeper than 64/);
     const options = await rawRequest(`${t.api}/sessions`, { method: 'OPTIONS' });
     expect(options.status).toBe(405);
     expect(JSON.parse(options.body).detail.error).toBe('method_not_allowed');
     const port = t.studio.port;
-    const two = await rawHttp(port, `GET /api/playground/v1/sessions HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nHost: attacker.example\r\nConnection: close\r\n\r\n`);
+    const two = await rawHttp(
+      port,
+      `GET /api/playground/v1/sessions HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nHost: attacker.example\r\nConnection: close\r\n\r\n`,
+    );
     expect(two.status).toBe(400);
     expect(JSON.parse(two.body).detail.error).toBe('invalid_request');
-    const other = await rawHttp(port, `GET http://attacker.example/api/playground/v1/sessions HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
+    const other = await rawHttp(
+      port,
+      `GET http://attacker.example/api/playground/v1/sessions HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`,
+    );
     expect(other.status).toBe(400);
   });
 
   it('carries an inline file of 6 MB to the runtime and back, and refuses a body over its limit with 413', async () => {
     const s = (await t.call('POST', '/sessions', {})).body.session_id;
     const bytes = Buffer.alloc(6 * 1024 * 1024, 3).toString('base64');
-    const accepted = await t.call('POST', `/sessions/${s}/runs`, { parts: [{ kind: 'text', text: 'How do I reset my password?' }, { kind: 'file', name: 'big.bin', bytes_base64: bytes }] });
+    const accepted = await t.call('POST', `/sessions/${s}/runs`, {
+      parts: [
+        { kind: 'text', text: 'How do I reset my password?' },
+        { kind: 'file', name: 'big.bin', bytes_base64: bytes },
+      ],
+    });
     expect(accepted.status).toBe(202);
     expect((await waitForRun(t, accepted.body.run_id)).status).toBe('completed');
-    const tooBig = await t.call('POST', `/sessions/${s}/runs`, { parts: [{ kind: 'file', name: 'huge.bin', bytes_base64: Buffer.alloc(19 * 1024 * 1024).toString('base64') }] });
+    const tooBig = await t.call('POST', `/sessions/${s}/runs`, {
+      parts: [{ kind: 'file', name: 'huge.bin', bytes_base64: Buffer.alloc(19 * 1024 * 1024).toString('base64') }],
+    });
     expect(tooBig.status).toBe(413);
     expect(tooBig.body.detail.error).toBe('payload_too_large');
   });

@@ -24,10 +24,18 @@ describe('agent-studio init', () => {
   it('merges into a folder that only installed agent-studio, and --force writes over other files', () => {
     const dir = outside('existing');
     fs.mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
-    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'mine', devDependencies: { 'agent-studio': 'file:../agent-studio-0.1.0.tgz' }, scripts: { test: 'vitest' } }));
+    fs.writeFileSync(
+      path.join(dir, 'package.json'),
+      JSON.stringify({ name: 'mine', devDependencies: { 'agent-studio': 'file:../agent-studio-0.1.0.tgz' }, scripts: { test: 'vitest' } }),
+    );
     initProject({ dir });
     const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
-    expect(pkg).toMatchObject({ name: 'mine', type: 'module', scripts: { test: 'vitest', studio: 'agent-studio serve --project .' }, devDependencies: { 'agent-studio': 'file:../agent-studio-0.1.0.tgz' } });
+    expect(pkg).toMatchObject({
+      name: 'mine',
+      type: 'module',
+      scripts: { test: 'vitest', studio: 'agent-studio serve --project .' },
+      devDependencies: { 'agent-studio': 'file:../agent-studio-0.1.0.tgz' },
+    });
 
     const busy = outside('busy');
     fs.mkdirSync(busy);

@@ -50,12 +50,18 @@ describe('LangSmith tracing on, with the light run context', () => {
     const res = (await rt.client.sendMessage(sendParams('How do I reset my password?'))) as { result: { status: { state: string }; contextId: string } };
     expect(res.result.status.state).toBe('completed');
     // The runs reach LangSmith's endpoints in the background, batched.
-    const posted = await waitFor(async () => {
-      const all = bodies.join('\n');
-      // Nodes, and what runs inside them: the respond node's model call. A light context
-      // where a tracer is configured would drop the runs inside nodes.
-      return ['LangGraph', 'guardrail', 'router', 'skills', 'respond', 'ScriptedChatModel'].every((name) => all.includes(`"name":"${name}"`)) ? all : undefined;
-    }, 20_000, 'the graph, node and model runs posted to LangSmith');
+    const posted = await waitFor(
+      async () => {
+        const all = bodies.join('\n');
+        // Nodes, and what runs inside them: the respond node's model call. A light context
+        // where a tracer is configured would drop the runs inside nodes.
+        return ['LangGraph', 'guardrail', 'router', 'skills', 'respond', 'ScriptedChatModel'].every((name) => all.includes(`"name":"${name}"`))
+          ? all
+          : undefined;
+      },
+      20_000,
+      'the graph, node and model runs posted to LangSmith',
+    );
     expect(posted).toContain(res.result.contextId); // the thread id is in the runs' metadata
   });
 });

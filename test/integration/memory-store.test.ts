@@ -45,7 +45,11 @@ function sqliteBackend(): Backend {
       const db = new Database(file(), { readonly: true });
       try {
         const marks = threads.map(() => '?').join(',');
-        const count = (table: string) => db.prepare(`SELECT count(*) FROM ${table} WHERE thread_id IN (${marks})`).pluck().get(...threads) as number;
+        const count = (table: string) =>
+          db
+            .prepare(`SELECT count(*) FROM ${table} WHERE thread_id IN (${marks})`)
+            .pluck()
+            .get(...threads) as number;
         return Object.fromEntries(FAMILIES.map((t) => [t, count(t)])) as unknown as DeletedCounts;
       } finally {
         db.close();
@@ -70,7 +74,8 @@ function postgresBackend(): Backend {
     },
     async countRows(threads) {
       const out: Record<string, number> = {};
-      for (const t of FAMILIES) out[t] = Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM "${schema}".${t} WHERE thread_id = ANY($1)`, [threads]))[0].n);
+      for (const t of FAMILIES)
+        out[t] = Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM "${schema}".${t} WHERE thread_id = ANY($1)`, [threads]))[0].n);
       return out as unknown as DeletedCounts;
     },
     async teardown() {
@@ -167,7 +172,7 @@ describe.each([sqliteBackend(), postgresBackend()])('memory store on $name', (ba
       expect(await store.threadOwner('t1')).toBe('b');
     });
 
-    it('deleteAllThreads deletes only the agent\'s threads and returns the counts', async () => {
+    it("deleteAllThreads deletes only the agent's threads and returns the counts", async () => {
       const store = await open();
       const ga = chatGraph(store.checkpointer('a'));
       const gb = chatGraph(store.checkpointer('b'));
@@ -222,7 +227,11 @@ describe.each([sqliteBackend(), postgresBackend()])('memory store on $name', (ba
       kind: 'task',
       id: 'task-1',
       contextId: 'ctx-1',
-      status: { state: 'completed', timestamp: '2025-01-01T00:00:00.000Z', message: { kind: 'message', messageId: 'm2', role: 'agent', parts: [{ kind: 'text', text: 'done' }] } },
+      status: {
+        state: 'completed',
+        timestamp: '2025-01-01T00:00:00.000Z',
+        message: { kind: 'message', messageId: 'm2', role: 'agent', parts: [{ kind: 'text', text: 'done' }] },
+      },
       history: [{ kind: 'message', messageId: 'm1', role: 'user', parts: [{ kind: 'text', text: 'hi' }], contextId: 'ctx-1' }],
       artifacts: [{ artifactId: 'a1', parts: [{ kind: 'data', data: { n: 1, nested: { ok: true } } }] }],
       metadata: { source: 'test' },

@@ -16,7 +16,10 @@ describe('the orchestrator example calls support-desk', () => {
   let orchestrator: TestRuntime;
   beforeAll(async () => {
     desk = await startTestRuntime({ projectDir: EXAMPLE, env: { AGENT_ID: 'support-desk' } });
-    orchestrator = await startTestRuntime({ projectDir: ORCHESTRATOR, env: { AGENT_ID: 'orchestrator', SUPPORT_DESK_URL: desk.url, OUTBOUND_MAX_CONNECTIONS: '4' } });
+    orchestrator = await startTestRuntime({
+      projectDir: ORCHESTRATOR,
+      env: { AGENT_ID: 'orchestrator', SUPPORT_DESK_URL: desk.url, OUTBOUND_MAX_CONNECTIONS: '4' },
+    });
   });
   afterAll(async () => {
     await orchestrator?.close();
@@ -34,7 +37,8 @@ describe('the orchestrator example calls support-desk', () => {
     const spans = orchestrator.traces.filter((e) => e.name === 'span.start' && e.task_id === task.id).map((e) => e.node);
     expect(spans).toEqual(expect.arrayContaining(['delegate[q1]', 'delegate[q2]', 'delegate[agent:support-desk]']));
     expect(spans.filter((n) => n === 'delegate[agent:support-desk]')).toHaveLength(2);
-    const status = ((await (await fetch(`${orchestrator.url}api/v1/status`)).json()) as { data: { outbound: { requests: number; limit: number } } }).data.outbound;
+    const status = ((await (await fetch(`${orchestrator.url}api/v1/status`)).json()) as { data: { outbound: { requests: number; limit: number } } }).data
+      .outbound;
     expect(status.limit).toBe(4);
     expect(status.requests).toBeGreaterThanOrEqual(4); // two cards and two messages at least
     // Each question went to its own child conversation on support-desk.
@@ -42,7 +46,7 @@ describe('the orchestrator example calls support-desk', () => {
     expect(childContexts.size).toBe(2);
   });
 
-  it('passes a child\'s failure through with its code, reason and message', async () => {
+  it("passes a child's failure through with its code, reason and message", async () => {
     const res = (await orchestrator.client.sendMessage(sendParams('Where is my order ORD-11111?'))) as { result: Task };
     expect(res.result.status.state).toBe('failed');
     const desks = desk.traces.filter((e) => e.name === 'invoke.end' && e.state === 'failed').at(-1)!;

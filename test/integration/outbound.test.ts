@@ -77,7 +77,7 @@ describe('the outbound connection pool', () => {
     await pool.close();
   });
 
-  it('ends a wait longer than the call\'s timeout as UPSTREAM_TIMEOUT, and frees nothing it did not take', async () => {
+  it("ends a wait longer than the call's timeout as UPSTREAM_TIMEOUT, and frees nothing it did not take", async () => {
     const pool = new OutboundPool(1, 30_000);
     const first = pool.fetch(url);
     await waitFor(async () => slow.waiting === 1, 10_000, 'the first request at the server');

@@ -84,7 +84,17 @@ describe('your own agent, from the packed tarball', () => {
     const created = await run(process.execPath, [bin, 'init', 'my-agent'], { cwd: root });
     expect(created.stdout).toContain("Created the agent 'my-agent' (template minimal) in my-agent");
     expect(created.stdout).toContain('npx agent-studio serve --project .');
-    const files = ['agent.json', 'package.json', 'tsconfig.json', '.env.example', '.gitignore', 'README.md', 'src/graph.ts', 'src/evaluators.ts', 'contracts/request.schema.json'];
+    const files = [
+      'agent.json',
+      'package.json',
+      'tsconfig.json',
+      '.env.example',
+      '.gitignore',
+      'README.md',
+      'src/graph.ts',
+      'src/evaluators.ts',
+      'contracts/request.schema.json',
+    ];
     for (const f of files) expect(fs.existsSync(path.join(project, f)), f).toBe(true);
     const pkg = JSON.parse(fs.readFileSync(path.join(project, 'package.json'), 'utf8'));
     expect(pkg).toMatchObject({ type: 'module', dependencies: { '@langchain/langgraph': '1.3.7', '@langchain/core': '1.2.13' } });
@@ -92,7 +102,9 @@ describe('your own agent, from the packed tarball', () => {
 
     const again = await run(process.execPath, [bin, 'init', 'my-agent'], { cwd: root }).catch((e: { code: number; stderr: string }) => e);
     expect(again).toMatchObject({ code: 1 });
-    expect((again as { stderr: string }).stderr).toContain('is not empty (.env.example, .gitignore, README.md, agent.json, contracts, …): choose an empty or new folder, or pass --force');
+    expect((again as { stderr: string }).stderr).toContain(
+      'is not empty (.env.example, .gitignore, README.md, agent.json, contracts, …): choose an empty or new folder, or pass --force',
+    );
 
     await run('npm', ['install', ...NPM_FLAGS], { cwd: project, maxBuffer: 16 * 1024 * 1024 });
     // The SDK resolves from the project (its editor and type checks use it).
@@ -108,7 +120,8 @@ describe('your own agent, from the packed tarball', () => {
     const page = await fetch(url!);
     expect(await page.text()).toContain('<div id="root"');
     const api = `${url}api/playground/v1`;
-    const post = async (p: string, body: unknown): Promise<any> => (await fetch(`${api}${p}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+    const post = async (p: string, body: unknown): Promise<any> =>
+      (await fetch(`${api}${p}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
     const session = await post('/sessions', {});
     const created = await post(`/sessions/${session.session_id}/runs`, {
       parts: [
@@ -120,7 +133,11 @@ describe('your own agent, from the packed tarball', () => {
     // The run goes through the runtime child; its event stream ends when the run does.
     const events = await fetch(`${api}/runs/${created.run_id}/events`, { headers: { accept: 'text/event-stream' } });
     await events.text();
-    const detail = (await (await fetch(`${api}/runs/${created.run_id}`)).json()) as { status: string; output_parts: unknown[]; scores: { evaluator: string; score: number }[] };
+    const detail = (await (await fetch(`${api}/runs/${created.run_id}`)).json()) as {
+      status: string;
+      output_parts: unknown[];
+      scores: { evaluator: string; score: number }[];
+    };
     expect(detail.status, serve.stderr()).toBe('completed');
     expect(detail.output_parts).toContainEqual({ kind: 'data', data: { schema: 'my-agent.answer/1', topic: 'a late parcel', urgency: 'high' } });
     expect(JSON.stringify(detail.output_parts)).toContain('You asked about \\"a late parcel\\" (urgency: high)');
@@ -134,7 +151,9 @@ describe('your own agent, from the packed tarball', () => {
     const url = /^Agent runtime for my-agent ready at (http:\/\/127\.0\.0\.1:\d+\/)$/.exec(rt.line)?.[1];
     expect(url, rt.line).toBeDefined();
     const client = await A2AClient.fromCardUrl(`${url}.well-known/agent-card.json`);
-    const answer = await client.sendMessage({ message: { kind: 'message', role: 'user', messageId: randomUUID(), parts: [{ kind: 'text', text: 'What can you do?' }] } });
+    const answer = await client.sendMessage({
+      message: { kind: 'message', role: 'user', messageId: randomUUID(), parts: [{ kind: 'text', text: 'What can you do?' }] },
+    });
     expect('error' in answer ? answer.error : null).toBeNull();
     const task = (answer as { result: Task }).result;
     expect(task.status.state).toBe('completed');

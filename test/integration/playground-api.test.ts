@@ -35,8 +35,19 @@ async function createRun(sessionId: string, body: Record<string, unknown>): Prom
 
 const text = (s: string) => ({ kind: 'text', text: s });
 const runtimeClient = (url: string) =>
-  new A2AClient({ name: 'rt', description: '', url, version: '0', protocolVersion: '0.3.0', capabilities: { streaming: true }, defaultInputModes: [], defaultOutputModes: [], skills: [] });
-const LONG_QUESTION = 'I want a refund for order ORD-12345. Where is my order ORD-23456? How do I reset my password and change my delivery address or shipping?';
+  new A2AClient({
+    name: 'rt',
+    description: '',
+    url,
+    version: '0',
+    protocolVersion: '0.3.0',
+    capabilities: { streaming: true },
+    defaultInputModes: [],
+    defaultOutputModes: [],
+    skills: [],
+  });
+const LONG_QUESTION =
+  'I want a refund for order ORD-12345. Where is my order ORD-23456? How do I reset my password and change my delivery address or shipping?';
 
 describe('sessions', () => {
   it('creates (201), lists with cursor paging, reads and deletes sessions', async () => {
@@ -211,11 +222,20 @@ describe('runs', () => {
     expect(twice.body.detail).toMatchObject({ error: 'run_not_resumable', status: 'input_required', resumed_by: child.run_id });
     // The list tells the answered question from one still waiting.
     const listed = (await t.call<Page<RunSummary>>('GET', `/sessions/${s.session_id}/runs`)).body.items;
-    expect(listed.find((r) => r.run_id === parent.run_id)).toMatchObject({ status: 'input_required', answered_by: child.run_id, input_preview: 'I want a refund' });
+    expect(listed.find((r) => r.run_id === parent.run_id)).toMatchObject({
+      status: 'input_required',
+      answered_by: child.run_id,
+      input_preview: 'I want a refund',
+    });
     // The session as a conversation: oldest turn first, question then reply, paged forward.
     const page1 = (await t.call<Page<TranscriptTurn>>('GET', `/sessions/${s.session_id}/transcript?limit=1`)).body;
     expect(page1.items).toHaveLength(1);
-    expect(page1.items[0]).toMatchObject({ run_id: parent.run_id, status: 'input_required', answered_by: child.run_id, input_parts: [text('I want a refund')] });
+    expect(page1.items[0]).toMatchObject({
+      run_id: parent.run_id,
+      status: 'input_required',
+      answered_by: child.run_id,
+      input_parts: [text('I want a refund')],
+    });
     expect(page1.items[0].output_parts).toEqual(parent.output_parts);
     const page2 = (await t.call<Page<TranscriptTurn>>('GET', `/sessions/${s.session_id}/transcript?limit=1&cursor=${page1.next_cursor}`)).body;
     expect(page2.items.map((x) => [x.run_id, x.origin, x.parent_run_id])).toEqual([[child.run_id, 'resume', parent.run_id]]);
@@ -233,7 +253,13 @@ describe('runs', () => {
     const res = await t.call<RunAccepted>('POST', `/runs/${original.run_id}/rerun`);
     expect(res.status).toBe(202);
     const withBody = await waitForRun(t, res.body.run_id);
-    expect(withBody).toMatchObject({ origin: 'rerun', parent_run_id: original.run_id, status: 'completed', input_parts: original.input_parts, metadata: { userId: 'u-3' } });
+    expect(withBody).toMatchObject({
+      origin: 'rerun',
+      parent_run_id: original.run_id,
+      status: 'completed',
+      input_parts: original.input_parts,
+      metadata: { userId: 'u-3' },
+    });
     expect(withBody.context_id).not.toBe(original.context_id);
     const empty = await t.call<RunAccepted>('POST', `/runs/${original.run_id}/rerun`, {});
     expect(empty.status).toBe(202);
@@ -395,13 +421,22 @@ describe('files and session deletion', () => {
       const file = (b: Buffer, name: string) => ({ kind: 'file', name, mime_type: 'text/plain', bytes_base64: b.toString('base64') });
       const a = await newSession('A');
       const b = await newSession('B');
-      const ra = await createRun(a.session_id, { parts: [text('How do I reset my password?'), file(shared, 's.txt'), file(own, 'o.txt'), { kind: 'file', uri: remote, name: 'big.pdf' }] });
+      const ra = await createRun(a.session_id, {
+        parts: [text('How do I reset my password?'), file(shared, 's.txt'), file(own, 'o.txt'), { kind: 'file', uri: remote, name: 'big.pdf' }],
+      });
       const runA = await waitForRun(t, ra.run_id);
       const rb = await createRun(b.session_id, { parts: [text('How do I reset my password?'), file(shared, 's.txt')] });
       await waitForRun(t, rb.run_id);
 
       const sha = (x: Buffer) => (runA.input_parts.find((p) => p.kind === 'file' && p.source === 'inline' && p.size === x.length) as { sha256: string }).sha256;
-      expect(runA.input_parts[1]).toEqual({ kind: 'file', source: 'inline', sha256: expect.stringMatching(/^[0-9a-f]{64}$/), size: shared.length, name: 's.txt', mime_type: 'text/plain' });
+      expect(runA.input_parts[1]).toEqual({
+        kind: 'file',
+        source: 'inline',
+        sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+        size: shared.length,
+        name: 's.txt',
+        mime_type: 'text/plain',
+      });
       expect(runA.input_parts[3]).toEqual({ kind: 'file', source: 'uri', uri: remote, availability: 'external', replay: 'by_reference', name: 'big.pdf' });
       expect(JSON.stringify(runA)).not.toContain(shared.toString('base64'));
       const blobDir = path.join(t.dataDir, 'blobs');
@@ -411,7 +446,7 @@ describe('files and session deletion', () => {
 
       expect((await t.call('DELETE', `/sessions/${a.session_id}`)).status).toBe(204);
       expect((await t.call('GET', `/runs/${ra.run_id}`)).status).toBe(404);
-      expect((await openEvents(t.api, ra.run_id).status)).toBe(404);
+      expect(await openEvents(t.api, ra.run_id).status).toBe(404);
       expect(fs.existsSync(path.join(blobDir, sha(own)))).toBe(false);
       expect(fs.existsSync(path.join(blobDir, sha(shared)))).toBe(true);
       const db = new Database(path.join(t.dataDir, 'playground.sqlite'), { readonly: true });
@@ -458,7 +493,11 @@ describe('security (spec 5.1)', () => {
     expect(JSON.parse(rebinding.body).detail.error).toBe('forbidden_host');
     expect((await rawRequest(`${t.url}`, { headers: { host: `127.0.0.1:1` } })).status).toBe(403);
 
-    const crossSite = await rawRequest(sessions, { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'application/json' }, body: '{}' });
+    const crossSite = await rawRequest(sessions, {
+      method: 'POST',
+      headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(crossSite.status).toBe(403);
     expect(JSON.parse(crossSite.body).detail.error).toBe('forbidden_origin');
     expect(crossSite.headers['access-control-allow-origin']).toBeUndefined();
@@ -471,7 +510,11 @@ describe('security (spec 5.1)', () => {
     const own = await rawRequest(sessions, { headers: { origin: t.url.replace(/\/$/, ''), host: `localhost:${port}` } });
     expect(own.status).toBe(200);
     expect(own.headers['access-control-allow-origin']).toBeUndefined();
-    const capture = await rawRequest(`${t.url}internal/capture`, { method: 'POST', headers: { host: `evil.example:${port}`, 'content-type': 'application/json' }, body: '{}' });
+    const capture = await rawRequest(`${t.url}internal/capture`, {
+      method: 'POST',
+      headers: { host: `evil.example:${port}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(capture.status).toBe(403);
   });
 

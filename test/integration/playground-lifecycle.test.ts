@@ -22,7 +22,10 @@ import {
   type TestStudio,
 } from './helpers/playground-studio.ts';
 
-const SLOW = { parts: [{ kind: 'text', text: 'I want a refund for order ORD-12345. Where is my order ORD-23456? How do I reset my password?' }], metadata: { scriptedDelayMs: 100, scriptedChunks: 1000 } };
+const SLOW = {
+  parts: [{ kind: 'text', text: 'I want a refund for order ORD-12345. Where is my order ORD-23456? How do I reset my password?' }],
+  metadata: { scriptedDelayMs: 100, scriptedChunks: 1000 },
+};
 const QUICK = { parts: [{ kind: 'text', text: 'How do I reset my password?' }] };
 
 async function session(t: Pick<TestStudio, 'call'>): Promise<string> {
@@ -59,10 +62,14 @@ describe('runtime supervision', () => {
       expect(stream.messages.at(-1)!.data).toMatchObject({ kind: 'run.status', status: 'interrupted', reason: 'runtime_restarted' });
       expect((await waitForRun(t, runId)).reason).toBe('runtime_restarted');
 
-      const after = await waitFor(async () => {
-        const st = t.studio.runtime.status()!;
-        return st.state === 'ready' && st.generation > before.generation ? st : null;
-      }, 30_000, 'the runtime to restart');
+      const after = await waitFor(
+        async () => {
+          const st = t.studio.runtime.status()!;
+          return st.state === 'ready' && st.generation > before.generation ? st : null;
+        },
+        30_000,
+        'the runtime to restart',
+      );
       expect(after.pid).not.toBe(before.pid);
       expect(alive(before.pid!)).toBe(false);
       const next = await run(t, s, QUICK);
@@ -87,7 +94,10 @@ describe('runtime supervision', () => {
       const complete = phases.find((p) => p.phase === 'complete')!;
       expect(complete).toMatchObject({ state: 'failed', reason: 'runtime_unavailable' });
       expect(complete.recommended_run_command).toMatch(/^npx agent-studio runtime --project ".*support-desk" --port \d+$/);
-      expect(phases.find((p) => p.phase === 'prepare' && p.state === 'failed')).toMatchObject({ reason: 'runtime_unavailable', detail: expect.stringContaining('boom') });
+      expect(phases.find((p) => p.phase === 'prepare' && p.state === 'failed')).toMatchObject({
+        reason: 'runtime_unavailable',
+        detail: expect.stringContaining('boom'),
+      });
       expect(r.output_parts.find((p) => p.kind === 'error')).toMatchObject({ message: expect.stringContaining('npx agent-studio runtime') });
     } finally {
       await t.close();
@@ -146,7 +156,9 @@ describe('changed files', () => {
       const stream = openEvents(t.api, runId);
       await stream.ended;
       expect((await waitForRun(t, runId)).status).toBe('completed');
-      expect(stream.messages.map((m) => m.data).find((e) => e.kind === 'run.phase' && e.phase === 'prepare' && e.state === 'completed')).toMatchObject({ applied: 'restart' });
+      expect(stream.messages.map((m) => m.data).find((e) => e.kind === 'run.phase' && e.phase === 'prepare' && e.state === 'completed')).toMatchObject({
+        applied: 'restart',
+      });
       const after = t.studio.runtime.status()!;
       expect(after.generation).toBeGreaterThan(before.generation);
       expect(alive(before.pid!)).toBe(false);
@@ -248,7 +260,7 @@ describe('studio shutdown and restart', () => {
 });
 
 describe('one studio per data dir', () => {
-  it('refuses a second studio on the same data dir, which would end the first one\'s runs', async () => {
+  it("refuses a second studio on the same data dir, which would end the first one's runs", async () => {
     const dataDir = tempDir('pg-lock');
     const first = await startStudio({ projectDir: EXAMPLE, port: 0, dataDir, runtimeCommand: false, logger: quietLogger() });
     try {
@@ -282,7 +294,14 @@ describe('renderer', () => {
     fs.writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>Agent Studio</title>');
     fs.mkdirSync(path.join(rendererDir, 'assets'));
     fs.writeFileSync(path.join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
-    const studio = await startStudio({ projectDir: EXAMPLE, port: 0, dataDir: tempDir('pg-renderer-data'), rendererDir, runtimeCommand: false, logger: quietLogger() });
+    const studio = await startStudio({
+      projectDir: EXAMPLE,
+      port: 0,
+      dataDir: tempDir('pg-renderer-data'),
+      rendererDir,
+      runtimeCommand: false,
+      logger: quietLogger(),
+    });
     try {
       const root = await fetch(studio.url);
       expect(root.headers.get('content-type')).toMatch(/text\/html/);

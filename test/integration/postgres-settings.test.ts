@@ -17,10 +17,14 @@ const withPassword = (dsn: string) => {
 
 /** Runs `agent-studio runtime` until its ready line (or its exit); returns what it printed. */
 function runtime(env: Record<string, string>): Promise<{ code: number | null; out: string; err: string; url?: string; stop(): Promise<string> }> {
-  const child = spawn(process.execPath, [path.join(REPO, 'bin/agent-studio.mjs'), 'runtime', '--project', EXAMPLE, '--port', '0', '--data-dir', tempDir('pg-settings')], {
-    env: { PATH: process.env.PATH, AGENT_ID: 'pg-settings', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(REPO, 'bin/agent-studio.mjs'), 'runtime', '--project', EXAMPLE, '--port', '0', '--data-dir', tempDir('pg-settings')],
+    {
+      env: { PATH: process.env.PATH, AGENT_ID: 'pg-settings', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   child.stderr.on('data', (d) => (err += d));
@@ -41,9 +45,16 @@ function runtime(env: Record<string, string>): Promise<{ code: number | null; ou
 
 describe('the PostgreSQL memory store settings', () => {
   it('MEMORY_BACKEND and POSTGRES_DSN: postgres when a DSN is given, a clear error without one or with a bad value', () => {
-    expect(loadSettings(EXAMPLE, { POSTGRES_DSN: TEST_DSN }).memoryStore).toMatchObject({ backend: 'postgres', schema: 'public', poolMax: 10, leaseMs: 15_000 });
+    expect(loadSettings(EXAMPLE, { POSTGRES_DSN: TEST_DSN }).memoryStore).toMatchObject({
+      backend: 'postgres',
+      schema: 'public',
+      poolMax: 10,
+      leaseMs: 15_000,
+    });
     expect(loadSettings(EXAMPLE, {}).memoryStore).toEqual({ backend: 'sqlite' });
-    expect(() => loadSettings(EXAMPLE, { MEMORY_BACKEND: 'postgres' })).toThrow(new SettingsError('MEMORY_BACKEND=postgres needs POSTGRES_DSN (postgresql://user:password@host:5432/database)'));
+    expect(() => loadSettings(EXAMPLE, { MEMORY_BACKEND: 'postgres' })).toThrow(
+      new SettingsError('MEMORY_BACKEND=postgres needs POSTGRES_DSN (postgresql://user:password@host:5432/database)'),
+    );
     expect(() => loadSettings(EXAMPLE, { MEMORY_BACKEND: 'mysql' })).toThrow(/MEMORY_BACKEND must be sqlite or postgres, got 'mysql'/);
     expect(() => loadSettings(EXAMPLE, { POSTGRES_DSN: TEST_DSN, POSTGRES_SCHEMA: 'a;drop' })).toThrow(/POSTGRES_SCHEMA must be a plain identifier/);
   });
@@ -69,13 +80,22 @@ describe('the PostgreSQL memory store settings', () => {
       expect(rt.url, rt.err).toBeDefined();
       const config = (await (await fetch(`${rt.url}api/v1/memory/config`)).json()) as { data: Record<string, unknown> };
       expect(config.data).toMatchObject({ backend: 'postgres', postgres_dsn: withPassword(TEST_DSN).replace(SECRET, '***') });
-      const patch = await fetch(`${rt.url}api/v1/memory/config`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ postgres_dsn: 'postgresql://x@y/z' }) });
+      const patch = await fetch(`${rt.url}api/v1/memory/config`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ postgres_dsn: 'postgresql://x@y/z' }),
+      });
       expect(patch.status).toBe(422);
       expect(((await patch.json()) as { error: { code: string } }).error.code).toBe('IMMUTABLE_FIELD');
       const answer = await fetch(rt.url!, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { kind: 'message', role: 'user', messageId: 'm1', parts: [{ kind: 'text', text: 'hello' }] } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'message/send',
+          params: { message: { kind: 'message', role: 'user', messageId: 'm1', parts: [{ kind: 'text', text: 'hello' }] } },
+        }),
       });
       expect(((await answer.json()) as { result: { status: { state: string } } }).result.status.state).toBe('completed');
     } finally {

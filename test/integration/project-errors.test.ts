@@ -36,7 +36,9 @@ function edit(file: string, from: string | RegExp, to: string): void {
 
 /** What `agent-studio runtime` prints on stderr for a project that does not load. */
 async function runtimeErrors(dir: string): Promise<string> {
-  const child = spawn(process.execPath, [path.join(REPO, 'bin/agent-studio.mjs'), 'runtime', '--project', dir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(REPO, 'bin/agent-studio.mjs'), 'runtime', '--project', dir, '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   expect(await new Promise((r) => child.on('exit', r))).toBe(1);
@@ -60,7 +62,10 @@ describe('a project without "type": "module"', () => {
     const dir = copyExample('no-type-module');
     fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'my-agent', version: '1.0.0' }));
     expect(await diagnosticsOf(() => loadProject(dir))).toEqual([
-      { file: 'package.json', message: `package.json has no "type": "module", ${COMMONJS}: set "type": "module" (run \`npm pkg set type=module\` in the project folder)` },
+      {
+        file: 'package.json',
+        message: `package.json has no "type": "module", ${COMMONJS}: set "type": "module" (run \`npm pkg set type=module\` in the project folder)`,
+      },
     ]);
   });
 
@@ -88,7 +93,10 @@ describe('CommonJS code in an ES module', () => {
     const diags = await diagnosticsOf(() => loadProject(withCommonJs('require-in-esm')));
     expect(diags.map(({ file, message }) => ({ file, message }))).toEqual([
       { file: 'src/skills.ts', message: REQUIRE_HINT },
-      { file: 'src/evaluators.ts', message: `module is CommonJS, but the project's files are ES modules ("type": "module"): use export instead of module.exports` },
+      {
+        file: 'src/evaluators.ts',
+        message: `module is CommonJS, but the project's files are ES modules ("type": "module"): use export instead of module.exports`,
+      },
     ]);
   });
 
@@ -104,7 +112,11 @@ describe('a module that is not found', () => {
     const dir = copyOutside('no-deps');
     fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'my-agent', type: 'module' }));
     // (LangGraph, LangChain core and the SDK come with the runtime; any other package is the project's.)
-    edit(path.join(dir, 'src/graph.ts'), "import { Annotation,", "import { formatISO } from 'date-fns/formatISO';\nexport const stamp = formatISO;\nimport { Annotation,");
+    edit(
+      path.join(dir, 'src/graph.ts'),
+      'import { Annotation,',
+      "import { formatISO } from 'date-fns/formatISO';\nexport const stamp = formatISO;\nimport { Annotation,",
+    );
     expect(await diagnosticsOf(() => loadProject(dir))).toEqual([
       {
         file: 'src/graph.ts',
@@ -225,7 +237,10 @@ describe('the startup line names the agent by its manifest name', () => {
   }
 
   async function firstLine(args: string[]): Promise<string> {
-    const child = spawn(process.execPath, [path.join(REPO, 'bin/agent-studio.mjs'), ...args], { env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(REPO, 'bin/agent-studio.mjs'), ...args], {
+      env: { ...process.env, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stderr.resume();
     let out = '';
     try {
@@ -244,11 +259,15 @@ describe('the startup line names the agent by its manifest name', () => {
 
   it('agent-studio runtime', async () => {
     const dir = renamed('folder-name-runtime');
-    expect(await firstLine(['runtime', '--project', dir, '--port', '0', '--data-dir', tempDir('name-rt')])).toMatch(/^Agent runtime for help-desk ready at http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(await firstLine(['runtime', '--project', dir, '--port', '0', '--data-dir', tempDir('name-rt')])).toMatch(
+      /^Agent runtime for help-desk ready at http:\/\/127\.0\.0\.1:\d+\/$/,
+    );
   });
 
   it('agent-studio serve', async () => {
     const dir = renamed('folder-name-serve');
-    expect(await firstLine(['serve', '--project', dir, '--port', '0', '--data-dir', tempDir('name-serve')])).toMatch(/^Agent Studio for help-desk ready at http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(await firstLine(['serve', '--project', dir, '--port', '0', '--data-dir', tempDir('name-serve')])).toMatch(
+      /^Agent Studio for help-desk ready at http:\/\/127\.0\.0\.1:\d+\/$/,
+    );
   });
 });

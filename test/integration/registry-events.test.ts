@@ -22,7 +22,14 @@ async function publish(nats: TestNats, args: string[]): Promise<{ code: number; 
     (ok) => ({ code: 0, stdout: ok.stdout, stderr: ok.stderr }),
     (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
   );
-  return { code: r.code, outcomes: r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)), stderr: r.stderr };
+  return {
+    code: r.code,
+    outcomes: r.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l)),
+    stderr: r.stderr,
+  };
 }
 
 describe('registry change events on NATS', () => {
@@ -34,7 +41,10 @@ describe('registry change events on NATS', () => {
     nats = await startNats();
     dirA = copyExample('registry-a');
     const env = { REGISTRY_EVENTS: 'nats', NATS_URL: nats.url };
-    [a, b] = await Promise.all([startTestRuntime({ projectDir: dirA, env: { ...env, AGENT_ID: 'desk-a' } }), startTestRuntime({ projectDir: copyExample('registry-b'), env: { ...env, AGENT_ID: 'desk-b' } })]);
+    [a, b] = await Promise.all([
+      startTestRuntime({ projectDir: dirA, env: { ...env, AGENT_ID: 'desk-a' } }),
+      startTestRuntime({ projectDir: copyExample('registry-b'), env: { ...env, AGENT_ID: 'desk-b' } }),
+    ]);
     for (const rt of [a, b]) await waitFor(async () => (await status(rt)).registry_events?.state === 'subscribed', 10_000, 'registry events to subscribe');
   });
   afterAll(async () => {
@@ -42,12 +52,19 @@ describe('registry change events on NATS', () => {
     await nats?.stop();
   });
 
-  it('reloads the agent it names, with the reload endpoint\'s outcome, and not the other agent', async () => {
+  it("reloads the agent it names, with the reload endpoint's outcome, and not the other agent", async () => {
     fs.appendFileSync(path.join(dirA, 'prompts/system.md'), '\nAlways greet the customer by name.\n');
     const r = await publish(nats, ['--agent', 'desk-a', '--version', 'v2', '--component', 'prompt:system', '--reason', 'prompt edited']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.outcomes).toEqual([
-      expect.objectContaining({ agent_id: 'desk-a', version: 'v2', outcome: 'reloaded', generation: 2, previous_generation: 1, changed: [expect.objectContaining({ kind: 'prompt', name: 'system' })] }),
+      expect.objectContaining({
+        agent_id: 'desk-a',
+        version: 'v2',
+        outcome: 'reloaded',
+        generation: 2,
+        previous_generation: 1,
+        changed: [expect.objectContaining({ kind: 'prompt', name: 'system' })],
+      }),
     ]);
     expect(a.runtime.context.registry.current.number).toBe(2);
     expect(b.runtime.context.registry.current.number).toBe(1);
@@ -66,7 +83,11 @@ describe('registry change events on NATS', () => {
     try {
       const r = await publish(nats, ['--agent', 'desk-a', '--version', 'v3']);
       expect(r.code).toBe(1);
-      expect(r.outcomes[0]).toMatchObject({ outcome: 'failed', version: 'v3', error: { code: 'RELOAD_FAILED', diagnostics: [expect.objectContaining({ file: 'src/graph.ts' })] } });
+      expect(r.outcomes[0]).toMatchObject({
+        outcome: 'failed',
+        version: 'v3',
+        error: { code: 'RELOAD_FAILED', diagnostics: [expect.objectContaining({ file: 'src/graph.ts' })] },
+      });
       expect(a.runtime.context.registry.current.number).toBe(2);
     } finally {
       fs.writeFileSync(graph, good);

@@ -98,7 +98,9 @@ describe('two replicas on one PostgreSQL database', () => {
   });
 
   it('resubscribe on another replica says where the task runs instead of ending silently', async () => {
-    const stream = ca.sendMessageStream(sendParams('Where is my order ORD-23456?', { contextId: randomUUID() }, { metadata: { scriptedDelayMs: 200, scriptedChunks: 10 } }));
+    const stream = ca.sendMessageStream(
+      sendParams('Where is my order ORD-23456?', { contextId: randomUUID() }, { metadata: { scriptedDelayMs: 200, scriptedChunks: 10 } }),
+    );
     const it = stream[Symbol.asyncIterator]();
     const firstEvent = (await it.next()).value as Task;
     const other = cb.resubscribeTask({ id: firstEvent.id });
@@ -107,7 +109,9 @@ describe('two replicas on one PostgreSQL database', () => {
   });
 
   it('a task whose replica is killed with -9 ends failed (replica_lost) on the replica that is left, within the lease', async () => {
-    const stream = ca.sendMessageStream(sendParams('Where is my order ORD-23456?', { contextId: randomUUID() }, { metadata: { scriptedDelayMs: 1000, scriptedChunks: 30 } }));
+    const stream = ca.sendMessageStream(
+      sendParams('Where is my order ORD-23456?', { contextId: randomUUID() }, { metadata: { scriptedDelayMs: 1000, scriptedChunks: 30 } }),
+    );
     const it = stream[Symbol.asyncIterator]();
     let taskId = '';
     for (let e = await it.next(); !e.done; e = await it.next()) {
@@ -158,7 +162,8 @@ describe('two replicas with cluster control on NATS', () => {
     [a, b] = await Promise.all([spawnRuntime(project, { ...env, REPLICA_ID: 'ctl-a' }), spawnRuntime(project, { ...env, REPLICA_ID: 'ctl-b' })]);
     ca = await A2AClient.fromCardUrl(`${a.url}.well-known/agent-card.json`);
     cb = await A2AClient.fromCardUrl(`${b.url}.well-known/agent-card.json`);
-    for (const r of [a, b]) await waitFor(async () => (await management(r.url, '/api/v1/status')).cluster_control?.state === 'subscribed', 10_000, 'cluster control to subscribe');
+    for (const r of [a, b])
+      await waitFor(async () => (await management(r.url, '/api/v1/status')).cluster_control?.state === 'subscribed', 10_000, 'cluster control to subscribe');
   }, 60_000);
 
   afterAll(async () => {
@@ -168,7 +173,9 @@ describe('two replicas with cluster control on NATS', () => {
   });
 
   it('a cancel on one replica reaches the run on the other through NATS', async () => {
-    const stream = ca.sendMessageStream(sendParams('Where is my order ORD-23456?', { contextId: randomUUID() }, { metadata: { scriptedDelayMs: 400, scriptedChunks: 20 } }));
+    const stream = ca.sendMessageStream(
+      sendParams('Where is my order ORD-23456?', { contextId: randomUUID() }, { metadata: { scriptedDelayMs: 400, scriptedChunks: 20 } }),
+    );
     let cancelAsked: Promise<unknown> | null = null;
     const states: string[] = [];
     for await (const event of stream) {
@@ -182,7 +189,9 @@ describe('two replicas with cluster control on NATS', () => {
   });
 
   it('resubscribe on one replica follows a task running on the other to its end', async () => {
-    const stream = ca.sendMessageStream(sendParams('Where is my order ORD-23456?', { contextId: randomUUID() }, { metadata: { scriptedDelayMs: 150, scriptedChunks: 12 } }));
+    const stream = ca.sendMessageStream(
+      sendParams('Where is my order ORD-23456?', { contextId: randomUUID() }, { metadata: { scriptedDelayMs: 150, scriptedChunks: 12 } }),
+    );
     const it = stream[Symbol.asyncIterator]();
     const first = (await it.next()).value as Task;
     const followed: string[] = [];
@@ -196,7 +205,8 @@ describe('two replicas with cluster control on NATS', () => {
   });
 
   it('card URL, memory settings and a registry reload made on one replica apply to the other', async () => {
-    const patch = (base: string, p: string, body: unknown) => fetch(new URL(p, base), { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const patch = (base: string, p: string, body: unknown) =>
+      fetch(new URL(p, base), { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     expect((await patch(a.url, 'api/v1/card/url', { url: 'https://agents.example.com/clustered' })).status).toBe(200);
     expect((await patch(b.url, 'api/v1/memory/config', { window_size: 7 })).status).toBe(200);
     fs.appendFileSync(path.join(project, 'prompts/system.md'), '\nBe brief.\n');

@@ -58,7 +58,10 @@ describe('node spans on the example', () => {
     const res = await rawRpc(rt.url, send('I want a refund'));
     expect(res.result.status.state).toBe('input-required');
     const done = ends(rt.traces, res.result.id);
-    expect(done.find((e) => e.node === 'skills')).toMatchObject({ status: 'interrupted', interrupts: [expect.objectContaining({ question: expect.any(String) })] });
+    expect(done.find((e) => e.node === 'skills')).toMatchObject({
+      status: 'interrupted',
+      interrupts: [expect.objectContaining({ question: expect.any(String) })],
+    });
     expect(done.find((e) => e.kind === 'branch')).toMatchObject({ node: 'skills[refund]', status: 'interrupted' });
   });
 
@@ -123,7 +126,11 @@ describe('subgraphs and failures (test/fixtures/inspect-agent, the runtime in it
   it('a failing fan-out branch is the failed span; the node fails with its line', async () => {
     const res = await ask('branch');
     const data = res.result.status.message.parts.find((p: Ev) => p.kind === 'data').data;
-    expect(data).toMatchObject({ node: 'work', source: { file: 'src/graph.ts', line: 36 }, errorMessage: expect.stringContaining('branch b cannot be scored') });
+    expect(data).toMatchObject({
+      node: 'work',
+      source: { file: 'src/graph.ts', line: 36 },
+      errorMessage: expect.stringContaining('branch b cannot be scored'),
+    });
     const failedBranch = ends(rt.traces, res.result.id).find((e) => e.node === 'work[b]')!;
     expect(failedBranch).toMatchObject({ kind: 'branch', status: 'failed', error: { message: 'RangeError: branch b cannot be scored' } });
   });

@@ -12,7 +12,10 @@ function task(res: any): Task {
 }
 
 function dataParts(t: Task): Record<string, any>[] {
-  return (t.artifacts ?? []).flatMap((a) => a.parts).filter((p) => p.kind === 'data').map((p: any) => p.data);
+  return (t.artifacts ?? [])
+    .flatMap((a) => a.parts)
+    .filter((p) => p.kind === 'data')
+    .map((p: any) => p.data);
 }
 
 function statusData(t: Task): Record<string, any> | undefined {
@@ -115,7 +118,11 @@ describe('A2A runtime on the support-desk example', () => {
   it('answers tasks/get and tasks/cancel without a task id with invalid params', async () => {
     for (const method of ['tasks/get', 'tasks/cancel']) {
       for (const params of [{}, { id: '' }, { id: 7 }]) {
-        const res = await fetch(rt.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+        const res = await fetch(rt.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+        });
         const body = (await res.json()) as any;
         expect(body.error).toMatchObject({ code: -32602, data: { field: 'params.id' } });
       }
@@ -142,7 +149,13 @@ describe('A2A runtime on the support-desk example', () => {
     expect(data.errorMessage).toContain('ORD-00000');
     expect(dataParts(t)[0]).toEqual(data);
     const end = rt.traces.find((e) => e.name === 'invoke.end' && e.task_id === t.id)!;
-    expect(end).toMatchObject({ errorCode: 'NOT_FOUND', errorReason: 'order_not_found', retriable: false, domainCode: 'SD-404', domainTitle: 'We could not find that order' });
+    expect(end).toMatchObject({
+      errorCode: 'NOT_FOUND',
+      errorReason: 'order_not_found',
+      retriable: false,
+      domainCode: 'SD-404',
+      domainTitle: 'We could not find that order',
+    });
     expect(rt.traces.some((e) => e.name === 'evaluation.result' && e.task_id === t.id)).toBe(false);
   });
 
@@ -153,7 +166,14 @@ describe('A2A runtime on the support-desk example', () => {
   });
 
   it('validates a DataPart against its declared input contract', async () => {
-    const ok = task(await rt.client.sendMessage(sendParams([{ kind: 'text', text: 'My ticket' }, { kind: 'data', data: { schema: 'support.ticket/1', topic: 'order_status', orderId: 'ORD-34567' } }])));
+    const ok = task(
+      await rt.client.sendMessage(
+        sendParams([
+          { kind: 'text', text: 'My ticket' },
+          { kind: 'data', data: { schema: 'support.ticket/1', topic: 'order_status', orderId: 'ORD-34567' } },
+        ]),
+      ),
+    );
     expect(ok.status.state).toBe('completed');
     expect(dataParts(ok)[0].results[0]).toMatchObject({ skill: 'order-status', orderId: 'ORD-34567' });
     const bad = task(await rt.client.sendMessage(sendParams([{ kind: 'data', data: { schema: 'support.ticket/1', topic: 'shoes' } }])));
@@ -177,7 +197,10 @@ describe('A2A runtime on the support-desk example', () => {
 
   it('rejects a file part with both or neither of uri/bytes, or bad base64, as invalid params', async () => {
     const base = { jsonrpc: '2.0', id: 7, method: 'message/send' };
-    const msg = (file: unknown) => ({ ...base, params: { message: { kind: 'message', role: 'user', messageId: randomUUID(), parts: [{ kind: 'file', file }] } } });
+    const msg = (file: unknown) => ({
+      ...base,
+      params: { message: { kind: 'message', role: 'user', messageId: randomUUID(), parts: [{ kind: 'file', file }] } },
+    });
     for (const file of [{ uri: 'https://x/y', bytes: 'aGVsbG8=' }, { name: 'nothing' }, { bytes: 'not base64!' }]) {
       const res = await rawRpc(rt.url, msg(file));
       expect(res.error.code).toBe(-32602);
@@ -214,7 +237,9 @@ describe('A2A runtime on the support-desk example', () => {
   });
 
   it('returns the task at once with blocking:false, and tasks/get honours historyLength', async () => {
-    const res = await rt.client.sendMessage(sendParams('How do I change my address?', {}, { configuration: { blocking: false }, metadata: { scriptedDelayMs: 30 } }));
+    const res = await rt.client.sendMessage(
+      sendParams('How do I change my address?', {}, { configuration: { blocking: false }, metadata: { scriptedDelayMs: 30 } }),
+    );
     const t = task(res);
     expect(['submitted', 'working']).toContain(t.status.state);
     const done = await waitForState(rt, t.id, ['completed']);
@@ -224,7 +249,9 @@ describe('A2A runtime on the support-desk example', () => {
   });
 
   it('streams token deltas to a client that follows a non-blocking send with tasks/resubscribe', async () => {
-    const res = await rt.client.sendMessage(sendParams('How do I reset my password?', {}, { configuration: { blocking: false }, metadata: { scriptedDelayMs: 40, scriptedChunks: 8 } }));
+    const res = await rt.client.sendMessage(
+      sendParams('How do I reset my password?', {}, { configuration: { blocking: false }, metadata: { scriptedDelayMs: 40, scriptedChunks: 8 } }),
+    );
     const t = task(res);
     const events: any[] = [];
     for await (const ev of rt.client.resubscribeTask({ id: t.id })) events.push(ev);
@@ -236,7 +263,9 @@ describe('A2A runtime on the support-desk example', () => {
   });
 
   it('cancels a running task: the graph run aborts and the task ends canceled', async () => {
-    const res = await rt.client.sendMessage(sendParams('How do I reset my password?', {}, { configuration: { blocking: false }, metadata: { scriptedDelayMs: 200, scriptedChunks: 30 } }));
+    const res = await rt.client.sendMessage(
+      sendParams('How do I reset my password?', {}, { configuration: { blocking: false }, metadata: { scriptedDelayMs: 200, scriptedChunks: 30 } }),
+    );
     const t = task(res);
     await new Promise((r) => setTimeout(r, 300));
     const canceled = task(await rt.client.cancelTask({ id: t.id }));
@@ -287,7 +316,10 @@ describe('input-size caps', () => {
   it('emits history and input_cap events only when MAX_HISTORY_TOKENS is set, and truncates', async () => {
     const rt = await startTestRuntime({ env: { MAX_HISTORY_TOKENS: '40' } });
     try {
-      const history = Array.from({ length: 12 }, (_, i) => ({ role: i % 2 ? 'agent' : 'user', parts: [{ kind: 'text', text: `message number ${i} with some words in it` }] }));
+      const history = Array.from({ length: 12 }, (_, i) => ({
+        role: i % 2 ? 'agent' : 'user',
+        parts: [{ kind: 'text', text: `message number ${i} with some words in it` }],
+      }));
       const t = task(await rt.client.sendMessage(sendParams('hello', {}, { metadata: { history } })));
       const names = rt.traces.filter((e) => e.task_id === t.id).map((e) => e.name);
       expect(names).toEqual(expect.arrayContaining(['history.measured', 'history.truncated', 'input_cap.measured']));

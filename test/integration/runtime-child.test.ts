@@ -19,14 +19,19 @@ function fakeStudio(): ChildProcess {
   return p;
 }
 
-const exited = (p: ChildProcess) => new Promise<number | null>((resolve) => (p.exitCode !== null || p.signalCode !== null ? resolve(p.exitCode) : p.once('exit', (code) => resolve(code))));
+const exited = (p: ChildProcess) =>
+  new Promise<number | null>((resolve) => (p.exitCode !== null || p.signalCode !== null ? resolve(p.exitCode) : p.once('exit', (code) => resolve(code))));
 
 /** `agent-studio runtime` as the studio starts it (AGENT_STUDIO_CHILD), told the studio's pid. */
 function runtimeChild(studioPid: number): { child: ChildProcess; ready: Promise<string> } {
-  const child = spawn(process.execPath, [path.join(REPO, 'bin/agent-studio.mjs'), 'runtime', '--project', EXAMPLE, '--port', '0', '--data-dir', tempDir('rt-child')], {
-    env: { PATH: process.env.PATH, AGENT_ID: 'test-agent', LOG_LEVEL: 'warn', AGENT_STUDIO_CHILD: '1', AGENT_STUDIO_PID: String(studioPid) },
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(REPO, 'bin/agent-studio.mjs'), 'runtime', '--project', EXAMPLE, '--port', '0', '--data-dir', tempDir('rt-child')],
+    {
+      env: { PATH: process.env.PATH, AGENT_ID: 'test-agent', LOG_LEVEL: 'warn', AGENT_STUDIO_CHILD: '1', AGENT_STUDIO_PID: String(studioPid) },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
   children.push(child);
   let out = '';
   const ready = new Promise<string>((resolve, reject) => {

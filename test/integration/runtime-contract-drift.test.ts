@@ -36,20 +36,24 @@ const arrivals = new EventTarget();
 /** `agent-studio runtime` with the environment the studio gives its child; its stdout and
  * stderr lines as they come. */
 function runtimeChild(captureUrl: string) {
-  const child = spawn(process.execPath, [path.join(REPO, 'bin/agent-studio.mjs'), 'runtime', '--project', dir, '--host', '127.0.0.1', '--port', '0', '--data-dir', tempDir('rt-drift')], {
-    env: {
-      PATH: process.env.PATH,
-      AGENT_ID: 'test-agent',
-      SCRIPTED_DELAY_MS: '0',
-      LOG_LEVEL: 'warn',
-      [RUNTIME_ENV.captureUrl]: captureUrl,
-      [RUNTIME_ENV.controlEnabled]: 'true',
-      [RUNTIME_ENV.controlToken]: TOKEN,
-      [RUNTIME_ENV.studioChild]: '1',
-      [RUNTIME_ENV.studioPid]: String(process.pid),
+  const child = spawn(
+    process.execPath,
+    [path.join(REPO, 'bin/agent-studio.mjs'), 'runtime', '--project', dir, '--host', '127.0.0.1', '--port', '0', '--data-dir', tempDir('rt-drift')],
+    {
+      env: {
+        PATH: process.env.PATH,
+        AGENT_ID: 'test-agent',
+        SCRIPTED_DELAY_MS: '0',
+        LOG_LEVEL: 'warn',
+        [RUNTIME_ENV.captureUrl]: captureUrl,
+        [RUNTIME_ENV.controlEnabled]: 'true',
+        [RUNTIME_ENV.controlToken]: TOKEN,
+        [RUNTIME_ENV.studioChild]: '1',
+        [RUNTIME_ENV.studioPid]: String(process.pid),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   children.push(child);
   const stderr: string[] = [];
   readline.createInterface({ input: child.stderr! }).on('line', (l) => stderr.push(l));

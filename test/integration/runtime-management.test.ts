@@ -64,7 +64,10 @@ describe('status, card URL and the envelope', () => {
   let projectDir: string;
   beforeAll(async () => {
     projectDir = copyExample('mgmt');
-    fs.writeFileSync(path.join(projectDir, '.env'), '# deployment settings\nAGENT_ID=from-file\nPUBLIC_AGENT_URL=https://old.example.com/a2a\n\n# keep me\nSTAGE_TIMING=true\n');
+    fs.writeFileSync(
+      path.join(projectDir, '.env'),
+      '# deployment settings\nAGENT_ID=from-file\nPUBLIC_AGENT_URL=https://old.example.com/a2a\n\n# keep me\nSTAGE_TIMING=true\n',
+    );
     rt = await startTestRuntime({ projectDir, env: { AGENT_ID: 'mgmt-agent' } });
   });
   afterAll(async () => rt?.close());
@@ -127,7 +130,14 @@ describe('status, card URL and the envelope', () => {
     const withDsn = await startTestRuntime({ env: { POSTGRES_DSN: dsn.toString(), POSTGRES_SCHEMA: schema } });
     try {
       const r = await call(withDsn.url, 'GET', '/api/v1/memory/config');
-      expect(r.body.data).toEqual({ enabled: true, backend: 'postgres', summarize: false, window_size: 20, summarize_threshold: 40, postgres_dsn: dsn.toString().replace('s3cret', '***') });
+      expect(r.body.data).toEqual({
+        enabled: true,
+        backend: 'postgres',
+        summarize: false,
+        window_size: 20,
+        summarize_threshold: 40,
+        postgres_dsn: dsn.toString().replace('s3cret', '***'),
+      });
       expect(JSON.stringify(r.body)).not.toContain('s3cret');
       for (const field of ['enabled', 'backend', 'postgres_dsn']) {
         const bad = await call(withDsn.url, 'PATCH', '/api/v1/memory/config', { [field]: false, window_size: 3 });
@@ -159,7 +169,11 @@ describe('status, card URL and the envelope', () => {
         ['DELETE', '/api/v1/memory/threads?all=true'],
         ['POST', '/api/v1/memory/migrate-agent-id'],
       ]) {
-        expectError(await call(off.url, m, p, m === 'GET' || m === 'DELETE' ? undefined : { window_size: 3, old_id: 'a', new_id: 'b' }), 404, 'MEMORY_DISABLED');
+        expectError(
+          await call(off.url, m, p, m === 'GET' || m === 'DELETE' ? undefined : { window_size: 3, old_id: 'a', new_id: 'b' }),
+          404,
+          'MEMORY_DISABLED',
+        );
       }
       // the agent still answers
       const res = (await off.client.sendMessage(sendParams('How do I reset my password?'))) as any;
@@ -211,7 +225,10 @@ describe('memory settings really change what the model sees', () => {
       expect(answerCall.map((m) => m.content)).not.toContain('my name is Ada');
       // the thread's message list still shows the whole conversation (the transcript)
       const thread = await call(rt.url, 'GET', `/api/v1/memory/threads/${ctx}/messages`);
-      expect(thread.body.data.messages.map((m: any) => m.content).filter((c: string) => c.startsWith('my name') || c.startsWith('what did'))).toEqual(['my name is Ada', 'what did I say?']);
+      expect(thread.body.data.messages.map((m: any) => m.content).filter((c: string) => c.startsWith('my name') || c.startsWith('what did'))).toEqual([
+        'my name is Ada',
+        'what did I say?',
+      ]);
       expect(thread.body.data.messages).toHaveLength(6);
       const del = await call(rt.url, 'DELETE', `/api/v1/memory/threads/${ctx}`);
       expect(del.body.data.deleted.persistent_memory).toBe(1 + 6); // the summary and 6 transcript entries
@@ -396,7 +413,9 @@ describe('registry metadata and hot reload', () => {
       expect(same.body.data).toMatchObject({ reloaded: false, generation: 1, changed: [] });
 
       // a slow invocation in flight on generation 1
-      const slow = (await rt.client.sendMessage(sendParams('How do I reset my password?', {}, { configuration: { blocking: false }, metadata: { scriptedDelayMs: 150, scriptedChunks: 8 } }))) as any;
+      const slow = (await rt.client.sendMessage(
+        sendParams('How do I reset my password?', {}, { configuration: { blocking: false }, metadata: { scriptedDelayMs: 150, scriptedChunks: 8 } }),
+      )) as any;
 
       fs.appendFileSync(path.join(dir, 'prompts/system.md'), '\nAlways sign as "The Support Desk".\n');
       const changed = await call(rt.url, 'POST', '/internal/reload');

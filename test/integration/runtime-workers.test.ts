@@ -45,7 +45,9 @@ function runCluster(args: string[]) {
       // a plain line (a start error)
     }
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   const ready = new Promise<string>((resolve, reject) => {
     child.stdout.on('data', () => {
       const m = / ready at (http:\/\/\S+\/)$/m.exec(stdout);
@@ -74,7 +76,10 @@ function runCluster(args: string[]) {
   return { child, exited, ready, entries, until, out: () => stdout, err: () => stderr };
 }
 
-const serving = (k: number, restarts = 0) => (e: LogEntry) => e.role === 'primary' && e.worker === k && e.restarts === restarts && /is serving/.test(e.msg ?? '');
+const serving =
+  (k: number, restarts = 0) =>
+  (e: LogEntry) =>
+    e.role === 'primary' && e.worker === k && e.restarts === restarts && /is serving/.test(e.msg ?? '');
 
 /** The official client on a new connection per request (the cluster balances connections, not
  * requests), recording which replica answered each one. */
@@ -141,7 +146,10 @@ describe('agent-studio runtime --workers', () => {
         expect(second.id).toBe(first.id);
         expect(second.contextId).toBe(first.contextId);
         expect(second.status.state).toBe('completed');
-        expect(second.artifacts.flatMap((a: any) => a.parts).find((pt: any) => pt.kind === 'data').data).toMatchObject({ verdict: 'approved', orderId: 'ORD-12345' });
+        expect(second.artifacts.flatMap((a: any) => a.parts).find((pt: any) => pt.kind === 'data').data).toMatchObject({
+          verdict: 'approved',
+          orderId: 'ORD-12345',
+        });
         firstTask = first;
         firstReplica = r1;
       }
@@ -190,7 +198,7 @@ describe('agent-studio runtime --workers', () => {
     }
   });
 
-  it('prints a broken project\'s diagnostics once and exits 1, with no restarts', async () => {
+  it("prints a broken project's diagnostics once and exits 1, with no restarts", async () => {
     const dir = copyExample('workers-bad');
     const file = path.join(dir, 'agent.json');
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('"skills": [', '"skills": 3, "x": ['));

@@ -75,7 +75,9 @@ async function legacyRows(pool: pg.Pool, schema: string): Promise<void> {
     JSON.stringify({ text: 'old summary' }),
   ]);
   const task: Task = { kind: 'task', id: 'task-legacy', contextId: 'thread-legacy', status: { state: 'input-required' }, history: [] };
-  await pool.query(`INSERT INTO ${q}.a2a_tasks (task_id, context_id, state, task) VALUES ('task-legacy', 'thread-legacy', 'input-required', $1)`, [JSON.stringify(task)]);
+  await pool.query(`INSERT INTO ${q}.a2a_tasks (task_id, context_id, state, task) VALUES ('task-legacy', 'thread-legacy', 'input-required', $1)`, [
+    JSON.stringify(task),
+  ]);
   await say(chatGraph(new PostgresSaver(pool, undefined, { schema })), 'thread-legacy', 'hi');
 }
 
@@ -124,7 +126,9 @@ describe('PostgreSQL memory-store migrations', () => {
   it('refuses a schema with a migration this build does not know, and leaves it as it was', async () => {
     await migrate(pool, schema);
     await pool.query(`INSERT INTO "${schema}".store_migrations (version, name, hash) VALUES (3, 'later', $1)`, ['f'.repeat(64)]);
-    await expect(open()).rejects.toThrow(`the PostgreSQL schema "${schema}" has migration 3 applied, newer than this build supports (it knows migrations 1 to 2)`);
+    await expect(open()).rejects.toThrow(
+      `the PostgreSQL schema "${schema}" has migration 3 applied, newer than this build supports (it knows migrations 1 to 2)`,
+    );
     expect(await sql(`SELECT version FROM "${schema}".store_migrations ORDER BY version`)).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
   });
 

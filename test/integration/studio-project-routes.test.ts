@@ -25,12 +25,17 @@ describe('studio project routes', () => {
     expect(r.body.contracts[0].json_schema.properties.topic.enum).toContain('refund');
   });
 
-  it('suggests the card\'s skill examples and the values earlier successful runs used, not those of failed runs', async () => {
+  it("suggests the card's skill examples and the values earlier successful runs used, not those of failed runs", async () => {
     const before = await s.call('GET', '/composer-schema');
     expect(before.body.skill_examples).toContainEqual({ skill_id: 'refunds', skill_name: 'Refunds', text: 'I want a refund for order ORD-12345' });
     const session = (await s.call('POST', '/sessions', {})).body.session_id;
     const send = async (data: Record<string, unknown>) => {
-      const run = await s.call('POST', `/sessions/${session}/runs`, { parts: [{ kind: 'text', text: 'help' }, { kind: 'data', data }] });
+      const run = await s.call('POST', `/sessions/${session}/runs`, {
+        parts: [
+          { kind: 'text', text: 'help' },
+          { kind: 'data', data },
+        ],
+      });
       return waitForRun(s, run.body.run_id);
     };
     expect((await send({ schema: 'support.ticket/1', topic: 'order_status', orderId: 'ORD-12345', priority: 'high' })).status).toBe('completed');
@@ -45,12 +50,22 @@ describe('studio project routes', () => {
   });
 
   it('checks a data part against its contract with the rules of the runtime, listing problems by path', async () => {
-    const ok = await s.call('POST', '/composer-schema/validate', { schema: 'support.ticket/1', data: { schema: 'support.ticket/1', topic: 'refund', orderId: 'ORD-12345' } });
+    const ok = await s.call('POST', '/composer-schema/validate', {
+      schema: 'support.ticket/1',
+      data: { schema: 'support.ticket/1', topic: 'refund', orderId: 'ORD-12345' },
+    });
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ valid: true, checked: true, problems: [] });
-    const bad = await s.call('POST', '/composer-schema/validate', { schema: 'support.ticket/1', data: { schema: 'support.ticket/1', topic: 'complaint', orderId: 'nope', colour: 1 } });
+    const bad = await s.call('POST', '/composer-schema/validate', {
+      schema: 'support.ticket/1',
+      data: { schema: 'support.ticket/1', topic: 'complaint', orderId: 'nope', colour: 1 },
+    });
     expect(bad.body.valid).toBe(false);
-    expect(bad.body.problems).toContainEqual({ path: '/topic', message: 'must be one of: refund, order_status, question', allowed: ['refund', 'order_status', 'question'] });
+    expect(bad.body.problems).toContainEqual({
+      path: '/topic',
+      message: 'must be one of: refund, order_status, question',
+      allowed: ['refund', 'order_status', 'question'],
+    });
     expect(bad.body.problems.map((p: { path: string }) => p.path)).toEqual(expect.arrayContaining(['/orderId', '/colour']));
     // The runtime refuses the same part with the same words.
     const session = (await s.call('POST', '/sessions', {})).body.session_id;
@@ -71,7 +86,10 @@ describe('studio project routes', () => {
     const sha = crypto.createHash('sha256').update(bytes).digest('hex');
     const session = await s.call('POST', '/sessions', { title: 'blobs' });
     const run = await s.call('POST', `/sessions/${session.body.session_id}/runs`, {
-      parts: [{ kind: 'text', text: 'How do I reset my password?' }, { kind: 'file', name: 'r.txt', mime_type: 'text/plain', bytes_base64: bytes.toString('base64') }],
+      parts: [
+        { kind: 'text', text: 'How do I reset my password?' },
+        { kind: 'file', name: 'r.txt', mime_type: 'text/plain', bytes_base64: bytes.toString('base64') },
+      ],
     });
     expect(run.status).toBe(202);
     const res = await fetch(`${s.api}/blobs/${sha}`);

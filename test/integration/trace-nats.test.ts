@@ -21,11 +21,13 @@ describe('trace events on NATS JetStream', () => {
   });
   afterAll(async () => nats?.stop());
 
-  it('arrive on the agent\'s subjects as the log sink\'s JSON, in order and once, across a NATS restart', async () => {
+  it("arrive on the agent's subjects as the log sink's JSON, in order and once, across a NATS restart", async () => {
     const tag = crypto.randomBytes(3).toString('hex');
     const stream = `T_${tag}`;
     const prefix = `test${tag}.traces`;
-    const rt = await startTestRuntime({ env: { AGENT_ID: 'nats-agent', TRACE_SINKS: 'log,nats', NATS_URL: nats.url, TRACE_NATS_STREAM: stream, TRACE_NATS_PREFIX: prefix } });
+    const rt = await startTestRuntime({
+      env: { AGENT_ID: 'nats-agent', TRACE_SINKS: 'log,nats', NATS_URL: nats.url, TRACE_NATS_STREAM: stream, TRACE_NATS_PREFIX: prefix },
+    });
     try {
       await waitFor(async () => (await status(rt)).nats?.state === 'connected', 15_000, 'the sink to connect');
       const send = async (text: string) => ((await rt.client.sendMessage(sendParams(text))) as { result: Task }).result.status.state;

@@ -121,7 +121,10 @@ describe('the studio replies with the shared schemas, strictly', () => {
 
     const graph = await reply(t, GraphViewSchema, 'GET', '/graph');
     await reply(t, ComposerSchemaReplySchema, 'GET', '/composer-schema');
-    await reply(t, ContractCheckReplySchema, 'POST', '/composer-schema/validate', { schema: 'support.ticket/1', data: { schema: 'support.ticket/1', topic: 'nope' } });
+    await reply(t, ContractCheckReplySchema, 'POST', '/composer-schema/validate', {
+      schema: 'support.ticket/1',
+      data: { schema: 'support.ticket/1', topic: 'nope' },
+    });
     await reply(t, SourceTargetsReplySchema, 'GET', `/source-targets/${encodeURIComponent(graph.exit_node)}`);
     expect((await reply(t, RuntimeStatusSchema, 'GET', '/runtime')).state).toBe('ready');
     expect((await reply(t, RuntimeStatusSchema, 'GET', '/api/runtime')).state).toBe('ready');
@@ -129,8 +132,15 @@ describe('the studio replies with the shared schemas, strictly', () => {
 
   it('a project that does not load: /api/project with its diagnostics, a run failed with diagnostic events', async () => {
     const f = await reply(t, ProjectFileSchema, 'GET', '/api/project/file?path=src/graph.ts');
-    await reply(t, SaveReplySchema, 'POST', '/api/save', { path: 'src/graph.ts', content: f.content.replace('const DRAFT_MARKER', 'const DRAFT_MARKER =;\nconst BROKEN') });
-    await waitFor(async () => (await call(t.url.replace(/\/$/, ''), 'GET', '/api/project')).body.state === 'invalid', 20_000, 'the project to be reported invalid');
+    await reply(t, SaveReplySchema, 'POST', '/api/save', {
+      path: 'src/graph.ts',
+      content: f.content.replace('const DRAFT_MARKER', 'const DRAFT_MARKER =;\nconst BROKEN'),
+    });
+    await waitFor(
+      async () => (await call(t.url.replace(/\/$/, ''), 'GET', '/api/project')).body.state === 'invalid',
+      20_000,
+      'the project to be reported invalid',
+    );
     const project = await reply(t, ProjectViewSchema, 'GET', '/api/project');
     expect(project.diagnostics.length).toBeGreaterThan(0);
     const accepted = await reply(t, RunAcceptedSchema, 'POST', `/sessions/${session}/runs`, { parts: [text('How do I reset my password?')] }, 202);

@@ -34,7 +34,28 @@ export const ALLOWED_PERMISSIONS: ReadonlySet<string> = new Set(['clipboard-sani
  * it, while a project opened through a symlinked folder still works. Returns the real path,
  * the one that was checked, so that what is opened is what was allowed.
  */
-const NEVER_OPEN = new Set(['.exe', '.bat', '.cmd', '.com', '.msi', '.ps1', '.sh', '.bash', '.zsh', '.command', '.app', '.desktop', '.lnk', '.scr', '.jar', '.appimage', '.deb', '.rpm', '.dmg', '.pkg']);
+const NEVER_OPEN = new Set([
+  '.exe',
+  '.bat',
+  '.cmd',
+  '.com',
+  '.msi',
+  '.ps1',
+  '.sh',
+  '.bash',
+  '.zsh',
+  '.command',
+  '.app',
+  '.desktop',
+  '.lnk',
+  '.scr',
+  '.jar',
+  '.appimage',
+  '.deb',
+  '.rpm',
+  '.dmg',
+  '.pkg',
+]);
 
 /** Opening this file with the OS default handler could run it. */
 export function couldExecute(abs: string, mode: number, platform: NodeJS.Platform = process.platform): boolean {

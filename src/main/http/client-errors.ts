@@ -19,7 +19,8 @@ function reply(socket: Duplex, status: number, reason: string, body: unknown): v
 export function answerClientErrors(server: http.Server, bodyFor: RefusalBody): void {
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
-    if (err.code === 'HPE_HEADER_OVERFLOW') return reply(socket, 431, 'Request Header Fields Too Large', bodyFor(431, 'the request headers are larger than 16 KB'));
+    if (err.code === 'HPE_HEADER_OVERFLOW')
+      return reply(socket, 431, 'Request Header Fields Too Large', bodyFor(431, 'the request headers are larger than 16 KB'));
     if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return reply(socket, 408, 'Request Timeout', bodyFor(408, 'the request took too long to arrive'));
     reply(socket, 400, 'Bad Request', bodyFor(400, 'the request is not valid HTTP/1.1'));
   });

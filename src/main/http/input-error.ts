@@ -64,7 +64,10 @@ export function fromBodyParserError(err: unknown, limitText: string): HttpInputE
     return new HttpInputError('invalid_json', 'the request body is corrupt under its Content-Encoding');
   }
   if (e.status === 400 || e.status === 415 || e.status === 413) {
-    return new HttpInputError(e.status === 413 ? 'body_too_large' : e.status === 415 ? 'unsupported_media_type' : 'invalid_json', e.message ?? 'the request body cannot be read');
+    return new HttpInputError(
+      e.status === 413 ? 'body_too_large' : e.status === 415 ? 'unsupported_media_type' : 'invalid_json',
+      e.message ?? 'the request body cannot be read',
+    );
   }
   return null;
 }

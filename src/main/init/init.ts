@@ -8,7 +8,10 @@ import { runtimeVersion } from '../runtime/project/framework.ts';
 
 /** The folder of the agent-studio package running this command. */
 const STUDIO_ROOT = path.resolve(import.meta.dirname, '../../..');
-const TEMPLATES = { minimal: path.join(STUDIO_ROOT, 'resources', 'templates', 'minimal'), 'support-desk': path.join(STUDIO_ROOT, 'examples', 'support-desk') } as const;
+const TEMPLATES = {
+  minimal: path.join(STUDIO_ROOT, 'resources', 'templates', 'minimal'),
+  'support-desk': path.join(STUDIO_ROOT, 'examples', 'support-desk'),
+} as const;
 export type TemplateName = keyof typeof TEMPLATES;
 
 /** What may already be in the folder: a fresh `git init`, or a package.json that installed
@@ -47,7 +50,9 @@ export function nameFromFolder(dir: string): string {
 
 function checkName(name: string): void {
   if (!/^[A-Za-z0-9_.-]+$/.test(name)) {
-    throw new InitError(`--name '${name}' is not a valid agent name: use letters, digits, '_', '.' and '-' (it becomes the agent card's name and the contract ids)`);
+    throw new InitError(
+      `--name '${name}' is not a valid agent name: use letters, digits, '_', '.' and '-' (it becomes the agent card's name and the contract ids)`,
+    );
   }
 }
 
@@ -150,7 +155,7 @@ export async function runInitCommand(argv: string[]): Promise<void> {
     process.stdout.write(
       `Created the agent '${r.name}' (template ${r.template}) in ${rel}: ${r.files.length} files.\n\nNext:\n` +
         (rel === '.' ? '' : `  cd ${rel}\n`) +
-        '  npm install                            # the project\'s own dependencies\n' +
+        "  npm install                            # the project's own dependencies\n" +
         '  npx agent-studio serve --project .     # the studio, in your browser\n' +
         '  npx agent-studio runtime --project .   # the agent over A2A, as deployed\n',
     );

@@ -7,16 +7,7 @@
 // the event loop and exactly one of them wins.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type {
-  CreateRunBody,
-  CreateSessionBody,
-  Page,
-  TranscriptTurn,
-  RunAccepted,
-  RunDetail,
-  RunSummary,
-  Session,
-} from '../../shared/playground.ts';
+import type { CreateRunBody, CreateSessionBody, Page, TranscriptTurn, RunAccepted, RunDetail, RunSummary, Session } from '../../shared/playground.ts';
 import { isActive } from '../../shared/playground.ts';
 import type { ResumeBody } from '../../shared/playground-requests.ts';
 import { PlaygroundError, notFound } from './errors.ts';
@@ -29,7 +20,6 @@ import { blobsOf, inputToTagged, type StoredBlob } from './parts.ts';
 import { normaliseChangedFile } from './paths.ts';
 import type { BlobStore } from './store/blobs.ts';
 import { previewOf, toDetail, type NewRun, type PageQuery, type PlaygroundStore } from './store/store.ts';
-
 
 export interface ServiceOptions {
   store: PlaygroundStore;
@@ -146,11 +136,10 @@ export class PlaygroundService {
     const parent = this.o.store.getRun(runId);
     if (!parent) throw notFound('run', runId);
     if (parent.status !== 'input_required') {
-      throw new PlaygroundError(
-        'run_not_resumable',
-        `run ${runId} is ${parent.status}; only a run in input_required can be resumed`,
-        { run_id: runId, status: parent.status },
-      );
+      throw new PlaygroundError('run_not_resumable', `run ${runId} is ${parent.status}; only a run in input_required can be resumed`, {
+        run_id: runId,
+        status: parent.status,
+      });
     }
     // A question is answered once: after a resume the agent reached (completed, or asked
     // again), the conversation has moved on; a resume that failed or was cancelled can be retried.

@@ -29,9 +29,17 @@ describe('harvestHistory', () => {
   });
 
   it('skips long strings and keeps a number distinct from its text', () => {
-    const history = harvestHistory([run('2026-11-01T00:00:00Z', { schema: 's', a: 'x'.repeat(201), b: 1 }), run('2026-11-01T00:00:00Z', { schema: 's', b: '1' })]);
+    const history = harvestHistory([
+      run('2026-11-01T00:00:00Z', { schema: 's', a: 'x'.repeat(201), b: 1 }),
+      run('2026-11-01T00:00:00Z', { schema: 's', b: '1' }),
+    ]);
     const fields = history.get('s')!;
     expect(fields.some((f) => f.pointer === '/a')).toBe(false);
-    expect(fields.find((f) => f.pointer === '/b')?.values.map((v) => v.value).sort()).toEqual([1, '1']);
+    expect(
+      fields
+        .find((f) => f.pointer === '/b')
+        ?.values.map((v) => v.value)
+        .sort(),
+    ).toEqual([1, '1']);
   });
 });

@@ -77,6 +77,7 @@ const weight = (values: UsedValue[]) => values.reduce((n, v) => n + v.count, 0);
 /** Most used first; ties go to the most recent, then to the value's text for a stable order. */
 function rankUsed(values: Tally[]): UsedValue[] {
   return values.sort(
-    (a, b) => b.count - a.count || (a.last_used_at < b.last_used_at ? 1 : a.last_used_at > b.last_used_at ? -1 : 0) || (String(a.value) < String(b.value) ? -1 : 1),
+    (a, b) =>
+      b.count - a.count || (a.last_used_at < b.last_used_at ? 1 : a.last_used_at > b.last_used_at ? -1 : 0) || (String(a.value) < String(b.value) ? -1 : 1),
   );
 }

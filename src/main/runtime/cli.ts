@@ -28,7 +28,14 @@ export async function runRuntimeCommand(argv: string[]): Promise<void> {
     runPrimary({ workers, port, logLevel: process.env.LOG_LEVEL, onStop: studioChild ? exitWithParent : undefined });
     return;
   }
-  await serve({ project: flags.project, host, port, dataDir: typeof flags['data-dir'] === 'string' ? flags['data-dir'] : undefined, studioChild, worker: workerInfo() });
+  await serve({
+    project: flags.project,
+    host,
+    port,
+    dataDir: typeof flags['data-dir'] === 'string' ? flags['data-dir'] : undefined,
+    studioChild,
+    worker: workerInfo(),
+  });
 }
 
 interface ServeOptions {
@@ -74,7 +81,12 @@ async function serve(opts: ServeOptions): Promise<void> {
       text = `agent-studio runtime: the project at ${path.resolve(opts.project)} is not valid:\n${err.diagnostics.map((d) => `  ${formatLine(d)}`).join('\n')}\n`;
       // Under the studio, the same diagnostics in the contract's machine-readable line.
       if (opts.studioChild) text += `${formatDiagnosticsLine(err.diagnostics)}\n`;
-    } else if (err instanceof RuntimeStartError || err instanceof SettingsError || err instanceof MigrationError || (err as Error | undefined)?.name === 'PostgresStoreError') {
+    } else if (
+      err instanceof RuntimeStartError ||
+      err instanceof SettingsError ||
+      err instanceof MigrationError ||
+      (err as Error | undefined)?.name === 'PostgresStoreError'
+    ) {
       text = `agent-studio runtime: ${(err as Error).message}\n`;
     } else if (!worker) {
       throw err;

@@ -46,9 +46,7 @@ export interface RuntimeSettings {
   envFile: string;
 }
 
-export type MemoryStoreSettings =
-  | { backend: 'sqlite' }
-  | { backend: 'postgres'; dsn: string; schema: string; poolMax: number; leaseMs: number };
+export type MemoryStoreSettings = { backend: 'sqlite' } | { backend: 'postgres'; dsn: string; schema: string; poolMax: number; leaseMs: number };
 
 export class SettingsError extends Error {
   override readonly name = 'SettingsError';
@@ -148,7 +146,8 @@ function memoryStoreSettings(env: Record<string, string>): MemoryStoreSettings {
   if (backend !== 'postgres') throw new SettingsError(`MEMORY_BACKEND must be sqlite or postgres, got '${env.MEMORY_BACKEND}'`);
   if (!dsn) throw new SettingsError('MEMORY_BACKEND=postgres needs POSTGRES_DSN (postgresql://user:password@host:5432/database)');
   const schema = env.POSTGRES_SCHEMA?.trim() || 'public';
-  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) throw new SettingsError(`POSTGRES_SCHEMA must be a plain identifier (letters, digits, _), got '${schema}'`);
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema))
+    throw new SettingsError(`POSTGRES_SCHEMA must be a plain identifier (letters, digits, _), got '${schema}'`);
   return {
     backend,
     dsn,
@@ -198,6 +197,7 @@ const natsUrl = (env: Record<string, string>) => env.NATS_URL?.trim() || 'nats:/
 /** A NATS subject prefix setting: dot-separated tokens of letters, digits, _ and -. */
 function subjectPrefix(env: Record<string, string>, name: string, fallback: string): string {
   const prefix = env[name]?.trim() || fallback;
-  if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(prefix)) throw new SettingsError(`${name} must be dot-separated tokens of letters, digits, _ and -, got '${prefix}'`);
+  if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(prefix))
+    throw new SettingsError(`${name} must be dot-separated tokens of letters, digits, _ and -, got '${prefix}'`);
   return prefix;
 }

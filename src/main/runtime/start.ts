@@ -61,7 +61,13 @@ export interface RunningRuntime {
 
 /** The memory store (docs/deployment.md): SQLite by default, or PostgreSQL, whose task table
  * replicas share (`shared`, null for SQLite). */
-async function openStore(settings: RuntimeSettings, dataDir: string, replica: string, log: Logger, cancels: CancelRequests): Promise<{ store: MemoryStore; shared: PgTaskStore | null }> {
+async function openStore(
+  settings: RuntimeSettings,
+  dataDir: string,
+  replica: string,
+  log: Logger,
+  cancels: CancelRequests,
+): Promise<{ store: MemoryStore; shared: PgTaskStore | null }> {
   const s = settings.memoryStore;
   if (s.backend !== 'postgres') return { store: openSqliteStore(path.join(dataDir, 'memory.sqlite')), shared: null };
   const store = await openPostgresStore({
@@ -164,7 +170,10 @@ function buildA2a(f: Foundation, extraSinks: TraceSink[]) {
       : null;
   const handler = new ReplicaAwareRequestHandler(card, store.taskStore(), executor, replicas);
   // A cancel asked on another replica, for a run of this one: cancel it here.
-  f.cancels.listen((id) => void handler.cancelTask({ id }).catch((err: unknown) => log.warn({ task_id: id, err: (err as Error).message }, 'cancel asked by another replica failed')));
+  f.cancels.listen(
+    (id) =>
+      void handler.cancelTask({ id }).catch((err: unknown) => log.warn({ task_id: id, err: (err as Error).message }, 'cancel asked by another replica failed')),
+  );
   return { card, stats, requestMeta, nats, executor, control, handler };
 }
 
@@ -194,7 +203,17 @@ function buildManagement(f: Foundation, a: A2aParts) {
     ? new RegistryEvents({ ...settings.registryEvents, agentId: settings.agentId, replica: f.replica, reload: () => registryService.reload(), log })
     : null;
   const status = () =>
-    runtimeStatus({ agentId: settings.agentId, traceLog: settings.traceLog, card, stats: a.stats, mcp: f.mcp, outbound: f.outbound, traceSinks: a.nats ? { nats: a.nats } : {}, registryEvents, control });
+    runtimeStatus({
+      agentId: settings.agentId,
+      traceLog: settings.traceLog,
+      card,
+      stats: a.stats,
+      mcp: f.mcp,
+      outbound: f.outbound,
+      traceSinks: a.nats ? { nats: a.nats } : {},
+      registryEvents,
+      control,
+    });
   const router = managementRouter({ cardUrl, memory: memoryService, threads, registry: registryService, status, control, settings, log });
   return { router, registryEvents };
 }
@@ -257,4 +276,3 @@ function running(url: string, server: http.Server, context: RunningRuntime['cont
     },
   };
 }
-

@@ -46,7 +46,8 @@ export function findElectronBinary(): ElectronBinary {
   if (!relPath) {
     return {
       ok: false,
-      reason: 'the Electron binary was never downloaded (node_modules/electron/path.txt is missing); with network access, `node node_modules/electron/install.js` fetches it',
+      reason:
+        'the Electron binary was never downloaded (node_modules/electron/path.txt is missing); with network access, `node node_modules/electron/install.js` fetches it',
     };
   }
   const binary = join(pkgDir, 'dist', relPath);
@@ -136,7 +137,9 @@ export async function runStartCommand(argv: string[]): Promise<void> {
     headless: { type: 'boolean' },
   });
   const projectDir = resolve(typeof flags.project === 'string' ? flags.project : DEFAULT_PROJECT);
-  const dataDir = resolve(typeof flags['data-dir'] === 'string' ? flags['data-dir'] : defaultDataDir(typeof flags.project === 'string' ? flags.project : undefined));
+  const dataDir = resolve(
+    typeof flags['data-dir'] === 'string' ? flags['data-dir'] : defaultDataDir(typeof flags.project === 'string' ? flags.project : undefined),
+  );
   const port = parsePort(flags.port, DEFAULT_PORT);
 
   let reason: string;

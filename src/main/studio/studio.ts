@@ -162,7 +162,8 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
   app.use(hostOriginGuard({ port: () => port, extraOrigins: opts.allowedOrigins }));
   app.use((req, _res, next) => {
     // The studio sends no CORS headers, so its own pages never need a preflight.
-    if (req.method === 'OPTIONS') next(new PlaygroundError('method_not_allowed', 'the studio does not answer OPTIONS: it serves only its own pages and sends no CORS headers'));
+    if (req.method === 'OPTIONS')
+      next(new PlaygroundError('method_not_allowed', 'the studio does not answer OPTIONS: it serves only its own pages and sends no CORS headers'));
     else next();
   });
   app.use((_req, res, next) => {

@@ -39,7 +39,14 @@ function SessionMain({ sessionId }: { sessionId: string }) {
       {runs.data?.length ? (
         <div className="segmented session-main__mode" role="group" aria-label="Show">
           {(['run', 'conversation'] as const).map((m) => (
-            <button key={m} type="button" className={`segmented__btn${mode === m ? ' is-on' : ''}`} aria-pressed={mode === m} onClick={() => setMode(m)} data-testid={`session-mode-${m}`}>
+            <button
+              key={m}
+              type="button"
+              className={`segmented__btn${mode === m ? ' is-on' : ''}`}
+              aria-pressed={mode === m}
+              onClick={() => setMode(m)}
+              data-testid={`session-mode-${m}`}
+            >
               {m === 'run' ? 'Run timeline' : 'Conversation'}
             </button>
           ))}
@@ -97,9 +104,15 @@ function NodeDetails({ node, graph }: { node: GraphNode; graph: AgentGraph }) {
       {node.exit ? <p className="muted">Exit node: its model output is what streams.</p> : null}
       <GoToSource node={node.id} />
       <h3 className="subhead">Comes from</h3>
-      {edgeList(graph.edges.filter((e) => e.target === node.id), 'source')}
+      {edgeList(
+        graph.edges.filter((e) => e.target === node.id),
+        'source',
+      )}
       <h3 className="subhead">Goes to</h3>
-      {edgeList(graph.edges.filter((e) => e.source === node.id), 'target')}
+      {edgeList(
+        graph.edges.filter((e) => e.source === node.id),
+        'target',
+      )}
     </section>
   );
 }
@@ -171,7 +184,12 @@ function ProjectBanner() {
       <ul>
         {p.diagnostics.map((d, i) => (
           <li key={i}>
-            <button type="button" className="linkbtn" onClick={() => openSource({ file: d.file, line: d.line, column: d.column })} data-testid="project-diagnostic">
+            <button
+              type="button"
+              className="linkbtn"
+              onClick={() => openSource({ file: d.file, line: d.line, column: d.column })}
+              data-testid="project-diagnostic"
+            >
               <code>{`${d.file}${d.line ? `:${d.line}` : ''}${d.column ? `:${d.column}` : ''}`}</code>
             </button>{' '}
             {d.field ? <code>[{d.field}]</code> : null} {d.message}

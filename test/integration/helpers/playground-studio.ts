@@ -70,7 +70,10 @@ export async function call<T = any>(api: string, method: string, p: string, body
 }
 
 /** A raw HTTP request, so tests can send any Host header (fetch manages Host itself). */
-export function rawRequest(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+export function rawRequest(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method: init.method ?? 'GET', headers: init.headers }, (res) => {
       let data = '';
@@ -93,11 +96,20 @@ export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>
   }
 }
 
-export async function waitForRun(t: Pick<TestStudio, 'call'>, runId: string, until: (r: RunDetail) => boolean = (r) => TERMINAL_STATES.includes(r.status), timeoutMs = 30_000): Promise<RunDetail> {
-  return waitFor(async () => {
-    const res = await t.call<RunDetail>('GET', `/runs/${runId}`);
-    return res.status === 200 && until(res.body) ? res.body : null;
-  }, timeoutMs, `run ${runId}`);
+export async function waitForRun(
+  t: Pick<TestStudio, 'call'>,
+  runId: string,
+  until: (r: RunDetail) => boolean = (r) => TERMINAL_STATES.includes(r.status),
+  timeoutMs = 30_000,
+): Promise<RunDetail> {
+  return waitFor(
+    async () => {
+      const res = await t.call<RunDetail>('GET', `/runs/${runId}`);
+      return res.status === 200 && until(res.body) ? res.body : null;
+    },
+    timeoutMs,
+    `run ${runId}`,
+  );
 }
 
 export interface SseMessage {

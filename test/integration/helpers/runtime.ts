@@ -73,7 +73,11 @@ export function sendParams(parts: Part[] | string, extra: Partial<Message> = {},
 
 /** Raw JSON-RPC over fetch, for inputs the client library would refuse to build. */
 export async function rawRpc(url: string, body: unknown): Promise<any> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   return res.json();
 }
 
@@ -93,11 +97,15 @@ export interface RuntimeProcess {
  * are read from the structured-log sink on stderr. */
 export async function spawnRuntime(projectDir: string, env: Record<string, string> = {}): Promise<RuntimeProcess> {
   // Tests that need the started process kill it with -9 (`pid`); `exited` says when it is gone.
-  const child = spawn(process.execPath, [path.join(REPO, 'bin/agent-studio.mjs'), 'runtime', '--project', projectDir, '--port', '0', '--data-dir', tempDir('rt-proc')], {
-    // LOG_LEVEL=debug: every trace event is a log line (at info only invoke.end is).
-    env: { PATH: process.env.PATH, AGENT_ID: 'test-agent', SCRIPTED_DELAY_MS: '0', LOG_LEVEL: 'debug', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(REPO, 'bin/agent-studio.mjs'), 'runtime', '--project', projectDir, '--port', '0', '--data-dir', tempDir('rt-proc')],
+    {
+      // LOG_LEVEL=debug: every trace event is a log line (at info only invoke.end is).
+      env: { PATH: process.env.PATH, AGENT_ID: 'test-agent', SCRIPTED_DELAY_MS: '0', LOG_LEVEL: 'debug', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const traces: TraceEvent[] = [];
   const arrivals = new EventEmitter();
   readline.createInterface({ input: child.stderr! }).on('line', (line) => {

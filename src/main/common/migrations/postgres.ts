@@ -66,7 +66,8 @@ async function planOnLedger(client: pg.PoolClient, schema: string, migrations: r
       version INTEGER PRIMARY KEY, name TEXT NOT NULL, hash TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
     const applied = (await client.query<AppliedMigration>(`SELECT version, hash AS sha256 FROM ${q}.store_migrations ORDER BY version`)).rows;
     const plan = planMigrations(applied, migrations, `the PostgreSQL schema "${schema}"`);
-    for (const m of plan.adopt) await client.query(`UPDATE ${q}.store_migrations SET hash = $1 WHERE version = $2 AND hash IS NULL`, [migrationHash(m), m.version]);
+    for (const m of plan.adopt)
+      await client.query(`UPDATE ${q}.store_migrations SET hash = $1 WHERE version = $2 AND hash IS NULL`, [migrationHash(m), m.version]);
     return plan.pending;
   });
 }

@@ -65,7 +65,8 @@ export interface MigrationPlan<M extends MigrationEntry> {
 /** Throws on a list that is not numbered 1..n in order (a mistake in the code, not the database). */
 export function checkNumbering(migrations: readonly MigrationEntry[]): void {
   migrations.forEach((m, i) => {
-    if (m.version !== i + 1) throw new Error(`migration '${m.name}' is numbered ${m.version}; expected ${i + 1} (migrations are numbered 1, 2, 3, ... in order)`);
+    if (m.version !== i + 1)
+      throw new Error(`migration '${m.name}' is numbered ${m.version}; expected ${i + 1} (migrations are numbered 1, 2, 3, ... in order)`);
     if (m.sql === undefined && m.step === undefined) throw new Error(`migration ${m.version} (${m.name}) has neither SQL nor a step`);
   });
 }

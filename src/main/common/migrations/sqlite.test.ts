@@ -53,7 +53,12 @@ describe('migrateSqlite', () => {
     expect(tables(db)).toEqual(['notes', 'schema_version']);
     expect(sqliteSchemaVersion(db)).toBe(1);
     // A failing step rolls back the migration's SQL with it.
-    const badStep: SqliteMigration = { ...MIGRATIONS[1], step: () => { throw new Error('backfill failed'); } };
+    const badStep: SqliteMigration = {
+      ...MIGRATIONS[1],
+      step: () => {
+        throw new Error('backfill failed');
+      },
+    };
     expect(() => migrateSqlite(db, [MIGRATIONS[0], badStep], 'the test file')).toThrow('backfill failed');
     expect(db.prepare("SELECT name FROM pragma_table_info('notes')").pluck().all()).toEqual(['id', 'text']);
     expect(migrateSqlite(db, MIGRATIONS, 'the test file')).toEqual([2]);
@@ -81,7 +86,9 @@ describe('migrateSqlite', () => {
     const db = open();
     db.exec('CREATE TABLE schema_version (version INTEGER PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL)');
     db.prepare("INSERT INTO schema_version VALUES (1, 'then'), (2, 'then'), (3, 'later')").run();
-    expect(() => migrateSqlite(db, MIGRATIONS, `the test file ${file}`)).toThrow(`the test file ${file} has migration 3 applied, newer than this build supports`);
+    expect(() => migrateSqlite(db, MIGRATIONS, `the test file ${file}`)).toThrow(
+      `the test file ${file} has migration 3 applied, newer than this build supports`,
+    );
     expect(ledger(db)).toEqual([
       { version: 1, applied_at: 'then' },
       { version: 2, applied_at: 'then' },

@@ -29,7 +29,10 @@ export interface ExportPlan {
   blobs: string[];
 }
 
-const byId = <T>(key: (x: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+const byId =
+  <T>(key: (x: T) => string) =>
+  (a: T, b: T) =>
+    key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
 
 export function inlineHashes(parts: readonly TaggedPart[]): string[] {
   return parts.flatMap((p) => (p.kind === 'file' && p.source === 'inline' ? [p.sha256] : []));
@@ -149,7 +152,12 @@ export interface BundleExtras {
   contracts: Bundle['input_contracts'];
 }
 
-export async function writeBundle(out: Writable, plan: ExportPlan, deps: { store: PlaygroundStore; log: EventLog; blobs: BlobStore }, extras: BundleExtras): Promise<void> {
+export async function writeBundle(
+  out: Writable,
+  plan: ExportPlan,
+  deps: { store: PlaygroundStore; log: EventLog; blobs: BlobStore },
+  extras: BundleExtras,
+): Promise<void> {
   deps.log.flush();
   const exported = new Set(plan.runs.map((r) => r.run_id));
   await put(out, `{"format":${JSON.stringify(BUNDLE_FORMAT)},"sessions":${JSON.stringify(plan.sessions.map(bundleSession))},"runs":[`);
@@ -197,5 +205,8 @@ export async function writeBundle(out: Writable, plan: ExportPlan, deps: { store
     }
     await put(out, `","size":${size}}`);
   }
-  await put(out, `},"source":${JSON.stringify({ project: extras.project, schema_version: extras.schemaVersion })},"input_contracts":${JSON.stringify(extras.contracts)}}`);
+  await put(
+    out,
+    `},"source":${JSON.stringify({ project: extras.project, schema_version: extras.schemaVersion })},"input_contracts":${JSON.stringify(extras.contracts)}}`,
+  );
 }

@@ -3,7 +3,15 @@
 // parts to blobs) and every blob's size and sha256. Then the new blob files are written
 // (content-addressed: a blob already stored is not written again) and the rows go in one
 // transaction; if that fails, the blob files it wrote are removed again.
-import { BUNDLE_FORMAT, BundleImportSchema, REDACTED, type BundleProblem, type ImportPlan, type ImportResult, type ParsedBundle } from '../../../shared/bundle.ts';
+import {
+  BUNDLE_FORMAT,
+  BundleImportSchema,
+  REDACTED,
+  type BundleProblem,
+  type ImportPlan,
+  type ImportResult,
+  type ParsedBundle,
+} from '../../../shared/bundle.ts';
 import { ACTIVE_STATES, type RunStatus, type ScoreEntry, type TaggedPart } from '../../../shared/playground.ts';
 import { PlaygroundError } from '../errors.ts';
 import { newRunId, newSessionId } from '../ids.ts';
@@ -34,10 +42,16 @@ export interface CheckedBundle {
 /** Checks everything; answers the bundle and its decoded blobs, or throws 400 with every
  * problem (JSON pointer and message). Writes nothing. */
 export function checkBundle(raw: unknown): CheckedBundle {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new PlaygroundError('invalid_bundle', 'the body is not a bundle: send the export answer, or {"bundle": <it>}', { problems: [{ path: '', message: 'expected an object' }] });
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    throw new PlaygroundError('invalid_bundle', 'the body is not a bundle: send the export answer, or {"bundle": <it>}', {
+      problems: [{ path: '', message: 'expected an object' }],
+    });
   const format = (raw as { format?: unknown }).format;
   if (format !== BUNDLE_FORMAT) {
-    throw new PlaygroundError('unsupported_bundle_format', `this studio reads bundles of format '${BUNDLE_FORMAT}', not ${JSON.stringify(format ?? null)}`, { format: format ?? null, supported: [BUNDLE_FORMAT] });
+    throw new PlaygroundError('unsupported_bundle_format', `this studio reads bundles of format '${BUNDLE_FORMAT}', not ${JSON.stringify(format ?? null)}`, {
+      format: format ?? null,
+      supported: [BUNDLE_FORMAT],
+    });
   }
   const parsed = BundleImportSchema.safeParse(raw);
   const problems: BundleProblem[] = [];
@@ -71,7 +85,8 @@ export function checkBundle(raw: unknown): CheckedBundle {
   const referenced = new Map<string, { path: string; size: number }[]>();
   b.runs.forEach((r, i) => {
     if (!sessions.has(r.session_id)) add(`/runs/${i}/session_id`, `run '${r.run_id}' belongs to session '${r.session_id}', which is not in the bundle`);
-    if (r.parent_run_id !== null && !runs.has(r.parent_run_id)) add(`/runs/${i}/parent_run_id`, `run '${r.run_id}' names parent run '${r.parent_run_id}', which is not in the bundle`);
+    if (r.parent_run_id !== null && !runs.has(r.parent_run_id))
+      add(`/runs/${i}/parent_run_id`, `run '${r.run_id}' names parent run '${r.parent_run_id}', which is not in the bundle`);
     else if (r.parent_run_id !== null && inCycle(r.run_id)) add(`/runs/${i}/parent_run_id`, `run '${r.run_id}' is its own ancestor`);
     for (const side of ['input_parts', 'output_parts'] as const) {
       (r[side] as TaggedPart[]).forEach((p, j) => {
@@ -118,7 +133,11 @@ export function checkBundle(raw: unknown): CheckedBundle {
 }
 
 function invalid(problems: BundleProblem[]): PlaygroundError {
-  return new PlaygroundError('invalid_bundle', `the bundle was not imported: ${problems.length}${problems.length >= MAX_PROBLEMS ? '+' : ''} problem${problems.length === 1 ? '' : 's'}, nothing was written`, { problems });
+  return new PlaygroundError(
+    'invalid_bundle',
+    `the bundle was not imported: ${problems.length}${problems.length >= MAX_PROBLEMS ? '+' : ''} problem${problems.length === 1 ? '' : 's'}, nothing was written`,
+    { problems },
+  );
 }
 
 export function planOf(c: CheckedBundle, blobs: BlobStore, dryRun: boolean): ImportPlan {
@@ -187,10 +206,14 @@ function importedRun(r: ParsedBundle['runs'][number], ids: ImportIds): RunRecord
 /** Writes the checked bundle under new ids; answers the plan and the id mapping. */
 export function writeImport(store: PlaygroundStore, blobs: BlobStore, c: CheckedBundle, now = new Date().toISOString()): ImportResult {
   if (store.schemaVersion > SUPPORTED_SCHEMA_VERSION) {
-    throw new PlaygroundError('unsupported_database_version', `the local database has schema version ${store.schemaVersion}, newer than this build supports (${SUPPORTED_SCHEMA_VERSION}); it was left unmodified`, {
-      database_version: store.schemaVersion,
-      supported_version: SUPPORTED_SCHEMA_VERSION,
-    });
+    throw new PlaygroundError(
+      'unsupported_database_version',
+      `the local database has schema version ${store.schemaVersion}, newer than this build supports (${SUPPORTED_SCHEMA_VERSION}); it was left unmodified`,
+      {
+        database_version: store.schemaVersion,
+        supported_version: SUPPORTED_SCHEMA_VERSION,
+      },
+    );
   }
   const plan = planOf(c, blobs, false);
   const b = c.bundle;
@@ -214,7 +237,8 @@ export function writeImport(store: PlaygroundStore, blobs: BlobStore, c: Checked
       for (const r of b.runs) {
         const record = importedRun(r, ids);
         store.insertRunRecord(record);
-        for (const sha of [...inlineHashes(record.input_parts), ...inlineHashes(record.output_parts)]) store.linkBlob(record.run_id, sha, c.bytes.get(sha)!.length, now);
+        for (const sha of [...inlineHashes(record.input_parts), ...inlineHashes(record.output_parts)])
+          store.linkBlob(record.run_id, sha, c.bytes.get(sha)!.length, now);
       }
       store.insertEvents(
         b.events.map((e, i) => {

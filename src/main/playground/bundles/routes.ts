@@ -51,7 +51,8 @@ export function createBundleRoutes(o: BundleRoutesOptions): Router {
   router.post('/bundles/import', jsonBody({ limit: BUNDLE_IMPORT_BODY_LIMIT }), (req, res) => {
     const { dry_run } = BundleImportQuerySchema.parse(req.query);
     const dryRun = dry_run === 'true' || dry_run === '1';
-    if (req.body === undefined) throw new PlaygroundError('invalid_bundle', 'send the bundle as the JSON body', { problems: [{ path: '', message: 'no body' }] });
+    if (req.body === undefined)
+      throw new PlaygroundError('invalid_bundle', 'send the bundle as the JSON body', { problems: [{ path: '', message: 'no body' }] });
     const checked = checkBundle(unwrap(req.body));
     if (dryRun) {
       res.json(planOf(checked, o.blobs, true));

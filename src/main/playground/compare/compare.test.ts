@@ -16,13 +16,26 @@ const cmp = (l: TaggedPart[], r: TaggedPart[], o = opts()) => compareParts(parts
 describe('text parts', () => {
   it('keeps both originals and gives a unified diff that parses back', () => {
     const c = compareText(0, { text: 'one\ntwo\nthree\n', partial: false }, { text: 'one\n2\nthree\nfour\n', partial: false });
-    expect(c).toMatchObject({ status: 'changed', left: 'one\ntwo\nthree\n', right: 'one\n2\nthree\nfour\n', lines_added: 2, lines_removed: 1, diff_timed_out: false });
+    expect(c).toMatchObject({
+      status: 'changed',
+      left: 'one\ntwo\nthree\n',
+      right: 'one\n2\nthree\nfour\n',
+      lines_added: 2,
+      lines_removed: 1,
+      diff_timed_out: false,
+    });
     const [patch] = parsePatch(c.unified_diff);
     expect(patch.hunks[0].lines).toEqual([' one', '-two', '+2', ' three', '+four']);
   });
 
   it('pairs text parts by position and marks one-sided and partial ones', () => {
-    const c = cmp([{ kind: 'text', text: 'a' }], [{ kind: 'text', text: 'a' }, { kind: 'text', text: 'b', partial: true }]);
+    const c = cmp(
+      [{ kind: 'text', text: 'a' }],
+      [
+        { kind: 'text', text: 'a' },
+        { kind: 'text', text: 'b', partial: true },
+      ],
+    );
     expect(c.text.map((t) => [t.status, t.right_partial])).toEqual([
       ['equal', false],
       ['added', true],
@@ -60,7 +73,13 @@ describe('data parts', () => {
   });
 
   it('matches DataParts without a schema by their position among those', () => {
-    const c = cmp([{ kind: 'data', data: { x: 1 } }], [{ kind: 'data', data: { schema: 's' } }, { kind: 'data', data: { x: 2 } }]);
+    const c = cmp(
+      [{ kind: 'data', data: { x: 1 } }],
+      [
+        { kind: 'data', data: { schema: 's' } },
+        { kind: 'data', data: { x: 2 } },
+      ],
+    );
     expect(c.data.map((d) => [d.key, d.status])).toEqual([
       ['#0', 'changed'],
       ['s', 'added'],
@@ -68,18 +87,37 @@ describe('data parts', () => {
   });
 
   it('applies the ignore globs and tolerance inside DataParts', () => {
-    const c = cmp([{ kind: 'data', data: { schema: 's', at: 1, p: 0.5 } }], [{ kind: 'data', data: { schema: 's', at: 2, p: 0.51 } }], opts({ ignore: ['/at'], tolerance: 0.05 }));
+    const c = cmp(
+      [{ kind: 'data', data: { schema: 's', at: 1, p: 0.5 } }],
+      [{ kind: 'data', data: { schema: 's', at: 2, p: 0.51 } }],
+      opts({ ignore: ['/at'], tolerance: 0.05 }),
+    );
     expect(c.data[0]).toMatchObject({ status: 'equal', diff: { changes: [], ignored: 1 } });
     expect(c.equal).toBe(true);
   });
 });
 
 describe('file parts', () => {
-  const inline = (name: string, sha256: string, size: number, mime = 'text/plain'): TaggedPart => ({ kind: 'file', source: 'inline', name, sha256, size, mime_type: mime });
+  const inline = (name: string, sha256: string, size: number, mime = 'text/plain'): TaggedPart => ({
+    kind: 'file',
+    source: 'inline',
+    name,
+    sha256,
+    size,
+    mime_type: mime,
+  });
   it('matches files by name and compares metadata, URI and hash', () => {
     const c = cmp(
-      [inline('a.txt', 'h1', 3), inline('b.txt', 'h2', 4), { kind: 'file', source: 'uri', uri: 'https://x/1', availability: 'external', replay: 'by_reference', name: 'u' }],
-      [inline('b.txt', 'h3', 4, 'text/csv'), inline('a.txt', 'h1', 3), { kind: 'file', source: 'uri', uri: 'https://x/2', availability: 'external', replay: 'by_reference', name: 'u' }],
+      [
+        inline('a.txt', 'h1', 3),
+        inline('b.txt', 'h2', 4),
+        { kind: 'file', source: 'uri', uri: 'https://x/1', availability: 'external', replay: 'by_reference', name: 'u' },
+      ],
+      [
+        inline('b.txt', 'h3', 4, 'text/csv'),
+        inline('a.txt', 'h1', 3),
+        { kind: 'file', source: 'uri', uri: 'https://x/2', availability: 'external', replay: 'by_reference', name: 'u' },
+      ],
     );
     expect(c.files.map((f) => [f.key, f.status, f.same_sha256, f.same_size, f.same_mime_type, f.same_uri])).toEqual([
       ['a.txt', 'equal', true, true, true, null],
@@ -91,8 +129,14 @@ describe('file parts', () => {
 
 describe('scores', () => {
   it('pairs scores by evaluator, gives the delta, and keeps every key including unknown ones', () => {
-    const left: ScoreEntry[] = [{ evaluator: 'tone', score: 0.5, reason: 'ok', duration_ms: 2 }, { evaluator: 'gone', score: 1 }];
-    const right = [{ evaluator: 'tone', score: 0.75, reason: 'better', duration_ms: 3, custom: { k: 1 } }, { evaluator: 'new', score: null }] as ScoreEntry[];
+    const left: ScoreEntry[] = [
+      { evaluator: 'tone', score: 0.5, reason: 'ok', duration_ms: 2 },
+      { evaluator: 'gone', score: 1 },
+    ];
+    const right = [
+      { evaluator: 'tone', score: 0.75, reason: 'better', duration_ms: 3, custom: { k: 1 } },
+      { evaluator: 'new', score: null },
+    ] as ScoreEntry[];
     const s = compareScores(left, right, 0);
     expect(s.map((x) => [x.evaluator, x.status, x.left_score, x.right_score, x.delta])).toEqual([
       ['tone', 'changed', 0.5, 0.75, 0.25],
@@ -110,7 +154,14 @@ describe('scores', () => {
   });
 
   it('keeps per-node scores of one evaluator apart', () => {
-    const s = compareScores([{ evaluator: 'e', score: 1, node: 'a' }, { evaluator: 'e', score: 1, node: 'b' }], [{ evaluator: 'e', score: 0, node: 'b' }], 0);
+    const s = compareScores(
+      [
+        { evaluator: 'e', score: 1, node: 'a' },
+        { evaluator: 'e', score: 1, node: 'b' },
+      ],
+      [{ evaluator: 'e', score: 0, node: 'b' }],
+      0,
+    );
     expect(s.map((x) => [x.node, x.status])).toEqual([
       ['a', 'removed'],
       ['b', 'changed'],
@@ -120,14 +171,20 @@ describe('scores', () => {
 
 describe('code', () => {
   it('lists files modified, added and removed between the two runs', () => {
-    const c = compareCode({ fingerprint: 'f1', files: { 'a.ts': '1', 'b.ts': '2', 'c.ts': '3' }, generation: 1 }, { fingerprint: 'f2', files: { 'a.ts': '1', 'b.ts': '9', 'd.ts': '4' }, generation: 2 });
+    const c = compareCode(
+      { fingerprint: 'f1', files: { 'a.ts': '1', 'b.ts': '2', 'c.ts': '3' }, generation: 1 },
+      { fingerprint: 'f2', files: { 'a.ts': '1', 'b.ts': '9', 'd.ts': '4' }, generation: 2 },
+    );
     expect(c).toMatchObject({ known: true, same: false });
     expect(c.changed_files).toEqual([
       { path: 'b.ts', change: 'modified' },
       { path: 'c.ts', change: 'removed' },
       { path: 'd.ts', change: 'added' },
     ]);
-    expect(compareCode({ fingerprint: null, files: null, generation: 1 }, { fingerprint: 'f', files: {}, generation: 1 })).toMatchObject({ known: false, same: null });
+    expect(compareCode({ fingerprint: null, files: null, generation: 1 }, { fingerprint: 'f', files: {}, generation: 1 })).toMatchObject({
+      known: false,
+      same: null,
+    });
   });
 });
 
@@ -195,7 +252,11 @@ describe('stability over reruns', () => {
   it('tells the parts that are identical across all reruns from those that vary', () => {
     const r = stabilityOf(
       'a',
-      [run('a', 'Hi', { schema: 's', v: 1, id: 'x', tags: ['p', 'q'] }, 1), run('b', 'Hi', { schema: 's', v: 1, id: 'y', tags: ['q', 'p'] }, 1), run('c', 'Hello', { schema: 's', v: 1, id: 'z', tags: ['p', 'q'] }, 0.5)],
+      [
+        run('a', 'Hi', { schema: 's', v: 1, id: 'x', tags: ['p', 'q'] }, 1),
+        run('b', 'Hi', { schema: 's', v: 1, id: 'y', tags: ['q', 'p'] }, 1),
+        run('c', 'Hello', { schema: 's', v: 1, id: 'z', tags: ['p', 'q'] }, 0.5),
+      ],
       ['d'],
       opts(),
     );

@@ -80,7 +80,12 @@ export function compareRuns(left: RunMaterial, right: RunMaterial, options: Comp
   const l = side(left, now);
   const r = side(right, now);
   const input = compareParts({ parts: left.detail.input_parts, streamed: null }, { parts: right.detail.input_parts, streamed: null }, options, ignored);
-  const output = compareParts({ parts: left.detail.output_parts, streamed: left.streamed }, { parts: right.detail.output_parts, streamed: right.streamed }, options, ignored);
+  const output = compareParts(
+    { parts: left.detail.output_parts, streamed: left.streamed },
+    { parts: right.detail.output_parts, streamed: right.streamed },
+    options,
+    ignored,
+  );
   const scores = compareScores(left.detail.scores, right.detail.scores, options.tolerance);
   const code = compareCode(
     { fingerprint: left.detail.code_fingerprint, files: left.detail.code_files, generation: left.generation },

@@ -51,11 +51,25 @@ describe('diffJson', () => {
     expect(diffJson({ tags: ['a', 'b', 'c'] }, { tags: ['c', 'a', 'b'] }, opts({ arrays: 'set' })).changes).toEqual([]);
     expect(diffJson({ tags: ['a', 'a', 'b'] }, { tags: ['b', 'a'] }, opts({ arrays: 'set' })).changes).toEqual([{ op: 'remove', path: '/tags/1', old: 'a' }]);
     // Items left over on both sides pair in order and are diffed inside.
-    expect(diffJson([{ id: 1, n: 1 }, { id: 2, n: 2 }], [{ id: 2, n: 2 }, { id: 1, n: 9 }], opts({ arrays: 'set' })).changes).toEqual([{ op: 'replace', path: '/0/n', old: 1, new: 9 }]);
+    expect(
+      diffJson(
+        [
+          { id: 1, n: 1 },
+          { id: 2, n: 2 },
+        ],
+        [
+          { id: 2, n: 2 },
+          { id: 1, n: 9 },
+        ],
+        opts({ arrays: 'set' }),
+      ).changes,
+    ).toEqual([{ op: 'replace', path: '/0/n', old: 1, new: 9 }]);
   });
 
   it('treats numbers within the tolerance as equal, and only numbers', () => {
-    expect(diffJson({ p: 0.5, q: 10 }, { p: 0.504, q: 10.02 }, opts({ tolerance: 0.01 })).changes).toEqual([{ op: 'replace', path: '/q', old: 10, new: 10.02 }]);
+    expect(diffJson({ p: 0.5, q: 10 }, { p: 0.504, q: 10.02 }, opts({ tolerance: 0.01 })).changes).toEqual([
+      { op: 'replace', path: '/q', old: 10, new: 10.02 },
+    ]);
     expect(diffJson({ p: '0.5' }, { p: '0.504' }, opts({ tolerance: 1 })).changes).toHaveLength(1);
   });
 
@@ -70,13 +84,31 @@ describe('diffJson', () => {
   });
 
   it('matches set items without their ignored paths', () => {
-    const d = diffJson({ l: [{ id: 'x', v: 1 }, { id: 'y', v: 2 }] }, { l: [{ id: 'q', v: 2 }, { id: 'r', v: 1 }] }, opts({ arrays: 'set', ignore: ['**/id'] }));
+    const d = diffJson(
+      {
+        l: [
+          { id: 'x', v: 1 },
+          { id: 'y', v: 2 },
+        ],
+      },
+      {
+        l: [
+          { id: 'q', v: 2 },
+          { id: 'r', v: 1 },
+        ],
+      },
+      opts({ arrays: 'set', ignore: ['**/id'] }),
+    );
     expect(d.changes).toEqual([]);
   });
 
   it('keeps the first changes of a huge diff and says it was cut', () => {
     const a = Array.from({ length: MAX_CHANGES + 10 }, (_, i) => i);
-    const d = diffJson(a, a.map((x) => x + 1), opts());
+    const d = diffJson(
+      a,
+      a.map((x) => x + 1),
+      opts(),
+    );
     expect(d.changes).toHaveLength(MAX_CHANGES);
     expect(d.truncated).toBe(true);
   });

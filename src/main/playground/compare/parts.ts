@@ -16,7 +16,11 @@ export function withOccurrences(bases: readonly string[]): string[] {
 }
 
 /** Pairs items of two lists by key; a key seen n times pairs its n-th occurrences. */
-export function pairByKey<T>(left: readonly T[], right: readonly T[], keysOf: (list: readonly T[]) => string[]): { key: string; left: T | null; right: T | null; leftIndex: number | null; rightIndex: number | null }[] {
+export function pairByKey<T>(
+  left: readonly T[],
+  right: readonly T[],
+  keysOf: (list: readonly T[]) => string[],
+): { key: string; left: T | null; right: T | null; leftIndex: number | null; rightIndex: number | null }[] {
   const keyed = (list: readonly T[]) => {
     const keys = withOccurrences(keysOf(list));
     return list.map((item, index) => ({ key: keys[index], item, index }));
@@ -61,7 +65,8 @@ const same = <T>(a: T | null, b: T | null): boolean | null => (a === null && b =
 function compareFile(key: string, l: FilePart | null, r: FilePart | null): FileComparison {
   const left = l ? fileMeta(l) : null;
   const right = r ? fileMeta(r) : null;
-  if (!left || !right) return { key, status: left ? 'removed' : 'added', left, right, same_mime_type: null, same_size: null, same_sha256: null, same_uri: null };
+  if (!left || !right)
+    return { key, status: left ? 'removed' : 'added', left, right, same_mime_type: null, same_size: null, same_sha256: null, same_uri: null };
   const c: FileComparison = {
     key,
     status: 'equal',
@@ -99,14 +104,21 @@ export function compareParts(left: PartsSide, right: PartsSide, opts: CompareOpt
     const schema = pair.left ? schemaOf(pair.left) : pair.right ? schemaOf(pair.right) : null;
     const base = { key: pair.key, schema, left_index: pair.leftIndex, right_index: pair.rightIndex };
     if (!pair.left || !pair.right) {
-      return { ...base, status: pair.left ? 'removed' : 'added', diff: { changes: [], ignored: 0, truncated: false }, ...(pair.left ? { left: pair.left.data } : { right: pair.right!.data }) };
+      return {
+        ...base,
+        status: pair.left ? 'removed' : 'added',
+        diff: { changes: [], ignored: 0, truncated: false },
+        ...(pair.left ? { left: pair.left.data } : { right: pair.right!.data }),
+      };
     }
     const diff = diffJson(pair.left.data, pair.right.data, opts, ignored);
     return { ...base, status: diff.changes.length ? 'changed' : 'equal', diff };
   });
 
   const filesOf = (parts: readonly TaggedPart[]) => parts.filter((p): p is FilePart => p.kind === 'file');
-  const files = pairByKey<FilePart>(filesOf(left.parts), filesOf(right.parts), (list) => list.map((p, i) => p.name ?? `(unnamed ${i + 1})`)).map((pair) => compareFile(pair.key, pair.left, pair.right));
+  const files = pairByKey<FilePart>(filesOf(left.parts), filesOf(right.parts), (list) => list.map((p, i) => p.name ?? `(unnamed ${i + 1})`)).map((pair) =>
+    compareFile(pair.key, pair.left, pair.right),
+  );
 
   const equal = [...text, ...data, ...files].every((c) => (c.status as PairStatus) === 'equal');
   return { equal, text, data, files };

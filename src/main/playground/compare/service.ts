@@ -25,9 +25,13 @@ export class ComparisonService {
       ['right', rightId],
     ].filter(([, id]) => !RUN_ID.test(id));
     if (malformed.length) {
-      throw new PlaygroundError('invalid_request', malformed.map(([name, id]) => `${name} '${id.slice(0, 80)}' is not a run id (run_ followed by 26 characters)`).join('; '), {
-        fields: malformed.map(([name]) => name),
-      });
+      throw new PlaygroundError(
+        'invalid_request',
+        malformed.map(([name, id]) => `${name} '${id.slice(0, 80)}' is not a run id (run_ followed by 26 characters)`).join('; '),
+        {
+          fields: malformed.map(([name]) => name),
+        },
+      );
     }
     const rows = [leftId, rightId].map((id) => this.store.getRun(id));
     const missing = [leftId, rightId].filter((id, i) => !rows[i]);

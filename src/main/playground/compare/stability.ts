@@ -67,7 +67,10 @@ export function stabilityOf(originalRunId: string, runs: StabilityRun[], activeR
   const datas = runs.map((r) => dataByKey(r.output_parts));
   const keys = [...new Set(datas.flatMap((d) => [...d.keys()]))];
   const data = keys.map((key) => {
-    const perRun = runs.map((r, i) => ({ run_id: r.run_id, leaves: new Map(leaves(normalise(datas[i].get(key), options.arrays)).filter(([p]) => !ignored(p))) }));
+    const perRun = runs.map((r, i) => ({
+      run_id: r.run_id,
+      leaves: new Map(leaves(normalise(datas[i].get(key), options.arrays)).filter(([p]) => !ignored(p))),
+    }));
     const paths = [...new Set(perRun.flatMap((r) => [...r.leaves.keys()]))];
     const varying: { path: string; variants: Variant<unknown>[] }[] = [];
     let stablePaths = 0;

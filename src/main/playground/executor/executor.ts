@@ -24,7 +24,6 @@ import type { ApplyOutcome, ProjectDiagnostic, RuntimeHandle } from './runtime.t
 import { snapshotCode, type CodeSnapshot } from './snapshot.ts';
 import { idsOf, readEvent, streamOutcome, type StreamEvent } from './stream.ts';
 
-
 export interface ExecutorOptions {
   store: PlaygroundStore;
   blobs: BlobStore;

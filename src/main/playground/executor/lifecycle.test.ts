@@ -98,7 +98,12 @@ describe('run lifecycle (spec 3, docs/playground-api.md)', () => {
     const rows = section
       .split('\n')
       .filter((l) => /^\| `\w+` \| `\w+` \| `\w+` \| /.test(l))
-      .map((l) => l.split('|').slice(1, 5).map((c) => c.trim().replaceAll('`', '')));
+      .map((l) =>
+        l
+          .split('|')
+          .slice(1, 5)
+          .map((c) => c.trim().replaceAll('`', '')),
+      );
     expect(rows).toEqual(RUN_TRANSITIONS.map((t) => [t.from, t.event, t.to, t.reason ?? '-']));
   });
 });

@@ -15,12 +15,7 @@ export interface CodeSnapshot {
 
 /** Takes the snapshot, links its blobs to the run and answers the run's code fields. A
  * snapshot that cannot be taken is logged and leaves the fields unset: the run goes on. */
-export function snapshotCode(
-  runId: string,
-  project: { snapshot(): CodeSnapshot } | undefined,
-  store: PlaygroundStore,
-  logger: Logger,
-): RunPatch {
+export function snapshotCode(runId: string, project: { snapshot(): CodeSnapshot } | undefined, store: PlaygroundStore, logger: Logger): RunPatch {
   let snap: CodeSnapshot | undefined;
   try {
     snap = project?.snapshot();

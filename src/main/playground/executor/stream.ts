@@ -93,7 +93,10 @@ export function streamOutcome(state: StreamState, ending: { error?: unknown } = 
 
 /** The outcome of a whole recorded stream: the fold and the outcome in one call. */
 export function outcomeOf(events: readonly StreamEvent[], ending: { error?: unknown } = {}): StreamOutcome {
-  return streamOutcome(events.reduce((s, ev) => readEvent(s, ev).state, EMPTY_STREAM), ending);
+  return streamOutcome(
+    events.reduce((s, ev) => readEvent(s, ev).state, EMPTY_STREAM),
+    ending,
+  );
 }
 
 function isFinalState(state: TaskState): boolean {

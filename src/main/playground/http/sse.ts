@@ -28,13 +28,7 @@ export function formatEvent(seq: number, kind: string, body: string): string {
   return `id: ${seq}\nevent: ${kind}\ndata: ${body}\n\n`;
 }
 
-export async function streamRunEvents(
-  req: IncomingMessage,
-  res: ServerResponse,
-  runId: string,
-  after: number,
-  o: SseOptions,
-): Promise<void> {
+export async function streamRunEvents(req: IncomingMessage, res: ServerResponse, runId: string, after: number, o: SseOptions): Promise<void> {
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache, no-transform',

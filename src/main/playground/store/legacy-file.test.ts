@@ -55,7 +55,9 @@ describe('a Playground database written by the earlier store', () => {
     const file = copyOfFixture();
     const edited = MIGRATIONS.map((m) => (m.version === 3 ? { ...m, sql: `${m.sql}-- edited\n` } : m));
     expect(() => openDatabase(file, edited)).toThrow(StoreVersionError);
-    expect(() => openDatabase(file, edited)).toThrow(`migration 3 (runs_by_parent) differs from the one applied to the Playground database ${path.resolve(file)}`);
+    expect(() => openDatabase(file, edited)).toThrow(
+      `migration 3 (runs_by_parent) differs from the one applied to the Playground database ${path.resolve(file)}`,
+    );
     const raw = new Database(file, { readonly: true });
     expect(raw.prepare('SELECT COUNT(*) FROM runs').pluck().get()).toBe(1);
     raw.close();

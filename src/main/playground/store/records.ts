@@ -32,8 +32,7 @@ export interface RunColumns {
 }
 
 /** A run as the store hands it out: every stored JSON column decoded. */
-export interface RunRecord
-  extends Omit<RunColumns, 'input_parts' | 'output_parts' | 'scores' | 'metadata' | 'changed_files' | 'code_files'> {
+export interface RunRecord extends Omit<RunColumns, 'input_parts' | 'output_parts' | 'scores' | 'metadata' | 'changed_files' | 'code_files'> {
   input_parts: TaggedPart[];
   output_parts: TaggedPart[];
   scores: ScoreEntry[];
@@ -42,7 +41,6 @@ export interface RunRecord
   /** Project-relative path → sha256 of the file the run ran with; null before it ran. */
   code_files: Record<string, string> | null;
 }
-
 
 export type RunPatch = Partial<
   Pick<RunRecord, 'status' | 'reason' | 'context_id' | 'task_id' | 'started_at' | 'ended_at' | 'revision' | 'code_fingerprint'> & {
@@ -86,7 +84,9 @@ export function decodeRun(row: RunColumns): RunRecord {
 }
 
 /** The JSON columns of a run, encoded for an INSERT. */
-export function encodeRunJson(run: Pick<RunRecord, 'input_parts' | 'metadata' | 'changed_files'> & Partial<Pick<RunRecord, 'output_parts' | 'scores' | 'code_files'>>) {
+export function encodeRunJson(
+  run: Pick<RunRecord, 'input_parts' | 'metadata' | 'changed_files'> & Partial<Pick<RunRecord, 'output_parts' | 'scores' | 'code_files'>>,
+) {
   return {
     input_parts: JSON.stringify(run.input_parts),
     output_parts: JSON.stringify(run.output_parts ?? []),

@@ -38,7 +38,11 @@ export function prepareStatements(db: Db) {
     insertRun: p(`INSERT INTO runs (run_id, session_id, parent_run_id, origin, status, context_id, task_id, created_at,
         input_parts, metadata, changed_files, revision) VALUES (@run_id, @session_id, @parent_run_id, @origin, @status,
         @context_id, @task_id, @created_at, @input_parts, @metadata, @changed_files, @revision)`),
-    insertFullRun: p(`INSERT INTO runs (${RUN_INSERT_COLUMNS}) VALUES (${RUN_INSERT_COLUMNS.split(',').map((c) => `@${c.trim()}`).join(', ')})`),
+    insertFullRun: p(
+      `INSERT INTO runs (${RUN_INSERT_COLUMNS}) VALUES (${RUN_INSERT_COLUMNS.split(',')
+        .map((c) => `@${c.trim()}`)
+        .join(', ')})`,
+    ),
     getRun: p<RunColumns>('SELECT * FROM runs WHERE run_id = ?'),
     listRuns: p<RunColumns>('SELECT * FROM runs WHERE session_id = ? AND (? IS NULL OR run_id < ?) ORDER BY run_id DESC LIMIT ?'),
     transcript: p<RunColumns>('SELECT * FROM runs WHERE session_id = ? AND (? IS NULL OR run_id > ?) ORDER BY run_id ASC LIMIT ?'),
@@ -53,7 +57,9 @@ export function prepareStatements(db: Db) {
     setLastSeq: p('UPDATE runs SET last_seq = ? WHERE run_id = ? AND last_seq < ?'),
     childRuns: p<RunColumns>('SELECT * FROM runs WHERE parent_run_id = ? AND origin = ? ORDER BY run_id'),
     readEventsOfKind: p<{ seq: number; body: string }>('SELECT seq, body FROM run_events WHERE run_id = ? AND kind = ? AND seq > ? ORDER BY seq LIMIT ?'),
-    readEvents: p<{ seq: number; kind: string; body: string }>('SELECT seq, kind, body FROM run_events WHERE run_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?'),
+    readEvents: p<{ seq: number; kind: string; body: string }>(
+      'SELECT seq, kind, body FROM run_events WHERE run_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?',
+    ),
     maxSeq: p<{ m: number | null }>('SELECT MAX(seq) AS m FROM run_events WHERE run_id = ?'),
   };
 }

@@ -173,9 +173,7 @@ export class PlaygroundStore {
   /** The inputs of this project's latest successful runs, newest first (imported runs came
    * from elsewhere and are left out): the composer's suggestions learn from them. */
   recentCompletedInputs(limit: number): { input_parts: TaggedPart[]; created_at: string }[] {
-    return this.stmts.recentCompletedInputs
-      .all(limit)
-      .map((r) => ({ input_parts: JSON.parse(r.input_parts) as TaggedPart[], created_at: r.created_at }));
+    return this.stmts.recentCompletedInputs.all(limit).map((r) => ({ input_parts: JSON.parse(r.input_parts) as TaggedPart[], created_at: r.created_at }));
   }
 
   /** The conversation a new message in this session continues: the context of its latest run. */

@@ -59,7 +59,11 @@ export class GraphAgentExecutor implements AgentExecutor {
       kind: 'status-update',
       taskId,
       contextId,
-      status: { state: 'canceled', timestamp: new Date().toISOString(), message: agentMessage([{ kind: 'text', text: 'The task was canceled.' }], taskId, contextId) },
+      status: {
+        state: 'canceled',
+        timestamp: new Date().toISOString(),
+        message: agentMessage([{ kind: 'text', text: 'The task was canceled.' }], taskId, contextId),
+      },
       final: true,
     });
     eventBus.finished();
@@ -138,14 +142,34 @@ function taskEvents(ctx: RequestContext, bus: ExecutionEventBus, gen: Generation
         artifact: { artifactId: ARTIFACT_ID, name: artifactName(null, gen), parts: [{ kind: 'text', text }] },
       }),
     inputRequired: (question, value) =>
-      publishStatus('input-required', agentMessage([{ kind: 'text', text: question }, { kind: 'data', data: { ...value, inputRequired: true } }], taskId, contextId)),
+      publishStatus(
+        'input-required',
+        agentMessage(
+          [
+            { kind: 'text', text: question },
+            { kind: 'data', data: { ...value, inputRequired: true } },
+          ],
+          taskId,
+          contextId,
+        ),
+      ),
     completed: (response: AgentResponse) => {
       publishArtifact(artifactName(response, gen), applyDefaultSchema(responseParts(response), gen.project.manifest.output.schema));
       publishStatus('completed');
     },
     failed: (failure: AgentError, body) => {
       publishArtifact(artifactName(null, gen), [{ kind: 'data', data: body }]);
-      publishStatus('failed', agentMessage([{ kind: 'text', text: failure.message }, { kind: 'data', data: body }], taskId, contextId));
+      publishStatus(
+        'failed',
+        agentMessage(
+          [
+            { kind: 'text', text: failure.message },
+            { kind: 'data', data: body },
+          ],
+          taskId,
+          contextId,
+        ),
+      );
     },
   };
 }

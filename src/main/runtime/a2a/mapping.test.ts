@@ -10,7 +10,11 @@ const gen = (configured?: string, adapter?: string) =>
 
 describe('output shaping (spec 4.1 rule 6)', () => {
   it('puts the default schema key on the first DataPart only', () => {
-    const parts: Part[] = [{ kind: 'text', text: 't' }, { kind: 'data', data: { a: 1 } }, { kind: 'data', data: { b: 2 } }];
+    const parts: Part[] = [
+      { kind: 'text', text: 't' },
+      { kind: 'data', data: { a: 1 } },
+      { kind: 'data', data: { b: 2 } },
+    ];
     const out = applyDefaultSchema(parts, 'x/1');
     expect((out[1] as any).data).toEqual({ schema: 'x/1', a: 1 });
     expect((out[2] as any).data).toEqual({ b: 2 });
@@ -34,7 +38,13 @@ describe('metadata.history seeding (spec 4.1 rule 4)', () => {
     const seed = historySeed(
       [
         { role: 'user', parts: [{ kind: 'text', text: 'a' }] },
-        { role: 'agent', parts: [{ kind: 'text', text: 'b' }, { kind: 'data', data: {} }] },
+        {
+          role: 'agent',
+          parts: [
+            { kind: 'text', text: 'b' },
+            { kind: 'data', data: {} },
+          ],
+        },
         { role: 'tool', parts: [{ kind: 'text', text: 'no' }] },
         { role: 'user', parts: 'no' },
         null,
@@ -60,7 +70,12 @@ describe("the exit node's answer when the graph sets no response.text", () => {
   });
 
   it('reads the text of content blocks instead of their JSON', () => {
-    const blocks = new AIMessage({ content: [{ type: 'text', text: 'Hello, ' }, { type: 'text', text: 'world' }] });
+    const blocks = new AIMessage({
+      content: [
+        { type: 'text', text: 'Hello, ' },
+        { type: 'text', text: 'world' },
+      ],
+    });
     expect(lastAiText([blocks])).toBe('Hello, world');
   });
 

@@ -65,7 +65,10 @@ export class ReplicaAwareRequestHandler extends DefaultRequestHandler {
     }
   }
 
-  override async *resubscribe(params: TaskIdParams, context?: ServerCallContext): AsyncGenerator<Task | TaskStatusUpdateEvent | TaskArtifactUpdateEvent, void, undefined> {
+  override async *resubscribe(
+    params: TaskIdParams,
+    context?: ServerCallContext,
+  ): AsyncGenerator<Task | TaskStatusUpdateEvent | TaskArtifactUpdateEvent, void, undefined> {
     const replica = await this.elsewhere(params.id);
     const control = replica ? this.replicas?.control : null;
     if (replica && control?.connected) {
@@ -77,7 +80,9 @@ export class ReplicaAwareRequestHandler extends DefaultRequestHandler {
       }
     }
     if (replica) {
-      throw A2AError.unsupportedOperation(`task ${params.id} runs on replica ${replica}: follow it there, or poll tasks/get (resubscribe is replica-local, docs/deployment.md)`);
+      throw A2AError.unsupportedOperation(
+        `task ${params.id} runs on replica ${replica}: follow it there, or poll tasks/get (resubscribe is replica-local, docs/deployment.md)`,
+      );
     }
     yield* super.resubscribe(params, context);
   }

@@ -85,9 +85,11 @@ function validateSendParams(params: Record<string, unknown>): void {
   if (c === undefined) return;
   if (!isObject(c)) throw bad('params.configuration', 'must be an object');
   if (c.blocking !== undefined && typeof c.blocking !== 'boolean') throw bad('params.configuration.blocking', 'must be a boolean');
-  if (c.acceptedOutputModes !== undefined && !isStringArray(c.acceptedOutputModes)) throw bad('params.configuration.acceptedOutputModes', 'must be an array of strings');
+  if (c.acceptedOutputModes !== undefined && !isStringArray(c.acceptedOutputModes))
+    throw bad('params.configuration.acceptedOutputModes', 'must be an array of strings');
   if (c.historyLength !== undefined && !isNonNegativeInt(c.historyLength)) throw bad('params.configuration.historyLength', 'must be a non-negative integer');
-  if (c.pushNotificationConfig !== undefined && !isObject(c.pushNotificationConfig)) throw bad('params.configuration.pushNotificationConfig', 'must be an object');
+  if (c.pushNotificationConfig !== undefined && !isObject(c.pushNotificationConfig))
+    throw bad('params.configuration.pushNotificationConfig', 'must be an object');
 }
 
 function isNonNegativeInt(v: unknown): boolean {
@@ -110,7 +112,8 @@ export function validateMessage(message: unknown): void {
   if (message.contextId !== undefined && typeof message.contextId !== 'string') throw bad('params.message.contextId', 'must be a string');
   if (message.taskId !== undefined && typeof message.taskId !== 'string') throw bad('params.message.taskId', 'must be a string');
   if (message.metadata !== undefined && !isObject(message.metadata)) throw bad('params.message.metadata', 'must be an object');
-  if (message.referenceTaskIds !== undefined && !isStringArray(message.referenceTaskIds)) throw bad('params.message.referenceTaskIds', 'must be an array of strings');
+  if (message.referenceTaskIds !== undefined && !isStringArray(message.referenceTaskIds))
+    throw bad('params.message.referenceTaskIds', 'must be an array of strings');
   if (message.extensions !== undefined && !isStringArray(message.extensions)) throw bad('params.message.extensions', 'must be an array of strings');
   message.parts.forEach((part, i) => {
     const f = `params.message.parts[${i}]`;

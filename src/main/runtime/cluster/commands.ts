@@ -27,7 +27,10 @@ export function controlHandlers(t: ControlTargets): ControlHandlers {
   const { tasks, log } = t;
   return {
     cancel: (taskId) => {
-      if (tasks.runsHere(taskId)) void tasks.cancelTask({ id: taskId }).catch((err: unknown) => log.warn({ task_id: taskId, err: (err as Error).message }, 'cancel from another replica failed'));
+      if (tasks.runsHere(taskId))
+        void tasks
+          .cancelTask({ id: taskId })
+          .catch((err: unknown) => log.warn({ task_id: taskId, err: (err as Error).message }, 'cancel from another replica failed'));
     },
     cardUrl: (url) => t.setCardUrl(url),
     memoryConfig: (values) => t.updateMemory(values),

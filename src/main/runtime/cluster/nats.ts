@@ -5,7 +5,10 @@ import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
 import type { Logger } from 'pino';
 
-export async function connectNats(o: { servers: string; name: string; log: Logger; onError?: (message: string) => void }, closed: () => boolean): Promise<NatsConnection | null> {
+export async function connectNats(
+  o: { servers: string; name: string; log: Logger; onError?: (message: string) => void },
+  closed: () => boolean,
+): Promise<NatsConnection | null> {
   while (!closed()) {
     try {
       return await connect({ servers: o.servers, name: o.name, reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 500 });

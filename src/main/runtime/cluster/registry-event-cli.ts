@@ -43,7 +43,9 @@ export async function runRegistryEventCommand(argv: string[]): Promise<void> {
   const event: RegistryChangeEvent = {
     agent_id: values.agent,
     ...(values.version ? { version: values.version } : {}),
-    ...(values.component?.length ? { components: values.component.map((c) => ({ kind: c.split(':')[0], ...(c.includes(':') ? { name: c.slice(c.indexOf(':') + 1) } : {}) })) } : {}),
+    ...(values.component?.length
+      ? { components: values.component.map((c) => ({ kind: c.split(':')[0], ...(c.includes(':') ? { name: c.slice(c.indexOf(':') + 1) } : {}) })) }
+      : {}),
     ...(values.reason ? { reason: values.reason } : {}),
     reply_to: inbox,
   };

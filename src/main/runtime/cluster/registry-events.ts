@@ -70,7 +70,9 @@ export class RegistryEvents {
     if (this.closed || !this.nc) return;
     // Every agent's subject: an event for another agent is seen, counted and ignored, so an
     // operator can tell "not for me" from "never arrived" in the status.
-    this.sub = this.nc.subscribe(`${this.o.prefix}.>`, { callback: (err, msg) => (err ? this.o.log.warn({ err: err.message }, 'registry events subscription error') : this.onMessage(msg)) });
+    this.sub = this.nc.subscribe(`${this.o.prefix}.>`, {
+      callback: (err, msg) => (err ? this.o.log.warn({ err: err.message }, 'registry events subscription error') : this.onMessage(msg)),
+    });
     await this.nc.flush();
     this.state = 'subscribed';
   }
@@ -85,7 +87,13 @@ export class RegistryEvents {
       this.counts.invalid += 1;
       const subjectAgent = msg.subject.slice(this.o.prefix.length + 1);
       if (subjectAgent === subjectToken(this.o.agentId || 'anonymous')) {
-        this.respond(msg, undefined, { agent_id: this.o.agentId, replica: this.o.replica, version: null, outcome: 'invalid', error: { code: 'INVALID_EVENT', message: (err as Error).message } });
+        this.respond(msg, undefined, {
+          agent_id: this.o.agentId,
+          replica: this.o.replica,
+          version: null,
+          outcome: 'invalid',
+          error: { code: 'INVALID_EVENT', message: (err as Error).message },
+        });
       }
       return;
     }
@@ -103,10 +111,20 @@ export class RegistryEvents {
     let outcome: RegistryEventOutcome;
     try {
       const r = await this.o.reload();
-      outcome = { ...base, outcome: r.reloaded ? 'reloaded' : 'unchanged', generation: r.generation, previous_generation: r.previous_generation, changed: r.changed };
+      outcome = {
+        ...base,
+        outcome: r.reloaded ? 'reloaded' : 'unchanged',
+        generation: r.generation,
+        previous_generation: r.previous_generation,
+        changed: r.changed,
+      };
     } catch (err) {
       const e = err as { code?: string; message?: string; extra?: { diagnostics?: unknown } };
-      outcome = { ...base, outcome: 'failed', error: { code: e.code ?? 'RELOAD_FAILED', message: e.message ?? String(err), ...(e.extra?.diagnostics ? { diagnostics: e.extra.diagnostics } : {}) } };
+      outcome = {
+        ...base,
+        outcome: 'failed',
+        error: { code: e.code ?? 'RELOAD_FAILED', message: e.message ?? String(err), ...(e.extra?.diagnostics ? { diagnostics: e.extra.diagnostics } : {}) },
+      };
     }
     this.counts[outcome.outcome] += 1;
     this.respond(msg, event, outcome);

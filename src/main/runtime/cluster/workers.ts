@@ -20,9 +20,7 @@ export const WORKER_ENV = {
 } as const;
 
 /** What a worker tells the primary. */
-type WorkerMessage =
-  | { kind: 'agent-studio:ready'; agent: string; url: string; replica: string }
-  | { kind: 'agent-studio:fatal'; text: string; code: number };
+type WorkerMessage = { kind: 'agent-studio:ready'; agent: string; url: string; replica: string } | { kind: 'agent-studio:fatal'; text: string; code: number };
 
 /** A restarted worker waits 0.5 s, 1 s, 2 s ... up to 30 s after each crash in a row. */
 const RESTART_BASE_MS = 500;
@@ -191,7 +189,10 @@ export function runPrimary(opts: PrimaryOptions): void {
     const reason = slot.fatal?.trim();
     if (slot.crashes > MAX_RESTARTS_IN_A_ROW) {
       slot.gaveUp = true;
-      log.error({ worker: slot.k, worker_pid: pid, code, signal, crashes: slot.crashes, reason }, `worker ${slot.k} crashed ${slot.crashes} times in a row; not restarting it`);
+      log.error(
+        { worker: slot.k, worker_pid: pid, code, signal, crashes: slot.crashes, reason },
+        `worker ${slot.k} crashed ${slot.crashes} times in a row; not restarting it`,
+      );
       if (slots.every((s) => s.gaveUp)) {
         log.error('no worker left; stopping');
         stop(1);
@@ -199,7 +200,10 @@ export function runPrimary(opts: PrimaryOptions): void {
       return;
     }
     const delay = Math.min(RESTART_BASE_MS * 2 ** (slot.crashes - 1), RESTART_MAX_MS);
-    log.error({ worker: slot.k, worker_pid: pid, code, signal, restart_in_ms: delay, crashes: slot.crashes, reason }, `worker ${slot.k} exited unexpectedly; restarting it in ${delay} ms`);
+    log.error(
+      { worker: slot.k, worker_pid: pid, code, signal, restart_in_ms: delay, crashes: slot.crashes, reason },
+      `worker ${slot.k} exited unexpectedly; restarting it in ${delay} ms`,
+    );
     slot.restartTimer = setTimeout(() => fork(slot), delay);
   };
 

@@ -25,7 +25,17 @@ function chain(err: unknown): ErrorLike[] {
 }
 
 const TIMEOUT_NAMES = new Set(['TimeoutError', 'APIConnectionTimeoutError', 'ConnectTimeoutError', 'HeadersTimeoutError', 'BodyTimeoutError']);
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT', 'EHOSTUNREACH']);
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+]);
 
 /** Where a failure happened, when known (node-failures.ts). */
 export interface FailureSite {
@@ -42,15 +52,28 @@ export function toAgentError(err: unknown, site: FailureSite = {}): AgentError {
     return links.find((e) => e.name === 'AgentError') as AgentError;
   }
   if (err instanceof ThreadOwnershipError) {
-    return new AgentError({ code: 'INVALID_INPUT', reason: 'thread_owned_by_other_agent', message: 'This conversation belongs to another agent; start a new contextId.' });
+    return new AgentError({
+      code: 'INVALID_INPUT',
+      reason: 'thread_owned_by_other_agent',
+      message: 'This conversation belongs to another agent; start a new contextId.',
+    });
   }
   if (links.some((e) => e.name === 'GraphRecursionError' || e.lc_error_code === 'GRAPH_RECURSION_LIMIT')) {
-    return new AgentError({ code: 'INTERNAL_ERROR', reason: 'graph_recursion_limit', message: 'The agent exceeded its step limit without finishing.', retriable: false });
+    return new AgentError({
+      code: 'INTERNAL_ERROR',
+      reason: 'graph_recursion_limit',
+      message: 'The agent exceeded its step limit without finishing.',
+      retriable: false,
+    });
   }
   for (const e of links) {
     const status = e.status ?? e.response?.status;
     if (status === 401 || status === 403 || e.lc_error_code === 'MODEL_AUTHENTICATION') {
-      return new AgentError({ code: 'AUTH_REQUIRED', reason: status === 403 ? 'upstream_forbidden' : 'upstream_unauthorized', message: `The model service refused our credentials (HTTP ${status ?? 401}).` });
+      return new AgentError({
+        code: 'AUTH_REQUIRED',
+        reason: status === 403 ? 'upstream_forbidden' : 'upstream_unauthorized',
+        message: `The model service refused our credentials (HTTP ${status ?? 401}).`,
+      });
     }
     if (status === 429 || e.lc_error_code === 'MODEL_RATE_LIMIT') {
       return new AgentError({ code: 'RATE_LIMITED', reason: 'upstream_rate_limited', message: 'The model service is rate limiting us; try again shortly.' });
@@ -63,7 +86,11 @@ export function toAgentError(err: unknown, site: FailureSite = {}): AgentError {
     }
   }
   if (links.some((e) => e.name === 'OutboundQueueTimeoutError')) {
-    return new AgentError({ code: 'UPSTREAM_TIMEOUT', reason: 'outbound_pool_busy', message: `Every outbound connection stayed busy longer than the call could wait: ${message}` });
+    return new AgentError({
+      code: 'UPSTREAM_TIMEOUT',
+      reason: 'outbound_pool_busy',
+      message: `Every outbound connection stayed busy longer than the call could wait: ${message}`,
+    });
   }
   if (links.some((e) => TIMEOUT_NAMES.has(e.name ?? '') || /timed? ?out/i.test(e.message ?? ''))) {
     return new AgentError({ code: 'UPSTREAM_TIMEOUT', reason: 'upstream_timeout', message: 'The model service did not answer in time.' });

@@ -80,7 +80,7 @@ describe('runEvaluators', () => {
     expect(events).toMatchObject([{ name: 'evaluation.result', evaluator: 'fine', score: 1 }]);
   });
 
-  it('hands an already cancelled invocation\'s signal to the evaluator aborted', async () => {
+  it("hands an already cancelled invocation's signal to the evaluator aborted", async () => {
     const parent = new AbortController();
     parent.abort(new Error('gone'));
     let aborted: boolean | undefined;

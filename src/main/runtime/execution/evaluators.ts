@@ -6,7 +6,14 @@ import type { Generation } from '../project/registry.ts';
 
 type Emit = (name: string, fields: Record<string, unknown>) => void;
 
-export async function runEvaluators(gen: Generation, request: AgentRequest, response: AgentResponse, state: unknown, emit: Emit, signal: AbortSignal): Promise<void> {
+export async function runEvaluators(
+  gen: Generation,
+  request: AgentRequest,
+  response: AgentResponse,
+  state: unknown,
+  emit: Emit,
+  signal: AbortSignal,
+): Promise<void> {
   for (const { decl, run } of gen.project.evaluators) {
     const t0 = performance.now();
     const limit = decl.timeoutSeconds;
@@ -55,7 +62,8 @@ function limitedSignal(parent: AbortSignal, ms: number): { signal: AbortSignal; 
 /** Rejects when the evaluator's signal fires: with the time limit's message, or the cancel's reason. */
 function timedOut(signal: AbortSignal, limit: number): Promise<never> {
   return new Promise((_, reject) => {
-    const fail = () => reject(signal.reason instanceof DOMException && signal.reason.name === 'TimeoutError' ? new Error(`evaluator timed out after ${limit}s`) : signal.reason);
+    const fail = () =>
+      reject(signal.reason instanceof DOMException && signal.reason.name === 'TimeoutError' ? new Error(`evaluator timed out after ${limit}s`) : signal.reason);
     if (signal.aborted) fail();
     else signal.addEventListener('abort', fail, { once: true });
   });

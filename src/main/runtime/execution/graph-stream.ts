@@ -35,7 +35,8 @@ export async function consumeGraphStream(stream: AsyncIterable<unknown>, o: Stre
   const stageStart = new Map<string, number>();
   for await (const item of stream) {
     // [namespace, mode, payload] with `subgraphs: true`, else [mode, payload].
-    const [namespace, mode, payload] = (item as unknown[]).length === 3 ? (item as [string[], string, any]) : ([[], ...(item as [string, any])] as [string[], string, any]);
+    const [namespace, mode, payload] =
+      (item as unknown[]).length === 3 ? (item as [string[], string, any]) : ([[], ...(item as [string, any])] as [string[], string, any]);
     const root = namespace.length === 0;
     if (mode === 'updates') {
       if (!root) continue; // a subgraph's updates reach the root through its parent node

@@ -98,7 +98,13 @@ async function summaryOf(deps: InputDeps, threadId: string): Promise<string | un
 
 /** Folds older messages into the thread's long-term summary (spec 2.3 summarize); returns
  * the removals for the thread and the summary the graph should see. */
-async function fold(deps: InputDeps, threadId: string, messages: BaseMessage[], emit: Emit, signal: AbortSignal): Promise<{ removals: RemoveMessage[]; summary: string | undefined }> {
+async function fold(
+  deps: InputDeps,
+  threadId: string,
+  messages: BaseMessage[],
+  emit: Emit,
+  signal: AbortSignal,
+): Promise<{ removals: RemoveMessage[]; summary: string | undefined }> {
   const { memory, store, settings, summarizer } = deps;
   const previous = (await store.getMemory(settings.agentId, threadId, SUMMARY_KEY)) as { text?: string; folded_messages?: number } | undefined;
   const plan = planFold(messages, memory.window_size, memory.summarize_threshold);

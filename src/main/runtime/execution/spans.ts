@@ -72,7 +72,8 @@ export class SpanTracker {
     if (!span) return;
     if (span.failure) return this.finish(payload.id, span.failure.aborted ? 'cancelled' : 'failed', { error: span.failure.error });
     const interrupts = payload.interrupts ?? [];
-    if (interrupts.length) return this.finish(payload.id, 'interrupted', { interrupts: traceValue(interrupts.map((i) => (i as { value?: unknown })?.value ?? i)) });
+    if (interrupts.length)
+      return this.finish(payload.id, 'interrupted', { interrupts: traceValue(interrupts.map((i) => (i as { value?: unknown })?.value ?? i)) });
     this.finish(payload.id, 'completed', { update: traceValue(payload.result ?? {}) });
   }
 
@@ -123,7 +124,12 @@ export class SpanTracker {
   /** How a failure reads in a span and in the task's DataPart. */
   describe(error: unknown): SpanError {
     const source = sourceOf(error, this.projectDir);
-    const message = error instanceof Error ? (error.name && error.name !== 'Error' && error.name !== 'AgentError' ? `${error.name}: ${error.message}` : error.message) : String(error);
+    const message =
+      error instanceof Error
+        ? error.name && error.name !== 'Error' && error.name !== 'AgentError'
+          ? `${error.name}: ${error.message}`
+          : error.message
+        : String(error);
     return { message, errorCode: toAgentError(error).code, ...(source ? { source } : {}) };
   }
 

@@ -14,7 +14,11 @@ type Node = (state: typeof State.State, config: { signal?: AbortSignal }) => unk
 
 function generation(node: Node): Generation {
   const saver = new MemorySaver();
-  const graph = new StateGraph(State).addNode('answer', async (state, config) => (await node(state, config)) as Record<string, unknown>).addEdge(START, 'answer').addEdge('answer', END).compile({ checkpointer: saver });
+  const graph = new StateGraph(State)
+    .addNode('answer', async (state, config) => (await node(state, config)) as Record<string, unknown>)
+    .addEdge(START, 'answer')
+    .addEdge('answer', END)
+    .compile({ checkpointer: saver });
   return {
     number: 1,
     exitNode: 'answer',

@@ -131,7 +131,14 @@ async function steps(s: TurnState): Promise<Outcome> {
   tracer.emit('invoke.start', { message_id: turn.messageId, parts: turn.partKinds, user_id: turn.request.metadata.userId });
   validateContracts(turn.gen, turn.request);
   const emit = (name: string, fields: Record<string, unknown>) => tracer.emit(name, fields);
-  const input = await prepareInput(s.deps, { request: turn.request, history: turn.history, contextId: turn.contextId, emit, transcript: s.transcript, signal: turn.signal });
+  const input = await prepareInput(s.deps, {
+    request: turn.request,
+    history: turn.history,
+    contextId: turn.contextId,
+    emit,
+    transcript: s.transcript,
+    signal: turn.signal,
+  });
   const streamed = await streamGraph(s, input);
   return streamed.interrupt ? inputRequired(s, streamed.interrupt) : await completed(s, streamed);
 }
@@ -203,7 +210,14 @@ async function completed(s: TurnState, streamed: StreamOutcome): Promise<Outcome
   }
   const finalResponse: AgentResponse = { ...response, text };
   if (finalResponse.text) s.transcript.push({ role: 'ai', content: finalResponse.text });
-  await runEvaluators(turn.gen, turn.request, finalResponse, { request: turn.request, response: finalResponse }, (name, fields) => s.tracer.emit(name, fields), turn.signal);
+  await runEvaluators(
+    turn.gen,
+    turn.request,
+    finalResponse,
+    { request: turn.request, response: finalResponse },
+    (name, fields) => s.tracer.emit(name, fields),
+    turn.signal,
+  );
   deps.stats.completed += 1;
   // cache_stats from the model's own callback (src/sdk/usage.ts), filed under this thread.
   const cacheStats = modelUsage().take(turn.contextId);
@@ -256,6 +270,8 @@ function failed(s: TurnState, err: unknown): Outcome {
 async function saveTranscript(s: TurnState): Promise<void> {
   const { deps, turn } = s;
   if (deps.memory.enabled && s.transcript.length) {
-    await deps.store.appendTranscript(deps.settings.agentId, turn.contextId, s.transcript).catch((err) => deps.log.warn({ err: (err as Error).message }, 'transcript not saved'));
+    await deps.store
+      .appendTranscript(deps.settings.agentId, turn.contextId, s.transcript)
+      .catch((err) => deps.log.warn({ err: (err as Error).message }, 'transcript not saved'));
   }
 }

@@ -50,7 +50,8 @@ export async function listen(server: http.Server, host: string, port: number): P
     server.once('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'EADDRINUSE') reject(new RuntimeStartError(`port ${port} on ${host} is already in use: stop the other process or pass another --port`));
       else if (err.code === 'EACCES') reject(new RuntimeStartError(`no permission to listen on port ${port}: use a port above 1024`));
-      else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') reject(new RuntimeStartError(`cannot listen on host '${host}': it is not an address of this machine`));
+      else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND')
+        reject(new RuntimeStartError(`cannot listen on host '${host}': it is not an address of this machine`));
       else reject(err);
     });
     server.listen(port, host, () => resolve());

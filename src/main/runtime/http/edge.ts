@@ -56,7 +56,9 @@ export function edgeGuard(policy: EdgePolicy): RequestHandler {
     }
     if (req.method === 'OPTIONS') {
       // No CORS for anything else: a same-origin page never needs a preflight.
-      return next(new ManagementError('NOT_FOUND', `No route OPTIONS ${req.path}: this runtime sends CORS headers only for POST / to the origins in A2A_CORS_ORIGINS.`));
+      return next(
+        new ManagementError('NOT_FOUND', `No route OPTIONS ${req.path}: this runtime sends CORS headers only for POST / to the origins in A2A_CORS_ORIGINS.`),
+      );
     }
     next();
   };

@@ -27,7 +27,14 @@ export function probeRouter({ store, registry, activeTasks }: ProbeDeps): expres
       return;
     }
     const gen = registry.current;
-    res.json({ status: 'ok', agent: gen.project.manifest.name, version: gen.project.manifest.version, generation: gen.number, store: store.backend, active_tasks: activeTasks() });
+    res.json({
+      status: 'ok',
+      agent: gen.project.manifest.name,
+      version: gen.project.manifest.version,
+      generation: gen.number,
+      store: store.backend,
+      active_tasks: activeTasks(),
+    });
   });
   router.get(GRAPH_ROUTE, async (_req, res) => {
     res.json(await describeGraph(registry.current));

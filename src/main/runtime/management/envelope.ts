@@ -74,7 +74,10 @@ export function toManagementError(err: unknown, log: Logger, where: string): Man
   const clientError = fromClientHttpError(err);
   if (clientError) return new ManagementError(INPUT_CODES[clientError.code], clientError.message);
   log.error({ err, where }, 'management request failed unexpectedly');
-  return new ManagementError('INTERNAL_ERROR', 'The runtime failed unexpectedly while handling this request; it has been logged. Retry, or report it with the runtime log.');
+  return new ManagementError(
+    'INTERNAL_ERROR',
+    'The runtime failed unexpectedly while handling this request; it has been logged. Retry, or report it with the runtime log.',
+  );
 }
 
 /** The envelope for every error of the routes it follows. */

@@ -38,7 +38,9 @@ export class MemoryService {
     requireMemory(this.deps.memory);
     const immutable = MEMORY_IMMUTABLE.filter((k) => k in body);
     if (immutable.length) {
-      throw new ManagementError('IMMUTABLE_FIELD', `${immutable.join(', ')} cannot change at runtime: change the configuration and restart.`, { fields: immutable });
+      throw new ManagementError('IMMUTABLE_FIELD', `${immutable.join(', ')} cannot change at runtime: change the configuration and restart.`, {
+        fields: immutable,
+      });
     }
   }
 

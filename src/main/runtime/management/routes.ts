@@ -79,7 +79,10 @@ export function managementRouter(deps: ManagementDeps): express.Router {
   const api = express.Router();
   const status = route(() => deps.status());
   api.get('/status', status);
-  api.get('/card/url', route(() => ({ url: cardUrl.url })));
+  api.get(
+    '/card/url',
+    route(() => ({ url: cardUrl.url })),
+  );
   api.patch(
     '/card/url',
     body,
@@ -90,7 +93,10 @@ export function managementRouter(deps: ManagementDeps): express.Router {
       return r;
     }),
   );
-  api.get('/memory/config', route(() => memory.config()));
+  api.get(
+    '/memory/config',
+    route(() => memory.config()),
+  );
   api.patch(
     '/memory/config',
     body,
@@ -104,7 +110,11 @@ export function managementRouter(deps: ManagementDeps): express.Router {
   mountThreads(api, threads, body);
   // spec 5.2: registry endpoints exist only with INTERNAL_RUNTIME_CONTROL_ENABLED=true.
   if (deps.settings.internalRuntimeControl) {
-    api.get(REGISTRY_ROUTES.metadata, token, route(() => registry.metadata()));
+    api.get(
+      REGISTRY_ROUTES.metadata,
+      token,
+      route(() => registry.metadata()),
+    );
     api.post(
       REGISTRY_ROUTES.reload,
       token,
@@ -122,8 +132,19 @@ export function managementRouter(deps: ManagementDeps): express.Router {
   // Legacy unversioned aliases (spec 9.5).
   router.get('/status', status, errors);
   if (deps.settings.internalRuntimeControl) {
-    router.get('/internal/runtime-metadata', token, route(() => registry.metadata()), errors);
-    router.post('/internal/reload', token, body, route(() => registry.reload()), errors);
+    router.get(
+      '/internal/runtime-metadata',
+      token,
+      route(() => registry.metadata()),
+      errors,
+    );
+    router.post(
+      '/internal/reload',
+      token,
+      body,
+      route(() => registry.reload()),
+      errors,
+    );
   }
   return router;
 }
@@ -131,7 +152,10 @@ export function managementRouter(deps: ManagementDeps): express.Router {
 /** The thread endpoints (spec 2.4). Each checks that thread operations can run (memory on,
  * AGENT_ID set) before it looks at its parameters. */
 function mountThreads(api: express.Router, threads: ThreadService, body: express.RequestHandler): void {
-  api.get('/memory/threads', route(() => threads.list()));
+  api.get(
+    '/memory/threads',
+    route(() => threads.list()),
+  );
   api.delete(
     '/memory/threads',
     route((req) => {
@@ -140,9 +164,18 @@ function mountThreads(api: express.Router, threads: ThreadService, body: express
       return threads.deleteAll();
     }),
   );
-  api.get('/memory/threads/:thread_id/messages', route((req) => threads.messages(req.params.thread_id as string)));
-  api.get('/memory/threads//messages', route(() => threads.messages('')));
-  api.delete('/memory/threads/:thread_id', route((req) => threads.delete(req.params.thread_id as string)));
+  api.get(
+    '/memory/threads/:thread_id/messages',
+    route((req) => threads.messages(req.params.thread_id as string)),
+  );
+  api.get(
+    '/memory/threads//messages',
+    route(() => threads.messages('')),
+  );
+  api.delete(
+    '/memory/threads/:thread_id',
+    route((req) => threads.delete(req.params.thread_id as string)),
+  );
   api.post(
     '/memory/migrate-agent-id',
     body,

@@ -49,7 +49,10 @@ export const MemoryPatchSchema = z
       window_size: positiveInteger('window_size').optional(),
       summarize_threshold: positiveInteger('summarize_threshold').optional(),
     },
-    { error: (issue) => (issue.code === 'unrecognized_keys' ? `Unknown field(s): ${issue.keys.join(', ')}. Changeable: ${MEMORY_MUTABLE.join(', ')}.` : undefined) },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys' ? `Unknown field(s): ${issue.keys.join(', ')}. Changeable: ${MEMORY_MUTABLE.join(', ')}.` : undefined,
+    },
   )
   .refine((v) => Object.keys(v).length > 0, `Give at least one of ${MEMORY_MUTABLE.join(', ')}.`);
 
@@ -58,7 +61,7 @@ export type MemoryPatch = z.infer<typeof MemoryPatchSchema>;
 /** DELETE /api/v1/memory/threads needs `all=true`. */
 export const DeleteAllThreadsQuerySchema = z.object({
   all: z.literal('true', {
-    error: "Deleting every thread needs the query all=true; to delete one thread use DELETE /api/v1/memory/threads/{thread_id}.",
+    error: 'Deleting every thread needs the query all=true; to delete one thread use DELETE /api/v1/memory/threads/{thread_id}.',
   }),
 });
 

@@ -54,7 +54,15 @@ export class ThreadService {
   async deleteAll() {
     const agentId = this.agentId();
     const d = await this.deps.store.deleteAllThreads(agentId);
-    return { agent_id: agentId, deleted: { checkpoints: d.checkpoints, checkpoint_blobs: d.checkpoint_blobs, persistent_memory: d.persistent_memory, checkpoint_writes: d.checkpoint_writes } };
+    return {
+      agent_id: agentId,
+      deleted: {
+        checkpoints: d.checkpoints,
+        checkpoint_blobs: d.checkpoint_blobs,
+        persistent_memory: d.persistent_memory,
+        checkpoint_writes: d.checkpoint_writes,
+      },
+    };
   }
 
   async migrate({ old_id: oldId, new_id: newId }: { old_id: string; new_id: string }) {

@@ -31,7 +31,9 @@ export function createSummarizer(env: Record<string, string>, model: ModelSettin
   return async (previous, messages, signal) => {
     const res = await chat.invoke(
       [
-        new SystemMessage('Summarize the conversation below for your own memory: keep names, order numbers, decisions and open questions. At most 8 sentences.'),
+        new SystemMessage(
+          'Summarize the conversation below for your own memory: keep names, order numbers, decisions and open questions. At most 8 sentences.',
+        ),
         new HumanMessage(`${previous ? `Earlier summary:\n${previous}\n\n` : ''}Conversation:\n${messages.map(line).join('\n')}`),
       ],
       { signal },

@@ -41,7 +41,10 @@ export function historySeed(history: unknown, max: number): BaseMessage[] {
     const { role, parts } = item as { role?: unknown; parts?: unknown };
     if ((role !== 'user' && role !== 'agent') || !Array.isArray(parts)) continue;
     const text = parts
-      .filter((p): p is { kind: 'text'; text: string } => !!p && typeof p === 'object' && (p as { kind?: unknown }).kind === 'text' && typeof (p as { text?: unknown }).text === 'string')
+      .filter(
+        (p): p is { kind: 'text'; text: string } =>
+          !!p && typeof p === 'object' && (p as { kind?: unknown }).kind === 'text' && typeof (p as { text?: unknown }).text === 'string',
+      )
       .map((p) => p.text)
       .join('\n');
     if (!text) continue;

@@ -55,7 +55,16 @@ export class NatsTraceSink implements TraceSink {
   private readonly stats: NatsSinkStatus;
 
   constructor(private readonly o: NatsSinkOptions) {
-    this.stats = { state: 'connecting', servers: o.servers, subject_prefix: o.prefix, stream: o.stream, published: 0, buffered: 0, dropped: 0, last_error: null };
+    this.stats = {
+      state: 'connecting',
+      servers: o.servers,
+      subject_prefix: o.prefix,
+      stream: o.stream,
+      published: 0,
+      buffered: 0,
+      dropped: 0,
+      last_error: null,
+    };
     void this.run();
   }
 
@@ -77,7 +86,10 @@ export class NatsTraceSink implements TraceSink {
   /** Connects (retrying for ever), makes sure the stream exists, then publishes. */
   private async run(): Promise<void> {
     while (!this.closed && !this.js) {
-      const nc = await connectNats({ servers: this.o.servers, name: `agent-runtime ${this.o.agentId}`, log: this.o.log, onError: (m) => (this.stats.last_error = m) }, () => this.closed);
+      const nc = await connectNats(
+        { servers: this.o.servers, name: `agent-runtime ${this.o.agentId}`, log: this.o.log, onError: (m) => (this.stats.last_error = m) },
+        () => this.closed,
+      );
       if (!nc) break;
       try {
         const jsm = await jetstreamManager(nc);

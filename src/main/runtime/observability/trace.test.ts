@@ -15,7 +15,11 @@ function sinkAt(level: string) {
 }
 
 describe('the structured-log trace sink', () => {
-  const events = ['invoke.start', 'span.start', 'routing', 'span.end', 'evaluation.result', 'invoke.end'].map((name) => ({ name, ts: '2026-11-23T00:00:00.000Z', task_id: 't1' }));
+  const events = ['invoke.start', 'span.start', 'routing', 'span.end', 'evaluation.result', 'invoke.end'].map((name) => ({
+    name,
+    ts: '2026-11-23T00:00:00.000Z',
+    task_id: 't1',
+  }));
 
   it('writes one line per invocation at info (invoke.end) and every event at debug', () => {
     const info = sinkAt('info');

@@ -63,7 +63,11 @@ export class OutboundPool {
         const i = this.waiting.indexOf(entry);
         if (i >= 0) this.waiting.splice(i, 1);
         this.queueTimeouts += 1;
-        entry.fail(new OutboundQueueTimeoutError(`all ${this.limit} outbound connections stayed busy longer than the call to ${what} may wait (OUTBOUND_MAX_CONNECTIONS)`));
+        entry.fail(
+          new OutboundQueueTimeoutError(
+            `all ${this.limit} outbound connections stayed busy longer than the call to ${what} may wait (OUTBOUND_MAX_CONNECTIONS)`,
+          ),
+        );
       };
       const timer = setTimeout(timeout, this.queueTimeoutMs);
       signal?.addEventListener('abort', timeout, { once: true });
@@ -77,7 +81,8 @@ export class OutboundPool {
 
   private release(): void {
     const next = this.waiting.shift();
-    if (next) next.grant(); // the slot passes on; inUse stays
+    if (next)
+      next.grant(); // the slot passes on; inUse stays
     else this.inUse -= 1;
   }
 
@@ -95,7 +100,10 @@ export class OutboundPool {
       }
     };
     try {
-      const res = (await undiciFetch(input as Parameters<typeof undiciFetch>[0], { ...(init as object), dispatcher: this.agent } as Parameters<typeof undiciFetch>[1])) as unknown as Response;
+      const res = (await undiciFetch(
+        input as Parameters<typeof undiciFetch>[0],
+        { ...(init as object), dispatcher: this.agent } as Parameters<typeof undiciFetch>[1],
+      )) as unknown as Response;
       if (!res.body) {
         release();
         return res;

@@ -23,17 +23,24 @@ describe('unknownNodeEdges', () => {
   });
 
   it('names an unknown edge target and the closest node', () => {
-    const g = graph().addEdge(START, 'classify').addEdge('classify', 'anser' as 'answer').addEdge('answer', END);
+    const g = graph()
+      .addEdge(START, 'classify')
+      .addEdge('classify', 'anser' as 'answer')
+      .addEdge('answer', END);
     expect(unknownNodeEdges(g)).toEqual([{ name: 'anser', message: "edge from 'classify' to unknown node 'anser': did you mean 'answer'?" }]);
   });
 
   it('names an unknown edge source', () => {
-    const g = graph().addEdge(START, 'classify').addEdge('clasify' as 'classify', 'answer');
+    const g = graph()
+      .addEdge(START, 'classify')
+      .addEdge('clasify' as 'classify', 'answer');
     expect(unknownNodeEdges(g).map((u) => u.message)).toEqual(["edge from unknown node 'clasify' to 'answer': did you mean 'classify'?"]);
   });
 
   it('lists the nodes when no name is close', () => {
-    const g = graph().addEdge(START, 'classify').addEdge('classify', 'zzz' as 'answer');
+    const g = graph()
+      .addEdge(START, 'classify')
+      .addEdge('classify', 'zzz' as 'answer');
     expect(unknownNodeEdges(g).map((u) => u.message)).toEqual(["edge from 'classify' to unknown node 'zzz' (nodes: classify, answer, escalate)"]);
   });
 

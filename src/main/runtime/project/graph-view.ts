@@ -6,7 +6,7 @@ export async function describeGraph(gen: Generation): Promise<GraphView> {
   const drawn = await gen.graph.getGraphAsync();
   const nodes = Object.values(drawn.nodes).map((n) => {
     const kind = n.id === '__start__' ? 'start' : n.id === '__end__' ? 'end' : 'node';
-    return { id: n.id, label: kind === 'start' ? 'START' : kind === 'end' ? 'END' : n.name ?? n.id, kind, exit: n.id === gen.exitNode } as const;
+    return { id: n.id, label: kind === 'start' ? 'START' : kind === 'end' ? 'END' : (n.name ?? n.id), kind, exit: n.id === gen.exitNode } as const;
   });
   const edges = drawn.edges.map((e) => ({
     source: e.source,

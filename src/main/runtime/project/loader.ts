@@ -122,7 +122,13 @@ function validSections(raw: unknown): Pick<Manifest, 'errorCatalogue'> & { contr
 }
 
 /** Input contracts: each a JSON Schema that must compile. Missing files are reported by missingFiles. */
-function loadContracts(dir: string, text: string, decls: [number, InputContract][], components: Component[], diagnostics: Diagnostic[]): Map<string, LoadedContract> {
+function loadContracts(
+  dir: string,
+  text: string,
+  decls: [number, InputContract][],
+  components: Component[],
+  diagnostics: Diagnostic[],
+): Map<string, LoadedContract> {
   const ajv = createContractAjv();
   const contracts = new Map<string, LoadedContract>();
   for (const [i, decl] of decls) {
@@ -187,11 +193,14 @@ function ensureHooks(): void {
     g[Symbol.for('agent-studio.tsx')] = true;
   }
   registerHooks(new URL('./generation-hooks.mjs', import.meta.url), {
-    data: { runtimeRoot: pathToFileURL(`${RUNTIME_ROOT}${path.sep}`).href, runtimeParent: pathToFileURL(path.join(RUNTIME_ROOT, 'package.json')).href, shared: SHARED_PACKAGES },
+    data: {
+      runtimeRoot: pathToFileURL(`${RUNTIME_ROOT}${path.sep}`).href,
+      runtimeParent: pathToFileURL(path.join(RUNTIME_ROOT, 'package.json')).href,
+      shared: SHARED_PACKAGES,
+    },
   });
   g[HOOKS_KEY] = true;
 }
-
 
 /** Imports a project module for one generation: the project's own files load afresh (so a
  * reload sees edits), packages are shared. */
@@ -239,7 +248,9 @@ export async function loadProject(projectDir: string): Promise<LoadedProject> {
   for (const p of missingFiles(dir, raw)) diagnostics.push(fieldDiagnostic(text, p.path, p.message));
   diagnostics.push(...frameworkDiagnostics(dir));
   const components: Component[] = [{ kind: 'manifest', name: MANIFEST_FILE, file: MANIFEST_FILE, hash: sha256(text) }];
-  const sections = parsed.success ? { contracts: parsed.data.inputContracts.map((c, i): [number, InputContract] => [i, c]), errorCatalogue: parsed.data.errorCatalogue } : validSections(raw);
+  const sections = parsed.success
+    ? { contracts: parsed.data.inputContracts.map((c, i): [number, InputContract] => [i, c]), errorCatalogue: parsed.data.errorCatalogue }
+    : validSections(raw);
   const contracts = loadContracts(dir, text, sections.contracts, components, diagnostics);
 
   let errors: ErrorRaiser = defineErrorCatalogue({});
@@ -271,7 +282,11 @@ export async function loadProject(projectDir: string): Promise<LoadedProject> {
       const names = Object.keys(mod).join(', ') || 'none';
       diagnostics.push({ file: manifest.graph.entry, field: 'graph.export', message: `no export named '${manifest.graph.export}' (exports: ${names})` });
     } else if (!isGraphLike(graphExport) && typeof graphExport !== 'function') {
-      diagnostics.push({ file: manifest.graph.entry, field: 'graph.export', message: `export '${manifest.graph.export}' must be a StateGraph (not compiled) or a function returning one` });
+      diagnostics.push({
+        file: manifest.graph.entry,
+        field: 'graph.export',
+        message: `export '${manifest.graph.export}' must be a StateGraph (not compiled) or a function returning one`,
+      });
     }
   } catch (err) {
     diagnostics.push(moduleLoadDiagnostic(dir, manifest.graph.entry, err));

@@ -43,7 +43,7 @@ const MEANINGS: Record<string, string> = {
   'evaluators[].timeoutSeconds': 'seconds before the evaluation is abandoned (null for no limit)',
   'evaluators[].node': 'the node the evaluation is about',
   'evaluators[].scope': 'what the evaluation scores, e.g. "answer"',
-  model: "settings of the model client: {temperature?, timeoutSeconds?, maxRetries?, maxTokens?}",
+  model: 'settings of the model client: {temperature?, timeoutSeconds?, maxRetries?, maxTokens?}',
   'model.temperature': "the model's sampling temperature (0 to 2)",
   'model.timeoutSeconds': 'seconds before a model call times out',
   'model.maxRetries': 'retries of a failed model call (0 to 10)',
@@ -88,10 +88,7 @@ function patternTokens(pattern: string): string[] {
 }
 
 function matches(pattern: string[], path: readonly Segment[]): boolean {
-  return (
-    pattern.length === path.length &&
-    pattern.every((token, i) => (typeof path[i] === 'number' ? token === '[]' : token === '*' || token === path[i]))
-  );
+  return pattern.length === path.length && pattern.every((token, i) => (typeof path[i] === 'number' ? token === '[]' : token === '*' || token === path[i]));
 }
 
 const PATTERNS = Object.entries(MEANINGS).map(([pattern, meaning]) => ({ tokens: patternTokens(pattern), meaning }));

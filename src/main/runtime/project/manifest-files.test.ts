@@ -18,10 +18,19 @@ describe('missingFiles', () => {
     const dir = project(['src/graph.mts', 'src/evals.ts', 'prompts/system.md']);
     const raw = {
       graph: { entry: 'src/graph.ts' },
-      inputContracts: [{ schema: 'a/1', file: 'contracts/a.json' }, { schema: 'b/1', jsonSchema: {} }],
-      evaluators: [{ name: 'ok', module: 'src/evals.ts' }, { name: 'gone', module: 'src/gone.ts' }],
+      inputContracts: [
+        { schema: 'a/1', file: 'contracts/a.json' },
+        { schema: 'b/1', jsonSchema: {} },
+      ],
+      evaluators: [
+        { name: 'ok', module: 'src/evals.ts' },
+        { name: 'gone', module: 'src/gone.ts' },
+      ],
       prompts: { system: 'prompts/system.md', greeting: 'prompts/greeting.md' },
-      mcpServers: [{ name: 'tools', transport: 'stdio', command: 'node', cwd: 'tools' }, { name: 'web', transport: 'http', url: 'http://x/' }],
+      mcpServers: [
+        { name: 'tools', transport: 'stdio', command: 'node', cwd: 'tools' },
+        { name: 'web', transport: 'http', url: 'http://x/' },
+      ],
     };
     expect(missingFiles(dir, raw)).toEqual([
       { path: ['graph', 'entry'], message: 'graph entry src/graph.ts not found (there is graph.mts)' },

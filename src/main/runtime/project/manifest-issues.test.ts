@@ -76,7 +76,11 @@ describe('manifestProblems', () => {
         graph: { entry: '../graph.ts', recursionLimit: 2.5 },
         model: { temperature: 3, maxRetries: 1 },
         memory: { enabled: 'yes' },
-        mcpServers: [{ name: 'a', transport: 'stdo' }, { name: 'b', transport: 'http', url: 'nope' }, { name: 'c', command: 'node' }],
+        mcpServers: [
+          { name: 'a', transport: 'stdo' },
+          { name: 'b', transport: 'http', url: 'nope' },
+          { name: 'c', command: 'node' },
+        ],
         errorCatalogue: { 'bad code!': { code: 'NOT_FOUND', reason: 'r', title: 'Not found' } },
       }),
     ).toEqual([

@@ -38,8 +38,12 @@ describe('a project read as CommonJS', () => {
 
   it('asks for "type": "module" in a package.json without it, or with "commonjs"', () => {
     const dir = project({ 'package.json': '{"name":"my-agent"}', 'src/graph.ts': GRAPH });
-    const fix = 'so Node loads the project\'s .ts files as CommonJS and cannot read their import and export statements: set "type": "module" (run `npm pkg set type=module` in the project folder)';
-    expect(moduleLoadDiagnostic(dir, 'src/graph.ts', syntaxError("Unexpected token '{'"))).toEqual({ file: 'package.json', message: `package.json has no "type": "module", ${fix}` });
+    const fix =
+      'so Node loads the project\'s .ts files as CommonJS and cannot read their import and export statements: set "type": "module" (run `npm pkg set type=module` in the project folder)';
+    expect(moduleLoadDiagnostic(dir, 'src/graph.ts', syntaxError("Unexpected token '{'"))).toEqual({
+      file: 'package.json',
+      message: `package.json has no "type": "module", ${fix}`,
+    });
     fs.writeFileSync(path.join(dir, 'package.json'), '{"name":"my-agent","type":"commonjs"}');
     const cycle = Object.assign(new Error('Cannot require() ES Module src/graph.ts in a cycle.'), { code: 'ERR_REQUIRE_CYCLE_MODULE' });
     expect(moduleLoadDiagnostic(dir, 'src/graph.ts', cycle)).toEqual({ file: 'package.json', message: `package.json has "type": "commonjs", ${fix}` });
@@ -49,7 +53,10 @@ describe('a project read as CommonJS', () => {
 
   it('leaves .mts files and ES-module projects to the other checks', () => {
     const dir = project({ 'package.json': '{"type":"module"}', 'src/graph.ts': GRAPH });
-    expect(moduleLoadDiagnostic(dir, 'src/graph.ts', syntaxError('Unexpected end of input'))).toEqual({ file: 'src/graph.ts', message: 'cannot load module: Unexpected end of input' });
+    expect(moduleLoadDiagnostic(dir, 'src/graph.ts', syntaxError('Unexpected end of input'))).toEqual({
+      file: 'src/graph.ts',
+      message: 'cannot load module: Unexpected end of input',
+    });
     const bare = project({ 'src/graph.mts': GRAPH });
     expect(moduleLoadDiagnostic(bare, 'src/graph.mts', syntaxError('Unexpected end of input')).file).toBe('src/graph.mts');
   });
@@ -65,7 +72,8 @@ describe('CommonJS names in an ES module', () => {
       file: 'src/skills.ts',
       line: 2,
       column: 12,
-      message: "require is CommonJS, but the project's files are ES modules (\"type\": \"module\"): use import instead of require() (import x from 'pkg'), or createRequire(import.meta.url) from node:module",
+      message:
+        'require is CommonJS, but the project\'s files are ES modules ("type": "module"): use import instead of require() (import x from \'pkg\'), or createRequire(import.meta.url) from node:module',
     });
     for (const [name, fix] of [
       ['module', 'use export instead of module.exports'],
@@ -88,7 +96,8 @@ describe('a module that is not found', () => {
       file: 'src/graph.ts',
       line: 1,
       column: 28,
-      message: "package '@langchain/langgraph' is not installed (imported from src/graph.ts): the project needs its own dependencies; run `npm install @langchain/langgraph` in the project folder",
+      message:
+        "package '@langchain/langgraph' is not installed (imported from src/graph.ts): the project needs its own dependencies; run `npm install @langchain/langgraph` in the project folder",
     });
   });
 
@@ -117,7 +126,10 @@ describe('a module that is not found', () => {
 describe('other failures', () => {
   it('keeps the location esbuild reports for a syntax error', () => {
     const dir = project({});
-    const err = { message: 'Transform failed', errors: [{ text: 'Unexpected ";"', location: { file: path.join(dir, 'src/skills.ts'), line: 10, column: 15 } }] };
+    const err = {
+      message: 'Transform failed',
+      errors: [{ text: 'Unexpected ";"', location: { file: path.join(dir, 'src/skills.ts'), line: 10, column: 15 } }],
+    };
     expect(moduleLoadDiagnostic(dir, 'src/graph.ts', err)).toEqual({ file: 'src/skills.ts', line: 10, column: 16, message: 'Unexpected ";"' });
   });
 

@@ -21,7 +21,12 @@ export function moduleLoadDiagnostic(dir: string, file: string, err: unknown): D
   const e = (err ?? {}) as LoadError;
   const first = e.errors?.[0];
   if (first?.location) {
-    return { file: relativeTo(dir, path.resolve(dir, first.location.file)) || file, line: first.location.line, column: first.location.column + 1, message: first.text };
+    return {
+      file: relativeTo(dir, path.resolve(dir, first.location.file)) || file,
+      line: first.location.line,
+      column: first.location.column + 1,
+      message: first.text,
+    };
   }
   return (
     moduleFormatDiagnostic(dir, file, e) ??

@@ -13,8 +13,13 @@ import type { ComponentChange as SharedComponentChange, ReloadOutcome } from '..
 /** The compiled graph as the executor uses it. */
 export interface RunnableGraph {
   stream(input: unknown, options: Record<string, unknown>): Promise<AsyncIterable<unknown>>;
-  getState(config: Record<string, unknown>): Promise<{ values: Record<string, any>; tasks: { interrupts?: { value?: unknown }[] }[]; config: any; next: string[] }>;
-  getGraphAsync(): Promise<{ nodes: Record<string, { id: string; name?: string }>; edges: { source: string; target: string; conditional?: boolean; data?: unknown }[] }>;
+  getState(
+    config: Record<string, unknown>,
+  ): Promise<{ values: Record<string, any>; tasks: { interrupts?: { value?: unknown }[] }[]; config: any; next: string[] }>;
+  getGraphAsync(): Promise<{
+    nodes: Record<string, { id: string; name?: string }>;
+    edges: { source: string; target: string; conditional?: boolean; data?: unknown }[];
+  }>;
 }
 
 export interface Generation {
@@ -52,7 +57,6 @@ export interface RegistryDeps {
 
 /** The contract's ComponentChange, of one of this runtime's component kinds. */
 export type ComponentChange = SharedComponentChange & { kind: Component['kind'] };
-
 
 export class ReloadBusyError extends Error {}
 
@@ -93,10 +97,18 @@ export class Registry {
     }
     const memory = this.deps.memory;
     const controls: MemoryControls = {
-      get enabled() { return memory.enabled; },
-      get windowSize() { return memory.window_size; },
-      get summarize() { return memory.summarize; },
-      get summarizeThreshold() { return memory.summarize_threshold; },
+      get enabled() {
+        return memory.enabled;
+      },
+      get windowSize() {
+        return memory.window_size;
+      },
+      get summarize() {
+        return memory.summarize;
+      },
+      get summarizeThreshold() {
+        return memory.summarize_threshold;
+      },
     };
     const ctx: AgentContext = {
       projectDir: project.dir,
@@ -134,12 +146,20 @@ export class Registry {
     const nodeIds = Object.keys(drawn.nodes).filter((id) => id !== '__start__' && id !== '__end__');
     let exitNode = project.manifest.graph.exitNode;
     if (exitNode && !nodeIds.includes(exitNode)) {
-      throw new ProjectLoadError([{ file: 'agent.json', field: 'graph.exitNode', message: `exit node '${exitNode}' is not a node of the graph (nodes: ${nodeIds.join(', ')})` }]);
+      throw new ProjectLoadError([
+        { file: 'agent.json', field: 'graph.exitNode', message: `exit node '${exitNode}' is not a node of the graph (nodes: ${nodeIds.join(', ')})` },
+      ]);
     }
     if (!exitNode) {
       const toEnd = [...new Set(drawn.edges.filter((e) => e.target === '__end__').map((e) => e.source))];
       if (toEnd.length !== 1) {
-        throw new ProjectLoadError([{ file: 'agent.json', field: 'graph.exitNode', message: `cannot tell the exit node (nodes with an edge to END: ${toEnd.join(', ') || 'none'}); set graph.exitNode` }]);
+        throw new ProjectLoadError([
+          {
+            file: 'agent.json',
+            field: 'graph.exitNode',
+            message: `cannot tell the exit node (nodes with an edge to END: ${toEnd.join(', ') || 'none'}); set graph.exitNode`,
+          },
+        ]);
       }
       exitNode = toEnd[0];
     }

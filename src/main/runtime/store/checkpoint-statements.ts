@@ -61,7 +61,9 @@ function prepare(db: Database.Database) {
       'SELECT task_id, channel, type, blob FROM checkpoint_writes WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ? ORDER BY task_id, idx',
     ),
     /** A parent's sends (TASKS writes), for checkpoints of the format before v4. */
-    sends: db.prepare('SELECT type, blob FROM checkpoint_writes WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ? AND channel = ? ORDER BY task_id, idx'),
+    sends: db.prepare(
+      'SELECT type, blob FROM checkpoint_writes WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ? AND channel = ? ORDER BY task_id, idx',
+    ),
     // A (channel, version) pair names one value, so a second write of it is a no-op.
     putBlob: db.prepare(
       `INSERT INTO checkpoint_blobs (thread_id, checkpoint_ns, channel, version, type, blob) VALUES (?, ?, ?, ?, ?, ?)

@@ -215,7 +215,14 @@ describe('SqliteCheckpointSaver, direct API', () => {
     const saver = store.checkpointer('agent');
     const c = counterCheckpoint(1, 1);
     const config = await saver.put(cfg('t'), c, { source: 'loop', step: 0, parents: {} }, { counter: 1 });
-    await saver.putWrites(config, [['counter', 10], ['other', 'x']], 'task-a');
+    await saver.putWrites(
+      config,
+      [
+        ['counter', 10],
+        ['other', 'x'],
+      ],
+      'task-a',
+    );
     await saver.putWrites(config, [['counter', 99]], 'task-a'); // a retry must not overwrite
     await saver.putWrites(config, [[INTERRUPT, 'first']], 'task-b');
     await saver.putWrites(config, [[INTERRUPT, 'second']], 'task-b'); // special: replaced
@@ -236,9 +243,16 @@ describe('SqliteCheckpointSaver, direct API', () => {
     for (let i = 0; i < 5; i++) {
       const c = counterCheckpoint(i, i + 1);
       ids.push(c.id);
-      config = (await saver.put(config, c, { source: i === 0 ? 'input' : 'loop', step: i - 1, parents: {}, tag: i % 2 === 0 ? 'even' : 'odd' } as never, { counter: i + 1 })) as typeof config;
+      config = (await saver.put(config, c, { source: i === 0 ? 'input' : 'loop', step: i - 1, parents: {}, tag: i % 2 === 0 ? 'even' : 'odd' } as never, {
+        counter: i + 1,
+      })) as typeof config;
     }
-    await saver.put({ configurable: { thread_id: 't', checkpoint_ns: 'sub:1' } }, counterCheckpoint(7, 1), { source: 'loop', step: 0, parents: {} }, { counter: 1 });
+    await saver.put(
+      { configurable: { thread_id: 't', checkpoint_ns: 'sub:1' } },
+      counterCheckpoint(7, 1),
+      { source: 'loop', step: 0, parents: {} },
+      { counter: 1 },
+    );
     await saver.put(cfg('u'), counterCheckpoint(8, 1), { source: 'input', step: -1, parents: {} }, { counter: 1 });
 
     const main = await collect(saver.list({ configurable: { thread_id: 't', checkpoint_ns: '' } }));
@@ -263,7 +277,7 @@ describe('SqliteCheckpointSaver, direct API', () => {
     expect(all).toHaveLength(7);
   });
 
-  it('deleteThread removes only that thread; another agent\'s thread is refused', async () => {
+  it("deleteThread removes only that thread; another agent's thread is refused", async () => {
     const store = open();
     const a = store.checkpointer('a');
     const graph = chatGraph(a);

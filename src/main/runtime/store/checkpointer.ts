@@ -22,7 +22,16 @@ import {
 import { ThreadOwnershipError } from './types.ts';
 import { writeBatch, type WriteBatch } from './write-batch.ts';
 import { FastReadSerializer } from './fast-serde.ts';
-import { claimThread, deleteThreadRows, statements, type BlobRow, type CheckpointRow, type RawTuple, type Statements, type WriteRow } from './checkpoint-statements.ts';
+import {
+  claimThread,
+  deleteThreadRows,
+  statements,
+  type BlobRow,
+  type CheckpointRow,
+  type RawTuple,
+  type Statements,
+  type WriteRow,
+} from './checkpoint-statements.ts';
 import { requireThreadId, threadIdOf } from './thread-config.ts';
 
 /** A Buffer view of serialised bytes (better-sqlite3 binds Buffers as BLOBs), without copying. */

@@ -13,7 +13,11 @@ const langgraph = new MemorySaver().serde;
 async function both(value: unknown) {
   const fast = new FastReadSerializer();
   const [type, bytes] = await langgraph.dumpsTyped(value);
-  const settle = (p: Promise<unknown>) => p.then((v) => ({ value: v }), (err: Error) => ({ error: err.message }));
+  const settle = (p: Promise<unknown>) =>
+    p.then(
+      (v) => ({ value: v }),
+      (err: Error) => ({ error: err.message }),
+    );
   const expected = await settle(langgraph.loadsTyped(type, bytes));
   const got = await settle(fast.loadsTyped(type, bytes));
   return { expected, got, stats: fast.stats };
@@ -38,7 +42,9 @@ const id = fc.option(fc.uuid(), { nil: undefined });
 const toolCall = fc.record({ name: fc.string({ minLength: 1, maxLength: 10 }), args: record, id: fc.uuid(), type: fc.constant('tool_call' as const) });
 
 const message: fc.Arbitrary<BaseMessage> = fc.oneof(
-  fc.record({ content, id, name: fc.option(text, { nil: undefined }), additional_kwargs: fc.option(record, { nil: undefined }) }).map((f) => new HumanMessage(f)),
+  fc
+    .record({ content, id, name: fc.option(text, { nil: undefined }), additional_kwargs: fc.option(record, { nil: undefined }) })
+    .map((f) => new HumanMessage(f)),
   fc
     .record({
       content,
@@ -61,7 +67,12 @@ describe('FastReadSerializer', () => {
       new HumanMessage({ content: 'How do I reset my password?', id: 'h1' }),
       new AIMessage({ content: '', id: 'a1', tool_calls: [{ name: 'search', args: { q: 'reset' }, id: 'c1', type: 'tool_call' }] }),
       new ToolMessage({ content: 'Article 12', tool_call_id: 'c1', id: 't1' }),
-      new AIMessage({ content: 'See article 12.', id: 'a2', response_metadata: { model: 'scripted' }, usage_metadata: { input_tokens: 3, output_tokens: 4, total_tokens: 7 } }),
+      new AIMessage({
+        content: 'See article 12.',
+        id: 'a2',
+        response_metadata: { model: 'scripted' },
+        usage_metadata: { input_tokens: 3, output_tokens: 4, total_tokens: 7 },
+      }),
     ];
     const stats = await expectSame(conversation);
     expect(stats).toEqual({ fast: 1, stock: 0 });

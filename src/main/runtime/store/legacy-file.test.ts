@@ -35,7 +35,12 @@ describe('a memory-store file from before migration hashes', () => {
     const state = await graph.getState(cfg('thread-legacy'));
     expect((state.values.messages as BaseMessage[]).map((m) => m.content)).toEqual(['hi', 'reply 1']);
     await say(graph, 'thread-legacy', 'again'); // and the conversation goes on
-    expect(((await graph.getState(cfg('thread-legacy'))).values.messages as BaseMessage[]).map((m) => m.content)).toEqual(['hi', 'reply 1', 'again', 'reply 3']);
+    expect(((await graph.getState(cfg('thread-legacy'))).values.messages as BaseMessage[]).map((m) => m.content)).toEqual([
+      'hi',
+      'reply 1',
+      'again',
+      'reply 3',
+    ]);
   });
 
   it('refuses an edited migration once the hashes are recorded, naming the file', async () => {

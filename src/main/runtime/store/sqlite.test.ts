@@ -44,7 +44,12 @@ describe('openSqliteStore', () => {
   it('refuses a file whose schema is newer than this code', async () => {
     await open().close();
     const db = new Database(temp.file);
-    db.prepare('INSERT INTO schema_version (version, name, sha256, applied_at) VALUES (?, ?, ?, ?)').run(MIGRATIONS.length + 1, 'later', 'x'.repeat(64), 'later');
+    db.prepare('INSERT INTO schema_version (version, name, sha256, applied_at) VALUES (?, ?, ?, ?)').run(
+      MIGRATIONS.length + 1,
+      'later',
+      'x'.repeat(64),
+      'later',
+    );
     db.close();
     expect(() => openSqliteStore(temp.file)).toThrow(/has migration 4 applied, newer than this build supports/);
   });
@@ -78,7 +83,9 @@ process.stdin.once('data', async () => {
     expect(results).toEqual(children.map(() => ({ code: 0, out: 'loaded\nopened\n' })));
     const db = new Database(temp.file, { readonly: true });
     try {
-      expect(db.prepare('SELECT version, name FROM schema_version ORDER BY version').all()).toEqual(MIGRATIONS.map((m) => ({ version: m.version, name: m.name })));
+      expect(db.prepare('SELECT version, name FROM schema_version ORDER BY version').all()).toEqual(
+        MIGRATIONS.map((m) => ({ version: m.version, name: m.name })),
+      );
     } finally {
       db.close();
     }
@@ -94,7 +101,7 @@ process.stdin.once('data', async () => {
 });
 
 describe('several handles on one file', () => {
-  it('two openSqliteStore() handles see each other\'s writes', async () => {
+  it("two openSqliteStore() handles see each other's writes", async () => {
     const one = open();
     const two = open();
     const g1 = chatGraph(one.checkpointer('agent'));
@@ -169,7 +176,14 @@ console.log('child done');
 });
 
 describe('durable A2A task store on SQLite', () => {
-  const withState = (state: Task['status']['state']): Task => ({ kind: 'task', id: 'task-1', contextId: 'ctx-1', status: { state }, history: [], artifacts: [] });
+  const withState = (state: Task['status']['state']): Task => ({
+    kind: 'task',
+    id: 'task-1',
+    contextId: 'ctx-1',
+    status: { state },
+    history: [],
+    artifacts: [],
+  });
 
   it('upgrades a file whose stored task documents SQLite cannot parse: later lookups on their context still work', async () => {
     // A file at schema 2, as an earlier runtime left it: one task nested past SQLite's JSON

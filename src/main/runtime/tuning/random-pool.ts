@@ -45,7 +45,8 @@ export function installRandomPool(target: Crypto = globalThis.crypto as Crypto):
   Object.defineProperty(target, 'getRandomValues', { value: getRandomValues as GetRandomValues, writable: true, configurable: true, enumerable: true });
   return () => {
     if ((target.getRandomValues as unknown) === getRandomValues) delete (target as { getRandomValues?: unknown }).getRandomValues;
-    if (target.getRandomValues !== original) Object.defineProperty(target, 'getRandomValues', { value: original, writable: true, configurable: true, enumerable: true });
+    if (target.getRandomValues !== original)
+      Object.defineProperty(target, 'getRandomValues', { value: original, writable: true, configurable: true, enumerable: true });
   };
 }
 

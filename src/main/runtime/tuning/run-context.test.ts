@@ -31,9 +31,19 @@ function buildGraph() {
       const id = contextId();
       setContextVariable('who', 'first');
       const seen = await inner.invoke({});
-      return { log: [`config:${config.configurable?.thread_id}`, `getConfig:${getConfig().configurable?.thread_id}`, `nested:${seen.who}/${seen.thread}`, await helper('x'), id ?? 'none'] };
+      return {
+        log: [
+          `config:${config.configurable?.thread_id}`,
+          `getConfig:${getConfig().configurable?.thread_id}`,
+          `nested:${seen.who}/${seen.thread}`,
+          await helper('x'),
+          id ?? 'none',
+        ],
+      };
     })
-    .addNode('second', async (s) => ({ log: [`second:${getConfig().configurable?.thread_id}`, `var:${getContextVariable('who') ?? 'unset'}`, s.log[4] === contextId() ? 'light' : 'runtree'] }))
+    .addNode('second', async (s) => ({
+      log: [`second:${getConfig().configurable?.thread_id}`, `var:${getContextVariable('who') ?? 'unset'}`, s.log[4] === contextId() ? 'light' : 'runtree'],
+    }))
     .addEdge(START, 'first')
     .addEdge('first', 'second')
     .addEdge('second', END)
@@ -63,7 +73,7 @@ describe('installLightRunContext', () => {
     expect(after.log[7]).toBe('light');
   });
 
-  it('does not hand the first caller\'s context variables, or its metadata object, to later calls', async () => {
+  it("does not hand the first caller's context variables, or its metadata object, to later calls", async () => {
     uninstall = installLightRunContext();
     const storage = AsyncLocalStorageProviderSingleton.getInstance();
     const graph = new StateGraph(State)
@@ -89,7 +99,7 @@ describe('installLightRunContext', () => {
     expect(meta).toEqual({});
   });
 
-  it('restores LangChain\'s function when uninstalled', async () => {
+  it("restores LangChain's function when uninstalled", async () => {
     const original = AsyncLocalStorageProviderSingleton.runWithConfig;
     installLightRunContext()();
     expect(AsyncLocalStorageProviderSingleton.runWithConfig).toBe(original);
@@ -141,7 +151,7 @@ describe('with a LangSmith tracer', () => {
     return { out, tree, traces: new Set(posted.map((r) => r.trace_id)).size };
   }
 
-  it('posts the same runs, in the same tree, as LangChain\'s own function', async () => {
+  it("posts the same runs, in the same tree, as LangChain's own function", async () => {
     const stock = await traced('t-4');
     uninstall = installLightRunContext();
     const light = await traced('t-4');

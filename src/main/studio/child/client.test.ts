@@ -5,10 +5,32 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RuntimeClient } from './client.ts';
 
-const metadata = { agent: 'a', generation: 3, loaded_at: '2026-01-01T00:00:00Z', exit_node: 'answer', components: [], input_contracts: [{ schema: 's', name: 'S', json_schema: null }] };
+const metadata = {
+  agent: 'a',
+  generation: 3,
+  loaded_at: '2026-01-01T00:00:00Z',
+  exit_node: 'answer',
+  components: [],
+  input_contracts: [{ schema: 's', name: 'S', json_schema: null }],
+};
 const replies: Record<string, [number, unknown]> = {
-  '/ok/api/v1/registry/reload': [200, { success: true, data: { reloaded: true, generation: 4, previous_generation: 3, changed: [{ kind: 'prompt', name: 'p', file: 'prompts/p.md', change: 'modified', previous_hash: 'a', hash: 'b' }] }, error: null }],
-  '/failed/api/v1/registry/reload': [409, { success: false, data: null, error: { code: 'RELOAD_FAILED', message: 'm', generation: 3, diagnostics: [{ file: 'agent.json', message: 'bad' }] } }],
+  '/ok/api/v1/registry/reload': [
+    200,
+    {
+      success: true,
+      data: {
+        reloaded: true,
+        generation: 4,
+        previous_generation: 3,
+        changed: [{ kind: 'prompt', name: 'p', file: 'prompts/p.md', change: 'modified', previous_hash: 'a', hash: 'b' }],
+      },
+      error: null,
+    },
+  ],
+  '/failed/api/v1/registry/reload': [
+    409,
+    { success: false, data: null, error: { code: 'RELOAD_FAILED', message: 'm', generation: 3, diagnostics: [{ file: 'agent.json', message: 'bad' }] } },
+  ],
   '/busy/api/v1/registry/reload': [409, { success: false, data: null, error: { code: 'RUNTIME_UNAVAILABLE', message: 'busy' } }],
   '/ok/api/v1/registry/metadata': [200, { success: true, data: { ...metadata, added_later: true }, error: null }],
   '/drifted/api/v1/registry/metadata': [200, { success: true, data: { ...metadata, generation: 'three' }, error: null }],
@@ -30,14 +52,18 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const client = (prefix: string | null) => new RuntimeClient({ waitReady: async () => (prefix === null ? null : `${base}${prefix}/`), controlHeaders: () => ({ authorization: 'Bearer t' }) });
+const client = (prefix: string | null) =>
+  new RuntimeClient({ waitReady: async () => (prefix === null ? null : `${base}${prefix}/`), controlHeaders: () => ({ authorization: 'Bearer t' }) });
 
 describe('RuntimeClient', () => {
   it('reload: reloaded, failed with diagnostics, or unavailable with what the runtime said', async () => {
     const c = client('ok');
     expect(await c.reload(`${base}ok/`)).toMatchObject({ kind: 'reloaded', outcome: { generation: 4, changed: [{ change: 'modified', hash: 'b' }] } });
     expect(headers.at(-1)!.authorization).toBe('Bearer t');
-    expect(await c.reload(`${base}failed/`)).toEqual({ kind: 'failed', failure: { code: 'RELOAD_FAILED', message: 'm', generation: 3, diagnostics: [{ file: 'agent.json', message: 'bad' }] } });
+    expect(await c.reload(`${base}failed/`)).toEqual({
+      kind: 'failed',
+      failure: { code: 'RELOAD_FAILED', message: 'm', generation: 3, diagnostics: [{ file: 'agent.json', message: 'bad' }] },
+    });
     expect(await c.reload(`${base}busy/`)).toMatchObject({ kind: 'unavailable', status: 409, error: null, body: { error: { code: 'RUNTIME_UNAVAILABLE' } } });
     expect(await c.reload('http://127.0.0.1:9/')).toMatchObject({ kind: 'unavailable', status: null, error: expect.any(String) });
   });

@@ -3,13 +3,7 @@
 // (src/shared/runtime-contract.ts), leniently as spec 2.6 and 9.6 ask of clients. Callers
 // get typed results, never a raw body to cast.
 import { z } from 'zod';
-import {
-  RUNTIME_PATHS,
-  RuntimeSchemas,
-  type RegistryMetadata,
-  type ReloadFailure,
-  type ReloadOutcome,
-} from '../../../shared/runtime-contract.ts';
+import { RUNTIME_PATHS, RuntimeSchemas, type RegistryMetadata, type ReloadFailure, type ReloadOutcome } from '../../../shared/runtime-contract.ts';
 
 /** Where the runtime is, and the headers that authenticate the studio to it. */
 export interface RuntimeLocator {

@@ -42,8 +42,22 @@ describe('runtime child lifecycle', () => {
   it('a crash, a restart and a stop from every live state; nothing after stopped', () => {
     const life = new ChildLifecycle();
     const seen = [life.state];
-    for (const e of ['spawn', 'crash', 'spawn', 'ready', 'restart', 'spawn', 'ready', 'crash', 'restart', 'stop', 'stopped'] as ChildEvent[]) seen.push(life.apply(e));
-    expect(seen).toEqual(['idle', 'starting', 'backoff', 'starting', 'ready', 'restarting', 'starting', 'ready', 'backoff', 'restarting', 'stopping', 'stopped']);
+    for (const e of ['spawn', 'crash', 'spawn', 'ready', 'restart', 'spawn', 'ready', 'crash', 'restart', 'stop', 'stopped'] as ChildEvent[])
+      seen.push(life.apply(e));
+    expect(seen).toEqual([
+      'idle',
+      'starting',
+      'backoff',
+      'starting',
+      'ready',
+      'restarting',
+      'starting',
+      'ready',
+      'backoff',
+      'restarting',
+      'stopping',
+      'stopped',
+    ]);
     expect(life.halted).toBe(true);
     expect(EVENTS.filter((e) => life.can(e))).toEqual([]);
   });

@@ -31,7 +31,11 @@ function supervise(env: Record<string, string> = {}, opts: Partial<SupervisorOpt
     captureUrl: 'http://127.0.0.1:9/internal/capture',
     logger,
     backoffMs: [20],
-    command: (ctx) => ({ command: process.execPath, args: [FAKE, '--port', String(ctx.port)], env: { FAKE_READY_LINE: formatReadyLine('fake', '{URL}'), ...env } }),
+    command: (ctx) => ({
+      command: process.execPath,
+      args: [FAKE, '--port', String(ctx.port)],
+      env: { FAKE_READY_LINE: formatReadyLine('fake', '{URL}'), ...env },
+    }),
     ...opts,
   });
   running.push(supervisor);

@@ -221,8 +221,17 @@ export class RuntimeSupervisor implements RuntimeHandle {
     this.childDiagnostics = null;
     let child: RuntimeChild;
     try {
-      const launch = { command: spec.command, args: spec.args, env: childEnv(this.o.captureUrl, this.token, spec), cwd: spec.cwd ?? this.o.projectDir, startTimeoutMs: this.startTimeoutMs };
-      child = RuntimeChild.launch(launch, this.listener(generation, () => child));
+      const launch = {
+        command: spec.command,
+        args: spec.args,
+        env: childEnv(this.o.captureUrl, this.token, spec),
+        cwd: spec.cwd ?? this.o.projectDir,
+        startTimeoutMs: this.startTimeoutMs,
+      };
+      child = RuntimeChild.launch(
+        launch,
+        this.listener(generation, () => child),
+      );
     } catch (err) {
       this.tail.push(`cannot start the runtime: ${(err as Error).message}`);
       this.onChildExit(generation, null, null);
@@ -274,11 +283,15 @@ export class RuntimeSupervisor implements RuntimeHandle {
     this.o.logger.info({ url, pid: child.pid, generation: this.gen }, 'runtime ready');
     this.waiters.ready(url);
     // A ready runtime that stops answering /healthz is killed (the exit restarts it).
-    this.health.watch(url, () => this.child === child, () => {
-      this.o.logger.warn({ pid: child.pid }, 'runtime stopped answering /healthz; killing it');
-      this.tail.push('the runtime stopped answering /healthz');
-      child.kill('SIGKILL');
-    });
+    this.health.watch(
+      url,
+      () => this.child === child,
+      () => {
+        this.o.logger.warn({ pid: child.pid }, 'runtime stopped answering /healthz; killing it');
+        this.tail.push('the runtime stopped answering /healthz');
+        child.kill('SIGKILL');
+      },
+    );
   }
 
   private onChildExit(generation: number, code: number | null, signal: NodeJS.Signals | null): void {

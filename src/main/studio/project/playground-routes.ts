@@ -100,7 +100,10 @@ export function createProjectPlaygroundRoutes(o: ProjectPlaygroundRoutesOptions)
       const meta = shown(contractsWhat, await o.runtime.metadata(VIEW_WAIT_MS));
       const contract = meta.input_contracts.find((c) => c.schema === body.schema);
       if (!contract) {
-        throw new PlaygroundError('not_found', `the project declares no input contract '${body.schema}'`, { schema: body.schema, contracts: meta.input_contracts.map((c) => c.schema) });
+        throw new PlaygroundError('not_found', `the project declares no input contract '${body.schema}'`, {
+          schema: body.schema,
+          contracts: meta.input_contracts.map((c) => c.schema),
+        });
       }
       if (!contract.json_schema) {
         res.json({ schema: body.schema, valid: true, checked: false, problems: [] });

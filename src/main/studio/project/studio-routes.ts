@@ -81,10 +81,14 @@ export function createStudioRoutes(o: StudioRoutesOptions): Router {
       });
       const current = await fs.readFile(abs, 'utf8').catch(() => null);
       if (body.base_sha256 && current !== null && sha256(current) !== body.base_sha256) {
-        throw new PlaygroundError('file_changed', `${body.path} changed on disk since it was opened: reload it, or save again without base_sha256 to overwrite`, {
-          path: body.path,
-          sha256: sha256(current),
-        });
+        throw new PlaygroundError(
+          'file_changed',
+          `${body.path} changed on disk since it was opened: reload it, or save again without base_sha256 to overwrite`,
+          {
+            path: body.path,
+            sha256: sha256(current),
+          },
+        );
       }
       // Temp file and rename: a crash never leaves half a file.
       const tmp = `${abs}.${process.pid}.${Date.now()}.tmp`;

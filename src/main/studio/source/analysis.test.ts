@@ -93,7 +93,9 @@ describe('ProjectAnalysis.targets', () => {
   });
 
   it('names the fan-out branch and the functions it dispatches to, in their own file', () => {
-    const branches = a().targets('fan')!.targets.filter((t) => t.kind === 'branch');
+    const branches = a()
+      .targets('fan')!
+      .targets.filter((t) => t.kind === 'branch');
     expect(branches.map((b) => `${b.path}:${b.line}`)).toEqual(['src/graph.ts:23', 'src/skills.ts:1', 'src/skills.ts:4']);
   });
 

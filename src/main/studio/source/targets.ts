@@ -81,7 +81,9 @@ export class TargetFinder {
         if (calleeName(call) !== 'addNode') continue;
         const [first, second] = call.getArguments();
         // The target starts at `addNode`, not at the start of a chained builder expression.
-        const at = (Node.isPropertyAccessExpression(call.getExpression()) ? (call.getExpression() as import('ts-morph').PropertyAccessExpression).getNameNode() : call) as Node;
+        const at = (
+          Node.isPropertyAccessExpression(call.getExpression()) ? (call.getExpression() as import('ts-morph').PropertyAccessExpression).getNameNode() : call
+        ) as Node;
         if (first && Node.isStringLiteral(first)) out.push({ id: first.getLiteralValue(), call, start: at, action: second });
         else if (first && Node.isObjectLiteralExpression(first)) {
           for (const prop of first.getProperties()) {
@@ -284,7 +286,14 @@ function mentions(ends: Node, nodeId: string): boolean {
   const e = unwrap(ends);
   if (Node.isArrayLiteralExpression(e)) return e.getElements().some((el) => Node.isStringLiteral(el) && el.getLiteralValue() === nodeId);
   if (Node.isObjectLiteralExpression(e)) {
-    return e.getProperties().some((p) => Node.isPropertyAssignment(p) && Node.isStringLiteral(unwrap(p.getInitializer() ?? p)) && (unwrap(p.getInitializer()!) as import('ts-morph').StringLiteral).getLiteralValue() === nodeId);
+    return e
+      .getProperties()
+      .some(
+        (p) =>
+          Node.isPropertyAssignment(p) &&
+          Node.isStringLiteral(unwrap(p.getInitializer() ?? p)) &&
+          (unwrap(p.getInitializer()!) as import('ts-morph').StringLiteral).getLiteralValue() === nodeId,
+      );
   }
   return false;
 }
@@ -294,7 +303,10 @@ function unquote(name: string): string {
 }
 
 function snippetOf(text: string): string {
-  const lines = text.split('\n').slice(0, 3).map((l) => l.trimEnd());
+  const lines = text
+    .split('\n')
+    .slice(0, 3)
+    .map((l) => l.trimEnd());
   const s = lines.join('\n');
   return s.length > 240 ? `${s.slice(0, 240)}…` : s;
 }

@@ -21,9 +21,7 @@ export class ApiError extends Error {
 
   /** spec 4.3 rule 2: the project already has an active run. */
   get activeRunId(): string | null {
-    return this.code === 'active_run_conflict' && typeof this.detail.active_run_id === 'string'
-      ? this.detail.active_run_id
-      : null;
+    return this.code === 'active_run_conflict' && typeof this.detail.active_run_id === 'string' ? this.detail.active_run_id : null;
   }
 }
 

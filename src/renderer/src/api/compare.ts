@@ -18,7 +18,8 @@ export function useComparison(left: string | null, right: string | null, options
   return useQuery({
     queryKey: ['compare', left, right, options],
     enabled: left !== null && right !== null,
-    queryFn: ({ signal }) => api(`/compare?left=${encodeURIComponent(left!)}&right=${encodeURIComponent(right!)}&${compareQuery(options)}`, RunComparisonSchema, { signal }),
+    queryFn: ({ signal }) =>
+      api(`/compare?left=${encodeURIComponent(left!)}&right=${encodeURIComponent(right!)}&${compareQuery(options)}`, RunComparisonSchema, { signal }),
     // A run still active is compared again as it goes on.
     refetchInterval: (q) => (q.state.data?.partial ? 1000 : false),
     placeholderData: (previous) => previous,

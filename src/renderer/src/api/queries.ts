@@ -60,7 +60,9 @@ export function useRuns(sessionId: string | null) {
     enabled: sessionId !== null,
     initialPageParam: null as string | null,
     queryFn: ({ pageParam, signal }) =>
-      api(`/sessions/${encodeURIComponent(sessionId!)}/runs?limit=${RUN_PAGE}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`, RunPageSchema, { signal }),
+      api(`/sessions/${encodeURIComponent(sessionId!)}/runs?limit=${RUN_PAGE}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`, RunPageSchema, {
+        signal,
+      }),
     getNextPageParam: (last) => last.next_cursor,
     select: (data) => data.pages.flatMap((p) => p.items),
   });
@@ -151,7 +153,11 @@ export function useTranscript(sessionId: string) {
     queryKey: keys.transcript(sessionId),
     initialPageParam: null as string | null,
     queryFn: ({ pageParam, signal }) =>
-      api(`/sessions/${encodeURIComponent(sessionId)}/transcript?limit=${TRANSCRIPT_PAGE}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`, TranscriptPageSchema, { signal }),
+      api(
+        `/sessions/${encodeURIComponent(sessionId)}/transcript?limit=${TRANSCRIPT_PAGE}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`,
+        TranscriptPageSchema,
+        { signal },
+      ),
     getNextPageParam: (last) => last.next_cursor,
     select: (data) => data.pages.flatMap((p) => p.items),
   });
@@ -177,7 +183,8 @@ export function useCreateSession() {
 export function useRenameSession() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ sessionId, title }: { sessionId: string; title: string }) => api(`/sessions/${encodeURIComponent(sessionId)}`, SessionSchema, { method: 'PATCH', body: { title } }),
+    mutationFn: ({ sessionId, title }: { sessionId: string; title: string }) =>
+      api(`/sessions/${encodeURIComponent(sessionId)}`, SessionSchema, { method: 'PATCH', body: { title } }),
     onSuccess: () => void qc.invalidateQueries({ queryKey: keys.sessions }),
   });
 }

@@ -48,7 +48,12 @@ describe('followRunEvents', () => {
       backoff: [1],
     });
     expect(seen.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
-    expect(seen.filter((e) => e.kind === 'output.delta').map((e) => (e as { text: string }).text).join('')).toBe('Hello world');
+    expect(
+      seen
+        .filter((e) => e.kind === 'output.delta')
+        .map((e) => (e as { text: string }).text)
+        .join(''),
+    ).toBe('Hello world');
     expect(cursors).toEqual([null, '3']);
     expect(states).toContain('reconnecting');
     expect(states.at(-1)).toBe('ended');

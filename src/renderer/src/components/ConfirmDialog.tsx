@@ -57,13 +57,7 @@ export function ConfirmDialog({
         <button ref={cancelRef} type="button" className="btn" onClick={onCancel} data-testid="confirm-cancel">
           Keep it
         </button>
-        <button
-          type="button"
-          className={`btn ${danger ? 'btn--danger' : 'btn--primary'}`}
-          onClick={onConfirm}
-          disabled={busy}
-          data-testid="confirm-accept"
-        >
+        <button type="button" className={`btn ${danger ? 'btn--danger' : 'btn--primary'}`} onClick={onConfirm} disabled={busy} data-testid="confirm-accept">
           {busy ? 'Working…' : confirmLabel}
         </button>
       </div>

@@ -2,7 +2,21 @@
 // the caller's state stays the truth), the page behind is inert.
 import { useEffect, useRef, type ReactNode } from 'react';
 
-export function Modal({ open, title, onClose, children, testId, wide = false }: { open: boolean; title: string; onClose: () => void; children: ReactNode; testId: string; wide?: boolean }) {
+export function Modal({
+  open,
+  title,
+  onClose,
+  children,
+  testId,
+  wide = false,
+}: {
+  open: boolean;
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  testId: string;
+  wide?: boolean;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const d = ref.current;

@@ -28,14 +28,24 @@ function RunList({ sessionId }: { sessionId: string }) {
   if (runs.isPending) return <p className="sidebar__hint">Loading runs…</p>;
   if (runs.isError) return <p className="sidebar__hint sidebar__hint--error">Could not load runs: {errorMessage(runs.error)}</p>;
   const items = [...runs.data].sort((a, b) => a.created_at.localeCompare(b.created_at));
-  if (items.length === 0) return <p className="sidebar__hint" data-testid="runs-empty">No runs yet. Write a message below and press Send.</p>;
+  if (items.length === 0)
+    return (
+      <p className="sidebar__hint" data-testid="runs-empty">
+        No runs yet. Write a message below and press Send.
+      </p>
+    );
 
   const pickedInOrder = items.filter((r) => picked.includes(r.run_id)).map((r) => r.run_id);
   return (
     <>
       {pickedInOrder.length === 2 ? (
         <div className="runlist__compare">
-          <button type="button" className="btn btn--small btn--primary" onClick={() => openCompare(pickedInOrder[0], pickedInOrder[1])} data-testid="compare-picked">
+          <button
+            type="button"
+            className="btn btn--small btn--primary"
+            onClick={() => openCompare(pickedInOrder[0], pickedInOrder[1])}
+            data-testid="compare-picked"
+          >
             Compare the 2 ticked runs
           </button>
           <button type="button" className="btn btn--small btn--ghost" onClick={() => setPicked([])}>

@@ -39,10 +39,7 @@ export interface RunStreamState {
   firstTs: string | null;
 }
 
-type Action =
-  | { type: 'reset'; runId: string }
-  | { type: 'events'; events: RunEvent[] }
-  | { type: 'connection'; state: StreamConnection; detail?: string };
+type Action = { type: 'reset'; runId: string } | { type: 'events'; events: RunEvent[] } | { type: 'connection'; state: StreamConnection; detail?: string };
 
 function initial(runId: string): RunStreamState {
   return {

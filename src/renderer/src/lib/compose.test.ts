@@ -71,14 +71,27 @@ describe('input contracts', () => {
     expect(JSON.parse(contractSkeleton(c))).toEqual({ schema: 'support.ticket/1', topic: 'refund' });
   });
 
-  it('reads the suggestions (field history, the card\'s skill examples) and ignores keys it does not know', () => {
+  it("reads the suggestions (field history, the card's skill examples) and ignores keys it does not know", () => {
     const body = {
-      contracts: [{ schema: 's/1', name: 's/1', json_schema: null, history: [{ pointer: '/topic', values: [{ value: 'refund', count: 2, last_used_at: 't' }] }], later: 1 }],
+      contracts: [
+        {
+          schema: 's/1',
+          name: 's/1',
+          json_schema: null,
+          history: [{ pointer: '/topic', values: [{ value: 'refund', count: 2, last_used_at: 't' }] }],
+          later: 1,
+        },
+      ],
       skill_examples: [{ skill_id: 'refunds', skill_name: 'Refunds', text: 'I want a refund' }],
       added_later: true,
     };
     const read = ComposerSchemaReplySchema.parse(body);
-    expect(read.contracts[0]).toEqual({ schema: 's/1', name: 's/1', json_schema: null, history: [{ pointer: '/topic', values: [{ value: 'refund', count: 2, last_used_at: 't' }] }] });
+    expect(read.contracts[0]).toEqual({
+      schema: 's/1',
+      name: 's/1',
+      json_schema: null,
+      history: [{ pointer: '/topic', values: [{ value: 'refund', count: 2, last_used_at: 't' }] }],
+    });
     expect(read.skill_examples).toEqual([{ skill_id: 'refunds', skill_name: 'Refunds', text: 'I want a refund' }]);
   });
 

@@ -13,9 +13,7 @@ export interface ComposeInput {
   extra: ExtraMetadata[];
 }
 
-export type ComposeResult =
-  | { ok: true; parts: InputPart[]; metadata: Record<string, unknown> }
-  | { ok: false; problems: string[]; dataPartId?: string };
+export type ComposeResult = { ok: true; parts: InputPart[]; metadata: Record<string, unknown> } | { ok: false; problems: string[]; dataPartId?: string };
 
 /** A value typed in the metadata editor: JSON when it parses (200, true, {"a":1}), else text. */
 export function parseMetadataValue(raw: string): unknown {

@@ -181,9 +181,7 @@ export function rankValues(
     byKey.set(key, item);
     out.push(item);
   };
-  const sorted = [...used].sort(
-    (a, b) => b.count - a.count || (a.last_used_at < b.last_used_at ? 1 : a.last_used_at > b.last_used_at ? -1 : 0),
-  );
+  const sorted = [...used].sort((a, b) => b.count - a.count || (a.last_used_at < b.last_used_at ? 1 : a.last_used_at > b.last_used_at ? -1 : 0));
   for (const u of sorted) if (accepts(s, u.value)) add(u.value, 'used', u);
   const variants = branches(root, s);
   for (const b of variants) if ('default' in b) add(b.default, 'default');

@@ -21,7 +21,8 @@ export type InlineRow =
   | { kind: 'removed'; cell: Cell }
   | { kind: 'added'; cell: Cell };
 
-export type SplitRow = { kind: 'hunk'; header: string } | { kind: 'pair'; left: Cell | null; right: Cell | null; change: 'context' | 'changed' | 'removed' | 'added' };
+export type SplitRow =
+  { kind: 'hunk'; header: string } | { kind: 'pair'; left: Cell | null; right: Cell | null; change: 'context' | 'changed' | 'removed' | 'added' };
 
 /** Lines longer than this are marked changed as a whole (a word diff of them costs too much). */
 const WORD_DIFF_MAX = 2000;
@@ -125,7 +126,8 @@ export function splitRows(unified: string): SplitRow[] {
         rows.push({ kind: 'pair', left: cell(c.left), right: cell(c.right), change: 'context' });
         continue;
       }
-      for (const p of pairCells(run.removed, run.added)) rows.push({ kind: 'pair', ...p, change: p.left && p.right ? 'changed' : p.left ? 'removed' : 'added' });
+      for (const p of pairCells(run.removed, run.added))
+        rows.push({ kind: 'pair', ...p, change: p.left && p.right ? 'changed' : p.left ? 'removed' : 'added' });
     }
   }
   return rows;

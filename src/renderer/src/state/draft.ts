@@ -14,8 +14,7 @@ export interface DataDraft {
 }
 
 export type FileDraft =
-  | { id: string; source: 'bytes'; name: string; mime_type: string; size: number; bytes_base64: string }
-  | { id: string; source: 'uri'; uri: string };
+  { id: string; source: 'bytes'; name: string; mime_type: string; size: number; bytes_base64: string } | { id: string; source: 'uri'; uri: string };
 
 export interface ExtraMetadata {
   id: string;

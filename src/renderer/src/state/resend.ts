@@ -21,12 +21,25 @@ export async function loadRunIntoDraft(run: RunDetail): Promise<void> {
   const text = run.input_parts.flatMap((p) => (p.kind === 'text' ? [p.text] : [])).join('\n\n');
   const dataParts: DataDraft[] = run.input_parts
     .flatMap((p) => (p.kind === 'data' ? [p.data] : []))
-    .map((data, i) => ({ id: draftId('data'), label: label(data, i), json: JSON.stringify(data, null, 2), ...(typeof data.schema === 'string' ? { contractSchema: data.schema } : {}) }));
+    .map((data, i) => ({
+      id: draftId('data'),
+      label: label(data, i),
+      json: JSON.stringify(data, null, 2),
+      ...(typeof data.schema === 'string' ? { contractSchema: data.schema } : {}),
+    }));
   const files: FileDraft[] = [];
   for (const p of run.input_parts) {
     if (p.kind !== 'file') continue;
     if (p.source === 'uri') files.push({ id: draftId('file'), source: 'uri', uri: p.uri });
-    else files.push({ id: draftId('file'), source: 'bytes', name: p.name ?? 'file', mime_type: p.mime_type ?? 'application/octet-stream', size: p.size, bytes_base64: await base64Of(p.sha256) });
+    else
+      files.push({
+        id: draftId('file'),
+        source: 'bytes',
+        name: p.name ?? 'file',
+        mime_type: p.mime_type ?? 'application/octet-stream',
+        size: p.size,
+        bytes_base64: await base64Of(p.sha256),
+      });
   }
   const meta = { ...run.metadata };
   const userId = typeof meta.userId === 'string' ? meta.userId : '';

@@ -113,7 +113,9 @@ export class OwnedPostgresSaver extends PostgresSaver {
       config: { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: row.checkpoint_id } },
       checkpoint: await this._loadCheckpoint(row.checkpoint, row.channel_values ?? []),
       metadata: await this._loadMetadata(row.metadata),
-      parentConfig: row.parent_checkpoint_id ? { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: row.parent_checkpoint_id } } : undefined,
+      parentConfig: row.parent_checkpoint_id
+        ? { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: row.parent_checkpoint_id } }
+        : undefined,
       pendingWrites: await this._loadWrites(row.pending_writes ?? []),
     };
   }

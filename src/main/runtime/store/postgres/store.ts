@@ -97,9 +97,9 @@ class PostgresMemoryStore implements MemoryStore {
   }
 
   async listThreads(agentId: string): Promise<string[]> {
-    return (await this.q<{ thread_id: string }>(`SELECT thread_id FROM ${this.s}.threads WHERE agent_id = $1 ORDER BY created_at, thread_id`, [agentId])).rows.map(
-      (r) => r.thread_id,
-    );
+    return (
+      await this.q<{ thread_id: string }>(`SELECT thread_id FROM ${this.s}.threads WHERE agent_id = $1 ORDER BY created_at, thread_id`, [agentId])
+    ).rows.map((r) => r.thread_id);
   }
 
   async threadOwner(threadId: string): Promise<string | null> {
@@ -151,7 +151,11 @@ class PostgresMemoryStore implements MemoryStore {
   }
 
   async getMemory(agentId: string, threadId: string, key: string): Promise<unknown | undefined> {
-    const r = await this.q<{ value: string }>(`SELECT value FROM ${this.s}.persistent_memory WHERE agent_id = $1 AND thread_id = $2 AND key = $3`, [agentId, threadId, key]);
+    const r = await this.q<{ value: string }>(`SELECT value FROM ${this.s}.persistent_memory WHERE agent_id = $1 AND thread_id = $2 AND key = $3`, [
+      agentId,
+      threadId,
+      key,
+    ]);
     return r.rows[0] ? JSON.parse(r.rows[0].value) : undefined;
   }
 

@@ -82,14 +82,18 @@ export class PgTaskStore implements TaskStore {
   /** Which replica runs a task in progress, or null (ended, waiting, or not known). */
   async runningReplica(taskId: string): Promise<string | null> {
     const row = (
-      await this.db.query<{ replica: string | null }>(`SELECT replica FROM ${this.schema}.a2a_tasks WHERE task_id = $1 AND state IN ('submitted', 'working')`, [taskId])
+      await this.db.query<{ replica: string | null }>(`SELECT replica FROM ${this.schema}.a2a_tasks WHERE task_id = $1 AND state IN ('submitted', 'working')`, [
+        taskId,
+      ])
     ).rows[0];
     return row?.replica ?? null;
   }
 
   /** Asks the replica running the task to cancel it (seen at its next renewal). */
   async requestCancel(taskId: string): Promise<boolean> {
-    const r = await this.db.query(`UPDATE ${this.schema}.a2a_tasks SET cancel_requested = true WHERE task_id = $1 AND state IN ('submitted', 'working')`, [taskId]);
+    const r = await this.db.query(`UPDATE ${this.schema}.a2a_tasks SET cancel_requested = true WHERE task_id = $1 AND state IN ('submitted', 'working')`, [
+      taskId,
+    ]);
     return (r.rowCount ?? 0) > 0;
   }
 

@@ -3,7 +3,14 @@
 // one: the dry-run plan first, or each problem with its path, then the import itself.
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { BundleProblemSchema, ImportPlanSchema, ImportResultSchema, type BundleExportRequest, type BundleProblem, type ImportPlan } from '../../../../shared/bundle.ts';
+import {
+  BundleProblemSchema,
+  ImportPlanSchema,
+  ImportResultSchema,
+  type BundleExportRequest,
+  type BundleProblem,
+  type ImportPlan,
+} from '../../../../shared/bundle.ts';
 import { ApiError, apiUrl, errorMessage, readReply, toApiError } from '../../api/client.ts';
 import { keys, useSessions } from '../../api/queries.ts';
 import { formatBytes } from '../../lib/format.ts';
@@ -65,14 +72,17 @@ function ExportDialog({ onClose }: { onClose: () => void }) {
                 data-testid="export-session"
                 data-session-id={s.session_id}
               />
-              {s.title || s.session_id} <span className="muted small">({s.run_count} run{s.run_count === 1 ? '' : 's'})</span>
+              {s.title || s.session_id}{' '}
+              <span className="muted small">
+                ({s.run_count} run{s.run_count === 1 ? '' : 's'})
+              </span>
             </label>
           </li>
         ))}
       </ul>
       <p className="banner banner--warning" data-testid="export-review">
-        Review before sharing: texts, data and files go out exactly as they are; only metadata values are replaced by <code>[redacted]</code> (keys kept). Environment
-        files and capture tokens are never included.
+        Review before sharing: texts, data and files go out exactly as they are; only metadata values are replaced by <code>[redacted]</code> (keys kept).
+        Environment files and capture tokens are never included.
       </p>
       {saved ? (
         <p className="banner banner--success" data-testid="export-saved" data-size={saved.size}>
@@ -104,11 +114,12 @@ function Plan({ plan }: { plan: ImportPlan }) {
       </p>
       <ul>
         <li data-testid="plan-sessions">
-          {plan.create.sessions} session{plan.create.sessions === 1 ? '' : 's'} and {plan.create.runs} run{plan.create.runs === 1 ? '' : 's'} with {plan.create.events} events, under
-          new ids
+          {plan.create.sessions} session{plan.create.sessions === 1 ? '' : 's'} and {plan.create.runs} run{plan.create.runs === 1 ? '' : 's'} with{' '}
+          {plan.create.events} events, under new ids
         </li>
         <li>
-          {plan.blobs.new} new file{plan.blobs.new === 1 ? '' : 's'} ({formatBytes(plan.blobs.bytes_new)}){plan.blobs.already_stored ? `, ${plan.blobs.already_stored} already stored here (kept once)` : ''}
+          {plan.blobs.new} new file{plan.blobs.new === 1 ? '' : 's'} ({formatBytes(plan.blobs.bytes_new)})
+          {plan.blobs.already_stored ? `, ${plan.blobs.already_stored} already stored here (kept once)` : ''}
         </li>
         {plan.interrupted_runs ? <li>{plan.interrupted_runs} run(s) exported while active arrive interrupted</li> : null}
         {plan.redacted_metadata_keys.length ? (
@@ -188,7 +199,9 @@ function ImportDialog({ onClose }: { onClose: () => void }) {
 
   return (
     <>
-      <p className="dialog__body">Pick a teammate’s <code>.agentbundle.json</code>. Nothing is written until you confirm; the bundle is checked in full first.</p>
+      <p className="dialog__body">
+        Pick a teammate’s <code>.agentbundle.json</code>. Nothing is written until you confirm; the bundle is checked in full first.
+      </p>
       <div
         className="bundle__drop"
         onDragOver={(e) => e.preventDefault()}
@@ -198,7 +211,13 @@ function ImportDialog({ onClose }: { onClose: () => void }) {
           if (f) void pick(f);
         }}
       >
-        <input type="file" accept=".json,application/json" onChange={(e) => e.target.files?.[0] && pick(e.target.files[0])} data-testid="import-file" aria-label="Bundle file" />
+        <input
+          type="file"
+          accept=".json,application/json"
+          onChange={(e) => e.target.files?.[0] && pick(e.target.files[0])}
+          data-testid="import-file"
+          aria-label="Bundle file"
+        />
         <span className="muted small">or drop it here</span>
       </div>
       {busy && !plan ? <p className="muted">Checking {fileName}…</p> : null}
@@ -220,10 +239,22 @@ export function BundleActions() {
   const [open, setOpen] = useState<'export' | 'import' | null>(null);
   return (
     <div className="bundle-actions" data-testid="bundle-actions" role="group" aria-label="Bundles">
-      <button type="button" className="btn btn--small btn--ghost" onClick={() => setOpen('export')} data-testid="export-bundle" title="Share sessions with a teammate as a bundle file">
+      <button
+        type="button"
+        className="btn btn--small btn--ghost"
+        onClick={() => setOpen('export')}
+        data-testid="export-bundle"
+        title="Share sessions with a teammate as a bundle file"
+      >
         Export bundle
       </button>
-      <button type="button" className="btn btn--small btn--ghost" onClick={() => setOpen('import')} data-testid="import-bundle" title="Import a teammate’s bundle file">
+      <button
+        type="button"
+        className="btn btn--small btn--ghost"
+        onClick={() => setOpen('import')}
+        data-testid="import-bundle"
+        title="Import a teammate’s bundle file"
+      >
         Import bundle
       </button>
       <Modal open={open === 'export'} title="Export a bundle" onClose={() => setOpen(null)} testId="export-dialog" wide>

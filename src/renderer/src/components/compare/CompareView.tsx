@@ -19,7 +19,19 @@ import { TextDiff, type DiffMode } from './TextDiff.tsx';
 
 const ORIGIN: Record<RunSummary['origin'], string> = { send: 'Message', resume: 'Reply', rerun: 'Rerun' };
 
-function RunPicker({ label, value, runs, onChange, testId }: { label: string; value: string | null; runs: RunSummary[]; onChange: (id: string) => void; testId: string }) {
+function RunPicker({
+  label,
+  value,
+  runs,
+  onChange,
+  testId,
+}: {
+  label: string;
+  value: string | null;
+  runs: RunSummary[];
+  onChange: (id: string) => void;
+  testId: string;
+}) {
   const sorted = [...runs].sort((a, b) => a.created_at.localeCompare(b.created_at));
   const known = sorted.some((r) => r.run_id === value);
   return (
@@ -58,8 +70,17 @@ function OptionsBar({ options, onChange }: { options: CompareOptions; onChange: 
       </summary>
       <div className="compare__options-body">
         <label className="field">
-          <span className="field__label">Ignore JSON paths (globs, comma separated: <code>**/id</code>, <code>/items/*/ts</code>)</span>
-          <input className="input" value={globs} onChange={(e) => setGlobs(e.target.value)} onBlur={apply} onKeyDown={(e) => e.key === 'Enter' && apply()} data-testid="compare-ignore" />
+          <span className="field__label">
+            Ignore JSON paths (globs, comma separated: <code>**/id</code>, <code>/items/*/ts</code>)
+          </span>
+          <input
+            className="input"
+            value={globs}
+            onChange={(e) => setGlobs(e.target.value)}
+            onBlur={apply}
+            onKeyDown={(e) => e.key === 'Enter' && apply()}
+            data-testid="compare-ignore"
+          />
         </label>
         <label className="field">
           <span className="field__label">Numbers equal within</span>
@@ -74,8 +95,13 @@ function OptionsBar({ options, onChange }: { options: CompareOptions; onChange: 
           />
         </label>
         <label className="check">
-          <input type="checkbox" checked={options.arrays === 'set'} onChange={(e) => onChange({ ...options, arrays: e.target.checked ? 'set' : 'ordered' })} data-testid="compare-arrays-set" /> Compare arrays as
-          sets (order does not count)
+          <input
+            type="checkbox"
+            checked={options.arrays === 'set'}
+            onChange={(e) => onChange({ ...options, arrays: e.target.checked ? 'set' : 'ordered' })}
+            data-testid="compare-arrays-set"
+          />{' '}
+          Compare arrays as sets (order does not count)
         </label>
       </div>
     </details>
@@ -101,22 +127,36 @@ function SideSummary({ side, title }: { side: RunSide; title: string }) {
 
 function CodeChanges({ c }: { c: RunComparison }) {
   const openSource = useUi((s) => s.openSource);
-  if (!c.code.known) return <p className="muted">The code of {c.left.code_fingerprint ? 'the right' : 'the left'} run is not known (it never reached the runtime).</p>;
+  if (!c.code.known)
+    return <p className="muted">The code of {c.left.code_fingerprint ? 'the right' : 'the left'} run is not known (it never reached the runtime).</p>;
   if (c.code.same) return <p data-testid="code-same">Both runs ran the same code.</p>;
   return (
     <div data-testid="code-changes">
-      <p>The code changed between the runs ({c.code.changed_files.length} file{c.code.changed_files.length === 1 ? '' : 's'}):</p>
+      <p>
+        The code changed between the runs ({c.code.changed_files.length} file{c.code.changed_files.length === 1 ? '' : 's'}):
+      </p>
       <ul className="compare__files">
         {c.code.changed_files.map((f) => (
           <li key={f.path} data-testid="code-change" data-path={f.path} data-change={f.change}>
             <span className={`pill pill--${f.change === 'modified' ? 'changed' : f.change}`}>{f.change}</span>{' '}
-            <button type="button" className="linkbtn" disabled={f.change === 'removed'} onClick={() => openSource({ file: f.path, runId: c.right.run_id })} title="Show this file as the right run had it">
+            <button
+              type="button"
+              className="linkbtn"
+              disabled={f.change === 'removed'}
+              onClick={() => openSource({ file: f.path, runId: c.right.run_id })}
+              title="Show this file as the right run had it"
+            >
               <code>{f.path}</code>
             </button>
             {f.change !== 'added' ? (
               <>
                 {' '}
-                <button type="button" className="linkbtn small" onClick={() => openSource({ file: f.path, runId: c.left.run_id })} title="Show this file as the left run had it">
+                <button
+                  type="button"
+                  className="linkbtn small"
+                  onClick={() => openSource({ file: f.path, runId: c.left.run_id })}
+                  title="Show this file as the left run had it"
+                >
                   (as left had it)
                 </button>
               </>
@@ -172,7 +212,14 @@ function Result({ c, options }: { c: RunComparison; options: CompareOptions }) {
       <Section title="Text" testId="compare-text" badge={changedText ? `${changedText} changed` : undefined}>
         <div className="segmented" role="group" aria-label="Diff layout">
           {(['inline', 'split'] as const).map((m) => (
-            <button key={m} type="button" className={`segmented__btn${mode === m ? ' is-on' : ''}`} aria-pressed={mode === m} onClick={() => setMode(m)} data-testid={`diff-mode-${m}`}>
+            <button
+              key={m}
+              type="button"
+              className={`segmented__btn${mode === m ? ' is-on' : ''}`}
+              aria-pressed={mode === m}
+              onClick={() => setMode(m)}
+              data-testid={`diff-mode-${m}`}
+            >
               {m === 'inline' ? 'Inline' : 'Side by side'}
             </button>
           ))}
@@ -221,7 +268,14 @@ export function CompareView() {
         </h1>
         <div className="compare__pickers">
           <RunPicker label="Left (baseline)" value={left} runs={list} onChange={(id) => openCompare(id, right)} testId="compare-left" />
-          <button type="button" className="btn btn--small" onClick={() => openCompare(right, left)} disabled={!left || !right} title="Swap left and right" data-testid="compare-swap">
+          <button
+            type="button"
+            className="btn btn--small"
+            onClick={() => openCompare(right, left)}
+            disabled={!left || !right}
+            title="Swap left and right"
+            data-testid="compare-swap"
+          >
             ⇄ Swap
           </button>
           <RunPicker label="Right (compared with it)" value={right} runs={list} onChange={(id) => openCompare(left, id)} testId="compare-right" />
@@ -230,8 +284,8 @@ export function CompareView() {
       </header>
       {!left || !right ? (
         <p className="muted" data-testid="compare-pick">
-          Pick two runs: the left one is the baseline, every delta is right minus left. From a run, “Compare with…” opens this view with it on the left; a rerun offers “Compare with
-          the original”.
+          Pick two runs: the left one is the baseline, every delta is right minus left. From a run, “Compare with…” opens this view with it on the left; a rerun
+          offers “Compare with the original”.
         </p>
       ) : cmp.isError ? (
         <p className="banner banner--danger" role="alert">

@@ -26,7 +26,15 @@ function ChangeTable({ changes }: { changes: JsonChange[] }) {
   return (
     <div className="paths">
       <div className="paths__filters">
-        <input className="input input--small" type="search" placeholder="Filter paths, e.g. /items" value={filter} onChange={(e) => setFilter(e.target.value)} aria-label="Filter JSON paths" data-testid="path-filter" />
+        <input
+          className="input input--small"
+          type="search"
+          placeholder="Filter paths, e.g. /items"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+          aria-label="Filter JSON paths"
+          data-testid="path-filter"
+        />
         {OPS.map((op) => (
           <label key={op} className="check">
             <input
@@ -57,7 +65,15 @@ function ChangeTable({ changes }: { changes: JsonChange[] }) {
           {virtual.getVirtualItems().map((item) => {
             const c = shown[item.index];
             return (
-              <div key={item.key} role="row" className={`paths__row paths__row--${c.op}`} data-testid="path-row" data-path={c.path} data-op={c.op} style={{ transform: `translateY(${item.start}px)`, height: ROW_PX }}>
+              <div
+                key={item.key}
+                role="row"
+                className={`paths__row paths__row--${c.op}`}
+                data-testid="path-row"
+                data-path={c.path}
+                data-op={c.op}
+                style={{ transform: `translateY(${item.start}px)`, height: ROW_PX }}
+              >
                 <code role="cell" title={c.path}>
                   {c.path || '(root)'}
                 </code>

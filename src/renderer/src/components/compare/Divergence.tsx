@@ -25,7 +25,13 @@ export function DivergencePanel({ c }: { c: RunComparison }) {
   const setView = useUi((s) => s.setView);
   const selectNode = useUi((s) => s.selectNode);
   const d = c.divergence;
-  if (!d.available) return <p className="muted">No node spans on {c.left.status === 'queued' || c.right.status === 'queued' ? 'a run that has not started' : 'one side'} (spans are off with NODE_SPANS=off, and a run that never reached the agent has none).</p>;
+  if (!d.available)
+    return (
+      <p className="muted">
+        No node spans on {c.left.status === 'queued' || c.right.status === 'queued' ? 'a run that has not started' : 'one side'} (spans are off with
+        NODE_SPANS=off, and a run that never reached the agent has none).
+      </p>
+    );
   const first = d.first;
   const onGraph = (node: string) => {
     // The graph shows the right run's path; the top-level node is the one drawn there.
@@ -77,7 +83,9 @@ export function DivergencePanel({ c }: { c: RunComparison }) {
           ) : null}
         </>
       ) : (
-        <p data-testid="divergence-none">Every node ran the same way: same nodes, same statuses, same state updates{c.options.ignore.length ? ' (outside the ignored paths)' : ''}.</p>
+        <p data-testid="divergence-none">
+          Every node ran the same way: same nodes, same statuses, same state updates{c.options.ignore.length ? ' (outside the ignored paths)' : ''}.
+        </p>
       )}
       {d.only_left.length || d.only_right.length ? (
         <p className="muted" data-testid="divergence-only">

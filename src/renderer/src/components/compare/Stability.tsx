@@ -10,7 +10,12 @@ export function StabilityPanel({ runId, options }: { runId: string; options: Com
   if (q.isPending) return <p className="muted">Loading the reruns…</p>;
   if (q.isError) return <p className="field-error">{errorMessage(q.error)}</p>;
   const r = q.data;
-  if (r.run_ids.length < 2) return <p className="muted" data-testid="stability-none">No finished rerun of this input yet. Rerun it a few times to see which parts of the answer vary on their own.</p>;
+  if (r.run_ids.length < 2)
+    return (
+      <p className="muted" data-testid="stability-none">
+        No finished rerun of this input yet. Rerun it a few times to see which parts of the answer vary on their own.
+      </p>
+    );
   const varying = [
     ...(!r.status.stable ? [`status (${r.status.variants.map((v) => `${v.value} ×${v.run_ids.length}`).join(', ')})`] : []),
     ...r.text.filter((t) => !t.stable).map((t) => `text part ${t.index + 1} (${t.variants.length} versions)`),
@@ -22,7 +27,13 @@ export function StabilityPanel({ runId, options }: { runId: string; options: Com
       <p>
         {r.run_ids.length} runs of the same input (the original and {r.run_ids.length - 1} rerun{r.run_ids.length === 2 ? '' : 's'})
         {r.active_run_ids.length ? `, ${r.active_run_ids.length} still running` : ''}:{' '}
-        {r.stable ? <strong className="match match--yes">identical every time</strong> : <strong className="match match--no">{varying.length} part{varying.length === 1 ? '' : 's'} vary</strong>}
+        {r.stable ? (
+          <strong className="match match--yes">identical every time</strong>
+        ) : (
+          <strong className="match match--no">
+            {varying.length} part{varying.length === 1 ? '' : 's'} vary
+          </strong>
+        )}
       </p>
       {varying.length ? (
         <ul className="stability__list">

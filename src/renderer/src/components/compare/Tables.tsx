@@ -6,7 +6,7 @@ const num = (n: number | null) => (n === null ? '–' : Number.isInteger(n) ? St
 
 export function Delta({ value, unit = '', higherIsBetter = true, testId }: { value: number | null; unit?: string; higherIsBetter?: boolean; testId?: string }) {
   if (value === null) return <span className="muted">–</span>;
-  const dir = value === 0 ? 'flat' : (value > 0) === higherIsBetter ? 'up' : 'down';
+  const dir = value === 0 ? 'flat' : value > 0 === higherIsBetter ? 'up' : 'down';
   const sign = value > 0 ? '+' : value < 0 ? '−' : '±';
   return (
     <span className={`delta delta--${dir}`} data-testid={testId} data-delta={value}>

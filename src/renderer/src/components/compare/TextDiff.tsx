@@ -46,12 +46,19 @@ export function TextDiff({ c, mode }: { c: TextComparison; mode: DiffMode }) {
   const parent = useRef<HTMLDivElement>(null);
   const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => parent.current, estimateSize: () => ROW_PX, overscan: 20 });
 
-  if (c.status === 'equal') return <p className="muted" data-testid="text-equal">Identical text ({c.left?.length ?? 0} characters).</p>;
+  if (c.status === 'equal')
+    return (
+      <p className="muted" data-testid="text-equal">
+        Identical text ({c.left?.length ?? 0} characters).
+      </p>
+    );
   return (
     <div className="diff" data-testid="text-diff" data-mode={mode} data-status={c.status}>
       <p className="diff__stats">
         <span className="delta delta--up">+{c.lines_added}</span> <span className="delta delta--down">−{c.lines_removed}</span> lines
-        {c.left_partial || c.right_partial ? <span className="muted"> · {c.right_partial ? 'right' : 'left'} text is partial (still streaming, or cut by a cancel)</span> : null}
+        {c.left_partial || c.right_partial ? (
+          <span className="muted"> · {c.right_partial ? 'right' : 'left'} text is partial (still streaming, or cut by a cancel)</span>
+        ) : null}
         {c.diff_timed_out ? <span className="muted"> · too different to align line by line: shown as replaced</span> : null}
       </p>
       <div ref={parent} className="diff__scroll" style={{ height: Math.min(virtual.getTotalSize() + 4, 520) }}>
@@ -60,7 +67,14 @@ export function TextDiff({ c, mode }: { c: TextComparison; mode: DiffMode }) {
             const row = rows[item.index];
             return (
               // Long lines wrap: each row is measured once rendered.
-              <div key={item.key} ref={virtual.measureElement} data-index={item.index} className="diff__row" data-testid="diff-row" style={{ transform: `translateY(${item.start}px)` }}>
+              <div
+                key={item.key}
+                ref={virtual.measureElement}
+                data-index={item.index}
+                className="diff__row"
+                data-testid="diff-row"
+                style={{ transform: `translateY(${item.start}px)` }}
+              >
                 {row.kind === 'hunk' ? (
                   <div className="diff__hunk">{row.header}</div>
                 ) : row.kind === 'context' ? (

@@ -179,8 +179,8 @@ export function Composer({ sessionId }: { sessionId: string }) {
       {conflict ? (
         <div className="banner banner--warning" role="alert" data-testid="conflict-banner" data-active-run-id={conflict.activeRunId}>
           <div>
-            <strong>Another run is active (409).</strong> Only one run can be active in a project at a time: run <code>{conflict.activeRunId}</code> is still going.
-            Send works again when it ends.
+            <strong>Another run is active (409).</strong> Only one run can be active in a project at a time: run <code>{conflict.activeRunId}</code> is still
+            going. Send works again when it ends.
           </div>
           <div className="banner__actions">
             {blocking.data?.session_id ? (
@@ -270,10 +270,22 @@ export function Composer({ sessionId }: { sessionId: string }) {
 
       <div className="composer__bar">
         <div className="composer__toggles" role="group" aria-label="Message parts">
-          <button type="button" className={`toggle${panel === 'data' ? ' is-on' : ''}`} aria-expanded={panel === 'data'} onClick={() => toggle('data')} data-testid="toggle-data">
+          <button
+            type="button"
+            className={`toggle${panel === 'data' ? ' is-on' : ''}`}
+            aria-expanded={panel === 'data'}
+            onClick={() => toggle('data')}
+            data-testid="toggle-data"
+          >
             Data{draft.dataParts.length ? ` (${draft.dataParts.length})` : ''}
           </button>
-          <button type="button" className={`toggle${panel === 'files' ? ' is-on' : ''}`} aria-expanded={panel === 'files'} onClick={() => toggle('files')} data-testid="toggle-files">
+          <button
+            type="button"
+            className={`toggle${panel === 'files' ? ' is-on' : ''}`}
+            aria-expanded={panel === 'files'}
+            onClick={() => toggle('files')}
+            data-testid="toggle-files"
+          >
             Files{draft.files.length ? ` (${draft.files.length})` : ''}
           </button>
           <button

@@ -12,7 +12,12 @@ function FieldInput({ field, value, onChange }: { field: FormField; value: unkno
   if (field.kind === 'const') return <code {...common}>{show(value)}</code>;
   if (field.kind === 'enum') {
     return (
-      <select className="input input--small" {...common} value={value === undefined ? '' : show(value)} onChange={(e) => onChange(e.target.value === '' ? undefined : field.options!.find((o) => show(o) === e.target.value))}>
+      <select
+        className="input input--small"
+        {...common}
+        value={value === undefined ? '' : show(value)}
+        onChange={(e) => onChange(e.target.value === '' ? undefined : field.options!.find((o) => show(o) === e.target.value))}
+      >
         <option value="">{field.required ? 'Choose…' : '(none)'}</option>
         {field.options!.map((o) => (
           <option key={show(o)} value={show(o)}>
@@ -40,7 +45,12 @@ function FieldInput({ field, value, onChange }: { field: FormField; value: unkno
 export function ContractForm({ contract, json, onChange }: { contract: InputContract; json: string; onChange: (json: string) => void }) {
   const fields = formFields(contract.json_schema ?? undefined);
   const obj = readObject(json);
-  if (!obj) return <p className="hint" data-testid="form-unreadable">The JSON does not parse yet: fix it in the JSON view, then the form follows.</p>;
+  if (!obj)
+    return (
+      <p className="hint" data-testid="form-unreadable">
+        The JSON does not parse yet: fix it in the JSON view, then the form follows.
+      </p>
+    );
   return (
     <div className="contract-form" data-testid="contract-form">
       {fields.map((f) => (

@@ -51,7 +51,13 @@ export function DataParts({
                 >
                   {p.label}
                 </button>
-                <button type="button" className="tab__close" aria-label={`Remove data part ${p.label}`} onClick={() => remove(p.id)} data-testid="data-part-remove">
+                <button
+                  type="button"
+                  className="tab__close"
+                  aria-label={`Remove data part ${p.label}`}
+                  onClick={() => remove(p.id)}
+                  data-testid="data-part-remove"
+                >
                   ×
                 </button>
               </div>
@@ -93,7 +99,14 @@ export function DataParts({
           {canForm ? (
             <div className="segmented" role="group" aria-label="Edit as">
               {(['form', 'json'] as const).map((v) => (
-                <button key={v} type="button" className={`segmented__btn${view === v ? ' is-on' : ''}`} aria-pressed={view === v} onClick={() => setView(v)} data-testid={`data-view-${v}-edit`}>
+                <button
+                  key={v}
+                  type="button"
+                  className={`segmented__btn${view === v ? ' is-on' : ''}`}
+                  aria-pressed={view === v}
+                  onClick={() => setView(v)}
+                  data-testid={`data-view-${v}-edit`}
+                >
                   {v === 'form' ? 'Form' : 'JSON'}
                 </button>
               ))}
@@ -102,19 +115,19 @@ export function DataParts({
           {canForm && view === 'form' ? (
             <ContractForm contract={formContract!} json={active.json} onChange={(v) => update(active.id, v)} />
           ) : (
-          <JsonEditor
-            key={active.id}
-            modelId={active.id}
-            value={active.json}
-            onChange={(v) => update(active.id, v)}
-            onSubmit={onSubmit}
-            schema={contractOf(active.contractSchema)?.json_schema ?? undefined}
-            schemaId={active.contractSchema}
-            history={contractOf(active.contractSchema)?.history}
-            skillExamples={skillExamples}
-            label={`JSON of data part ${active.label}`}
-            testId="data-part-editor"
-          />
+            <JsonEditor
+              key={active.id}
+              modelId={active.id}
+              value={active.json}
+              onChange={(v) => update(active.id, v)}
+              onSubmit={onSubmit}
+              schema={contractOf(active.contractSchema)?.json_schema ?? undefined}
+              schemaId={active.contractSchema}
+              history={contractOf(active.contractSchema)?.history}
+              skillExamples={skillExamples}
+              label={`JSON of data part ${active.label}`}
+              testId="data-part-editor"
+            />
           )}
         </div>
       ) : null}

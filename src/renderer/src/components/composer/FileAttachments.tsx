@@ -11,7 +11,14 @@ const INLINE_WARN_BYTES = 10 * 1024 * 1024;
 export async function filesToDrafts(list: FileList | File[]): Promise<FileDraft[]> {
   const out: FileDraft[] = [];
   for (const f of Array.from(list)) {
-    out.push({ id: draftId('file'), source: 'bytes', name: f.name, mime_type: f.type || 'application/octet-stream', size: f.size, bytes_base64: await fileToBase64(f) });
+    out.push({
+      id: draftId('file'),
+      source: 'bytes',
+      name: f.name,
+      mime_type: f.type || 'application/octet-stream',
+      size: f.size,
+      bytes_base64: await fileToBase64(f),
+    });
   }
   return out;
 }

@@ -28,7 +28,15 @@ function visitLabel(visit: NodeVisit | undefined, overlay: RunOverlay | undefine
   return `, step ${visit.order} of the run${times}, ${visit.status === 'completed' ? 'done' : visit.status}`;
 }
 
-export function GraphView({ selectedNodeId, onNodeSelect, overlay }: { selectedNodeId: string | null; onNodeSelect: (node: GraphNode) => void; overlay?: RunOverlay }) {
+export function GraphView({
+  selectedNodeId,
+  onNodeSelect,
+  overlay,
+}: {
+  selectedNodeId: string | null;
+  onNodeSelect: (node: GraphNode) => void;
+  overlay?: RunOverlay;
+}) {
   const graph = useAgentGraph();
   const [layout, setLayout] = useState<GraphLayout | null>(null);
   const [layoutError, setLayoutError] = useState<string | null>(null);
@@ -83,7 +91,13 @@ export function GraphView({ selectedNodeId, onNodeSelect, overlay }: { selectedN
           </marker>
         </defs>
         {layout.edges.map((e) => (
-          <g key={e.id} className={`graph__edge${e.conditional ? ' graph__edge--conditional' : ''}`} data-testid="graph-edge" data-source={e.source} data-target={e.target}>
+          <g
+            key={e.id}
+            className={`graph__edge${e.conditional ? ' graph__edge--conditional' : ''}`}
+            data-testid="graph-edge"
+            data-source={e.source}
+            data-target={e.target}
+          >
             <path d={edgePath(e.points)} markerEnd="url(#arrow)" />
             {e.labelBox ? (
               <text x={e.labelBox.x + e.labelBox.width / 2} y={e.labelBox.y + e.labelBox.height / 2} className="graph__edgelabel">
@@ -132,13 +146,14 @@ export function GraphView({ selectedNodeId, onNodeSelect, overlay }: { selectedN
         })}
       </svg>
       <p className="graph__legend muted">
-        <span className="legend legend--solid" /> edge <span className="legend legend--dashed" /> conditional edge · <strong>exit</strong> marks the node whose output
-        streams
+        <span className="legend legend--solid" /> edge <span className="legend legend--dashed" /> conditional edge · <strong>exit</strong> marks the node whose
+        output streams
         {overlay ? (
           <>
             {' '}
             · run <code>{overlay.runId.slice(-8)}</code>: <span className="legend legend--ran" /> ran (numbered in order, ×N for loops){' '}
-            <span className="legend legend--running" /> running <span className="legend legend--failed" /> failed <span className="legend legend--unreached" /> not reached
+            <span className="legend legend--running" /> running <span className="legend legend--failed" /> failed <span className="legend legend--unreached" />{' '}
+            not reached
           </>
         ) : (
           ' · choose a run in the sidebar to see its path'

@@ -45,7 +45,11 @@ export function ArrayTable({ rows, name }: { rows: Row[]; name: string }) {
           ))}
         </tbody>
       </table>
-      {rows.length > MAX_ROWS ? <p className="muted small">First {MAX_ROWS} of {rows.length} rows; the tree view has them all.</p> : null}
+      {rows.length > MAX_ROWS ? (
+        <p className="muted small">
+          First {MAX_ROWS} of {rows.length} rows; the tree view has them all.
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -59,7 +63,14 @@ export function DataViews({ data, tree }: { data: Record<string, unknown>; tree:
     <>
       <div className="segmented" role="group" aria-label="Data view">
         {(['tree', 'table'] as const).map((v) => (
-          <button key={v} type="button" className={`segmented__btn${view === v ? ' is-on' : ''}`} aria-pressed={view === v} onClick={() => setView(v)} data-testid={`data-view-${v}`}>
+          <button
+            key={v}
+            type="button"
+            className={`segmented__btn${view === v ? ' is-on' : ''}`}
+            aria-pressed={view === v}
+            onClick={() => setView(v)}
+            data-testid={`data-view-${v}`}
+          >
             {v === 'tree' ? 'Tree' : 'Table'}
           </button>
         ))}

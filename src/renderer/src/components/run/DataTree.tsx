@@ -66,7 +66,11 @@ function Node({ name, value, depth, openDepth }: { name: string; value: unknown;
 
 /** Top-level fields are shown directly; nested levels up to `openDepth` start expanded. */
 export function DataTree({ value, openDepth = 2, testId }: { value: Json | Record<string, unknown> | unknown[]; openDepth?: number; testId?: string }) {
-  const entries: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [`[${i}]`, v]) : isContainer(value) ? Object.entries(value) : [['value', value]];
+  const entries: [string, unknown][] = Array.isArray(value)
+    ? value.map((v, i) => [`[${i}]`, v])
+    : isContainer(value)
+      ? Object.entries(value)
+      : [['value', value]];
   return (
     <ul className="tree" data-testid={testId ?? 'data-tree'}>
       {entries.map(([k, v]) => (

@@ -18,7 +18,13 @@ export function Diagnostics({ items }: { items: DiagnosticRunEvent[] }) {
         <li key={d.seq} className={`diag diag--${d.severity}`} data-testid="diagnostic">
           <span className="diag__sev">{d.severity === 'error' ? '✕ error' : '⚠ warning'}</span>
           {d.file ? (
-            <button type="button" className="linkbtn" title="Open in the source view" onClick={() => openSource({ file: d.file!, line: d.line, column: d.column })} data-testid="diagnostic-open">
+            <button
+              type="button"
+              className="linkbtn"
+              title="Open in the source view"
+              onClick={() => openSource({ file: d.file!, line: d.line, column: d.column })}
+              data-testid="diagnostic-open"
+            >
               <code className="diag__loc">{location(d)}</code>
             </button>
           ) : null}

@@ -39,7 +39,12 @@ function FilePartView({ part }: { part: Extract<TaggedPart, { kind: 'file' }> })
         </div>
       </div>
       <CopyButton value={part.sha256} label="Copy hash" />
-      <a className="btn btn--small" href={apiUrl(`/blobs/${encodeURIComponent(part.sha256)}`)} download={part.name ?? part.sha256} data-testid="part-file-download">
+      <a
+        className="btn btn--small"
+        href={apiUrl(`/blobs/${encodeURIComponent(part.sha256)}`)}
+        download={part.name ?? part.sha256}
+        data-testid="part-file-download"
+      >
         Download
       </a>
     </div>

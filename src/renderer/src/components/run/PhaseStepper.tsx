@@ -31,7 +31,13 @@ export function PhaseStepper({ phases, status }: { phases: Partial<Record<PhaseN
         const notReached = ended && state === 'pending';
         const ms = durationOf(info);
         return (
-          <li key={name} className={`step step--${state}`} data-testid={`phase-${name}`} data-state={state} aria-current={state === 'started' ? 'step' : undefined}>
+          <li
+            key={name}
+            className={`step step--${state}`}
+            data-testid={`phase-${name}`}
+            data-state={state}
+            aria-current={state === 'started' ? 'step' : undefined}
+          >
             <span className="step__dot" aria-hidden="true">
               {state === 'completed' ? '✓' : state === 'failed' ? '✕' : state === 'skipped' ? '–' : state === 'stopped' ? '■' : ''}
             </span>

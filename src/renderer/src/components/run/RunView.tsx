@@ -23,7 +23,19 @@ import { Waterfall } from './Waterfall.tsx';
 
 const isSpanEvent = (name: string) => name === 'span.start' || name === 'span.end';
 
-function Section({ title, count, children, testId, defaultOpen = true }: { title: string; count?: number; children: ReactNode; testId?: string; defaultOpen?: boolean }) {
+function Section({
+  title,
+  count,
+  children,
+  testId,
+  defaultOpen = true,
+}: {
+  title: string;
+  count?: number;
+  children: ReactNode;
+  testId?: string;
+  defaultOpen?: boolean;
+}) {
   return (
     <details className="section" open={defaultOpen} data-testid={testId}>
       <summary className="section__title">
@@ -92,12 +104,24 @@ function Actions({ run, active }: { run: RunDetail; active: boolean }) {
   return (
     <div className="actions" role="group" aria-label="Run actions">
       {active ? (
-        <button type="button" className="btn btn--danger-outline" onClick={() => cancel.mutate(run.run_id)} disabled={cancel.isPending} data-testid="cancel-run">
+        <button
+          type="button"
+          className="btn btn--danger-outline"
+          onClick={() => cancel.mutate(run.run_id)}
+          disabled={cancel.isPending}
+          data-testid="cancel-run"
+        >
           {cancel.isPending ? 'Cancelling…' : 'Cancel run'}
         </button>
       ) : null}
       {!active ? (
-        <button type="button" className="btn" data-testid="edit-resend" title="Load this run's input into the composer to change it and send it again" onClick={() => void editAndResend(run)}>
+        <button
+          type="button"
+          className="btn"
+          data-testid="edit-resend"
+          title="Load this run's input into the composer to change it and send it again"
+          onClick={() => void editAndResend(run)}
+        >
           Edit and resend
         </button>
       ) : null}
@@ -125,11 +149,23 @@ function Actions({ run, active }: { run: RunDetail; active: boolean }) {
         </button>
       ) : null}
       {!active && run.origin === 'rerun' && run.parent_run_id ? (
-        <button type="button" className="btn btn--primary-outline" data-testid="compare-original" title="Left: the original run; right: this rerun" onClick={() => openCompare(run.parent_run_id, run.run_id)}>
+        <button
+          type="button"
+          className="btn btn--primary-outline"
+          data-testid="compare-original"
+          title="Left: the original run; right: this rerun"
+          onClick={() => openCompare(run.parent_run_id, run.run_id)}
+        >
           Compare with the original
         </button>
       ) : null}
-      <button type="button" className="btn btn--ghost" data-testid="compare-with" title="Compare this run (as the baseline) with another" onClick={() => openCompare(run.run_id, null)}>
+      <button
+        type="button"
+        className="btn btn--ghost"
+        data-testid="compare-with"
+        title="Compare this run (as the baseline) with another"
+        onClick={() => openCompare(run.run_id, null)}
+      >
         Compare with…
       </button>
       {error && !(error instanceof ApiError && error.activeRunId) ? (
@@ -152,7 +188,14 @@ function CodeChanged({ run }: { run: RunDetail }) {
     <p className="banner banner--info code-changed" data-testid="code-changed">
       The code changed since this run ({changed.length} file{changed.length === 1 ? '' : 's'}):{' '}
       {changed.slice(0, 6).map((f) => (
-        <button key={f} type="button" className="linkbtn" disabled={!run.code_files![f]} title={run.code_files![f] ? 'Show this file as it was at the run' : 'The run did not have this file'} onClick={() => openSource({ file: f, runId: run.run_id })}>
+        <button
+          key={f}
+          type="button"
+          className="linkbtn"
+          disabled={!run.code_files![f]}
+          title={run.code_files![f] ? 'Show this file as it was at the run' : 'The run did not have this file'}
+          onClick={() => openSource({ file: f, runId: run.run_id })}
+        >
           <code>{f}</code>
         </button>
       ))}
@@ -165,7 +208,8 @@ function Imported({ run }: { run: RunDetail }) {
   if (!run.imported) return null;
   return (
     <span className="lineage" data-testid="run-imported" title={`Its id in the bundle: ${run.imported.from_run_id}`}>
-      Imported{run.imported.project ? ` from ${run.imported.project}` : ''} on {formatDateTime(run.imported.at)} (was <code>{shortId(run.imported.from_run_id)}</code>)
+      Imported{run.imported.project ? ` from ${run.imported.project}` : ''} on {formatDateTime(run.imported.at)} (was{' '}
+      <code>{shortId(run.imported.from_run_id)}</code>)
     </span>
   );
 }

@@ -64,7 +64,13 @@ function FailureHint({ failure, onEditResend, onSource }: { failure: RunFailure;
       <div className="banner__hint" data-testid="failure-node">
         <p>
           <strong>The agent failed in node {failure.node}</strong>
-          {where ? <> at <code>{where}</code></> : null}: {failure.errorMessage ?? ''}
+          {where ? (
+            <>
+              {' '}
+              at <code>{where}</code>
+            </>
+          ) : null}
+          : {failure.errorMessage ?? ''}
         </p>
         {onSource ? (
           <button type="button" className="btn btn--small" onClick={() => onSource(failure)} data-testid="banner-go-to-source">
@@ -98,7 +104,8 @@ export function StatusBanner({
   onEditResend?: () => void;
   onSource?: (f: RunFailure) => void;
 }) {
-  const tone = status === 'failed' ? 'danger' : status === 'input_required' || status === 'interrupted' ? 'warning' : status === 'completed' ? 'success' : 'info';
+  const tone =
+    status === 'failed' ? 'danger' : status === 'input_required' || status === 'interrupted' ? 'warning' : status === 'completed' ? 'success' : 'info';
   return (
     <div className={`banner banner--${tone}`} data-testid="status-banner" data-status={status} data-reason={reason ?? ''}>
       <div className="banner__main">

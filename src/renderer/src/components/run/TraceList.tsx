@@ -66,7 +66,8 @@ function LatencyTable({ latency }: { latency: Record<string, unknown> }) {
 }
 
 export function TraceList({ events }: { events: TraceRunEvent[] }) {
-  if (events.length === 0) return <p className="muted">No trace events yet. They arrive as the agent works: routing, guardrail, invocation end and evaluations.</p>;
+  if (events.length === 0)
+    return <p className="muted">No trace events yet. They arrive as the agent works: routing, guardrail, invocation end and evaluations.</p>;
   // The runtime's own timestamp (data.ts) says when it happened; e.ts is when the studio stored it.
   const when = (e: TraceRunEvent) => Date.parse(typeof e.data?.ts === 'string' ? e.data.ts : e.ts);
   const t0 = when(events[0]);

@@ -40,12 +40,18 @@ function AgentSide({ turn }: { turn: TranscriptTurn }) {
     <div className={`turn__agent${turn.status === 'input_required' ? ' turn__agent--question' : ''}`} data-testid="turn-agent">
       <span className="turn__who">
         Agent <StatusBadge status={turn.status} reason={turn.reason} compact />
-        {turn.status === 'input_required' ? <span className={`pill ${turn.answered_by ? 'pill--equal' : 'pill--changed'}`}>{turn.answered_by ? 'answered' : 'waiting for you'}</span> : null}
+        {turn.status === 'input_required' ? (
+          <span className={`pill ${turn.answered_by ? 'pill--equal' : 'pill--changed'}`}>{turn.answered_by ? 'answered' : 'waiting for you'}</span>
+        ) : null}
         <button type="button" className="linkbtn small" onClick={() => sessionId && selectRun(sessionId, turn.run_id)} data-testid="turn-open-run">
           timeline of {shortId(turn.run_id)}
         </button>
       </span>
-      {isActive(turn.status) ? <p className="muted">Working… open the timeline to watch it live.</p> : <PartsView parts={parts} testId="turn-output" empty="No answer." />}
+      {isActive(turn.status) ? (
+        <p className="muted">Working… open the timeline to watch it live.</p>
+      ) : (
+        <PartsView parts={parts} testId="turn-output" empty="No answer." />
+      )}
     </div>
   );
 }

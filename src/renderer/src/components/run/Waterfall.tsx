@@ -22,7 +22,10 @@ function Bar({ span, total }: { span: SpanView; total: number }) {
   const width = span.duration === null ? 100 - left : Math.max(0.8, (span.duration / total) * 100);
   return (
     <span className="waterfall__track" aria-hidden="true">
-      <span className={`waterfall__bar waterfall__bar--${span.status}`} style={{ left: `${Math.min(left, 99)}%`, width: `${Math.min(width, 100 - Math.min(left, 99))}%` }} />
+      <span
+        className={`waterfall__bar waterfall__bar--${span.status}`}
+        style={{ left: `${Math.min(left, 99)}%`, width: `${Math.min(width, 100 - Math.min(left, 99))}%` }}
+      />
     </span>
   );
 }
@@ -39,7 +42,12 @@ function SpanDetail({ span }: { span: SpanView }) {
           type="button"
           className="btn btn--small"
           data-testid="span-go-to-source"
-          onClick={() => openSource({ node: span.kind === 'node' ? span.node : span.node.replace(/\[.*\]$/, ''), ...(where ? { file: where.file, line: where.line, column: where.column } : {}) })}
+          onClick={() =>
+            openSource({
+              node: span.kind === 'node' ? span.node : span.node.replace(/\[.*\]$/, ''),
+              ...(where ? { file: where.file, line: where.line, column: where.column } : {}),
+            })
+          }
         >
           Go to source
         </button>
@@ -102,13 +110,22 @@ export function Waterfall({ traces }: { traces: TraceRunEvent[] }) {
     return () => clearInterval(timer);
   }, [running]);
   const total = Math.max(1, tree.total, running && Number.isFinite(tree.origin) ? now - tree.origin : 0);
-  if (tree.rows.length === 0) return <p className="muted">No node has run yet. Each node of the graph appears here as it starts, with its time and its state update.</p>;
+  if (tree.rows.length === 0)
+    return <p className="muted">No node has run yet. Each node of the graph appears here as it starts, with its time and its state update.</p>;
   const chosen = tree.rows.find((s) => s.id === selected) ?? null;
   return (
     <div className="waterfall" data-testid="waterfall">
       <ol className="waterfall__rows" aria-label={`${tree.rows.length} node executions`}>
         {tree.rows.map((span) => (
-          <li key={span.id} data-testid="span-row" data-span-id={span.id} data-node={span.node} data-status={span.status} data-kind={span.kind} data-depth={span.depth}>
+          <li
+            key={span.id}
+            data-testid="span-row"
+            data-span-id={span.id}
+            data-node={span.node}
+            data-status={span.status}
+            data-kind={span.kind}
+            data-depth={span.depth}
+          >
             <button
               type="button"
               className={`waterfall__row${span.id === selected ? ' is-selected' : ''}${span.status === 'failed' ? ' is-failed' : ''}`}

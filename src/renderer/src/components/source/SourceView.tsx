@@ -153,7 +153,12 @@ export function SourceView() {
       const last = Math.max(line, endLine ?? line);
       ed.revealLinesInCenter(line, Math.min(last, line + 20));
       ed.setPosition({ lineNumber: line, column: 1 });
-      decorations.current?.set([{ range: new monaco.Range(line, 1, last, 1), options: { isWholeLine: true, className: 'source-highlight', linesDecorationsClassName: 'source-highlight-gutter' } }]);
+      decorations.current?.set([
+        {
+          range: new monaco.Range(line, 1, last, 1),
+          options: { isWholeLine: true, className: 'source-highlight', linesDecorationsClassName: 'source-highlight-gutter' },
+        },
+      ]);
       ed.focus();
     } else decorations.current?.clear();
   };
@@ -276,7 +281,13 @@ export function SourceView() {
         <ul>
           {(project.data?.files ?? []).map((f) => (
             <li key={f}>
-              <button type="button" className={`source__file${f === active ? ' is-active' : ''}`} onClick={() => void open(f)} data-testid="source-file" data-path={f}>
+              <button
+                type="button"
+                className={`source__file${f === active ? ' is-active' : ''}`}
+                onClick={() => void open(f)}
+                data-testid="source-file"
+                data-path={f}
+              >
                 {f}
               </button>
             </li>
@@ -290,7 +301,15 @@ export function SourceView() {
               Node <code>{target.node}</code>:
             </span>
             {nodeTargets.data.targets.map((t) => (
-              <button key={`${t.kind}:${t.path}:${t.line}`} type="button" className="chip" title={t.snippet} onClick={() => void open(t.path, t.line, t.end_line)} data-testid="source-target" data-kind={t.kind}>
+              <button
+                key={`${t.kind}:${t.path}:${t.line}`}
+                type="button"
+                className="chip"
+                title={t.snippet}
+                onClick={() => void open(t.path, t.line, t.end_line)}
+                data-testid="source-target"
+                data-kind={t.kind}
+              >
                 {KIND_LABEL[t.kind]} · {t.path}:{t.line}
               </button>
             ))}
@@ -299,11 +318,22 @@ export function SourceView() {
         {target?.node && nodeTargets.isError ? <p className="field-error">{errorMessage(nodeTargets.error)}</p> : null}
         <div className="source__tabs" role="tablist" aria-label="Open files">
           {tabs.map((t) => (
-            <span key={t} className={`source__tab${t === active ? ' is-active' : ''}`} data-testid="source-tab" data-path={t} data-dirty={dirty.has(t) ? 'true' : undefined}>
+            <span
+              key={t}
+              className={`source__tab${t === active ? ' is-active' : ''}`}
+              data-testid="source-tab"
+              data-path={t}
+              data-dirty={dirty.has(t) ? 'true' : undefined}
+            >
               <button type="button" role="tab" aria-selected={t === active} onClick={() => void open(t)}>
                 {files.current.get(t)?.path.split('/').pop() ?? t}
                 {files.current.get(t)?.runId ? <span className="muted"> @ run …{files.current.get(t)!.runId!.slice(-6)}</span> : null}
-                {dirty.has(t) ? <span className="source__dirty" aria-label="unsaved changes"> ●</span> : null}
+                {dirty.has(t) ? (
+                  <span className="source__dirty" aria-label="unsaved changes">
+                    {' '}
+                    ●
+                  </span>
+                ) : null}
               </button>
               <button type="button" className="source__close" aria-label={`Close ${t}`} onClick={() => closeTab(t)}>
                 ×
@@ -326,7 +356,13 @@ export function SourceView() {
                   Open in your editor
                 </button>
               ) : null}
-              <button type="button" className="btn btn--small btn--primary" disabled={!active || !dirty.has(active) || save.isPending || Boolean(activeFile?.runId)} onClick={() => void doSave()} data-testid="source-save">
+              <button
+                type="button"
+                className="btn btn--small btn--primary"
+                disabled={!active || !dirty.has(active) || save.isPending || Boolean(activeFile?.runId)}
+                onClick={() => void doSave()}
+                data-testid="source-save"
+              >
                 {save.isPending ? 'Saving…' : 'Save'}
               </button>
               <span className="muted small">Ctrl/Cmd+S saves; the studio reloads the agent on its own.</span>
