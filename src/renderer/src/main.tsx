@@ -8,6 +8,8 @@ import { ApiError } from './api/client.ts';
 import { syncUiWithHash } from './state/ui.ts';
 import './styles/tokens.css';
 import './styles/base.css';
+import './styles/controls.css';
+import './styles/layout.css';
 import './styles/sidebar.css';
 import './styles/session.css';
 import './styles/output.css';

@@ -6,36 +6,12 @@
 import { useEffect, useRef, useState } from 'react';
 import type * as Monaco from 'monaco-editor';
 import { ApiError, errorMessage } from '../../api/client.ts';
-import { fetchProjectFile, primaryTarget, useProject, useSaveFile, useSourceTargets, type ProjectDiagnostic, type SourceTarget } from '../../api/project.ts';
+import { fetchProjectFile, primaryTarget, useProject, useSaveFile, useSourceTargets, type ProjectDiagnostic } from '../../api/project.ts';
 import { desktopBridge } from '../../lib/bridge.ts';
 import { loadMonaco, monacoTheme } from '../../monaco/loadMonaco.ts';
 import { useUi } from '../../state/ui.ts';
 import { CopyButton } from '../CopyButton.tsx';
-
-interface OpenFile {
-  /** Tab key: the path, or `path@run` for a file as it was at a run (read-only). */
-  key: string;
-  path: string;
-  runId?: string;
-  /** Content and hash as last loaded from or saved to disk. */
-  saved: string;
-  sha256: string;
-  model: Monaco.editor.ITextModel;
-  /** A save is under way: the disk may already hold it before the answer arrives. */
-  saving?: boolean;
-}
-
-const KIND_LABEL: Record<SourceTarget['kind'], string> = {
-  add_node: 'added to the graph',
-  function: 'function',
-  factory: 'factory',
-  subgraph: 'subgraph',
-  branch: 'fan-out branch',
-  route_from: 'routes from it',
-  route_to: 'routes to it',
-  evaluator: 'evaluator (agent.json)',
-  evaluator_function: 'evaluator function',
-};
+import { FileTree, NodeTargets, TabBar, type OpenFile } from './SourceParts.tsx';
 
 function languageOf(path: string): string {
   if (/\.(ts|tsx|mts|cts)$/.test(path)) return 'typescript';
@@ -276,71 +252,17 @@ export function SourceView() {
 
   return (
     <div className="source" data-testid="source-view" data-active-file={active ?? undefined} data-read-only={activeFile?.runId ? 'true' : undefined}>
-      <nav className="source__tree" aria-label="Project files">
-        <h2 className="subhead">{project.data?.name ?? 'Project'}</h2>
-        <ul>
-          {(project.data?.files ?? []).map((f) => (
-            <li key={f}>
-              <button
-                type="button"
-                className={`source__file${f === active ? ' is-active' : ''}`}
-                onClick={() => void open(f)}
-                data-testid="source-file"
-                data-path={f}
-              >
-                {f}
-              </button>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <FileTree name={project.data?.name ?? 'Project'} files={project.data?.files ?? []} active={active} onOpen={(f) => void open(f)} />
       <div className="source__main">
-        {target?.node && nodeTargets.data ? (
-          <div className="source__targets" data-testid="source-targets">
-            <span className="muted">
-              Node <code>{target.node}</code>:
-            </span>
-            {nodeTargets.data.targets.map((t) => (
-              <button
-                key={`${t.kind}:${t.path}:${t.line}`}
-                type="button"
-                className="chip"
-                title={t.snippet}
-                onClick={() => void open(t.path, t.line, t.end_line)}
-                data-testid="source-target"
-                data-kind={t.kind}
-              >
-                {KIND_LABEL[t.kind]} · {t.path}:{t.line}
-              </button>
-            ))}
-          </div>
+        {target?.node ? (
+          <NodeTargets
+            node={target.node}
+            targets={nodeTargets.data?.targets}
+            error={nodeTargets.isError ? errorMessage(nodeTargets.error) : null}
+            onOpen={(t) => void open(t.path, t.line, t.end_line)}
+          />
         ) : null}
-        {target?.node && nodeTargets.isError ? <p className="field-error">{errorMessage(nodeTargets.error)}</p> : null}
-        <div className="source__tabs" role="tablist" aria-label="Open files">
-          {tabs.map((t) => (
-            <span
-              key={t}
-              className={`source__tab${t === active ? ' is-active' : ''}`}
-              data-testid="source-tab"
-              data-path={t}
-              data-dirty={dirty.has(t) ? 'true' : undefined}
-            >
-              <button type="button" role="tab" aria-selected={t === active} onClick={() => void open(t)}>
-                {files.current.get(t)?.path.split('/').pop() ?? t}
-                {files.current.get(t)?.runId ? <span className="muted"> @ run …{files.current.get(t)!.runId!.slice(-6)}</span> : null}
-                {dirty.has(t) ? (
-                  <span className="source__dirty" aria-label="unsaved changes">
-                    {' '}
-                    ●
-                  </span>
-                ) : null}
-              </button>
-              <button type="button" className="source__close" aria-label={`Close ${t}`} onClick={() => closeTab(t)}>
-                ×
-              </button>
-            </span>
-          ))}
-        </div>
+        <TabBar tabs={tabs} active={active} dirty={dirty} fileOf={(t) => files.current.get(t)} onOpen={(t) => void open(t)} onClose={closeTab} />
         <div className="source__toolbar">
           {where ? (
             <>

@@ -1,0 +1,139 @@
+// The source view's parts that only show what they are given: the project's file tree, a
+// node's source targets, and the tab bar of open files (SourceView.tsx owns the editor).
+import type * as Monaco from 'monaco-editor';
+import type { SourceTarget } from '../../api/project.ts';
+
+export interface OpenFile {
+  /** Tab key: the path, or `path@run` for a file as it was at a run (read-only). */
+  key: string;
+  path: string;
+  runId?: string;
+  /** Content and hash as last loaded from or saved to disk. */
+  saved: string;
+  sha256: string;
+  model: Monaco.editor.ITextModel;
+  /** A save is under way: the disk may already hold it before the answer arrives. */
+  saving?: boolean;
+}
+
+const KIND_LABEL: Record<SourceTarget['kind'], string> = {
+  add_node: 'added to the graph',
+  function: 'function',
+  factory: 'factory',
+  subgraph: 'subgraph',
+  branch: 'fan-out branch',
+  route_from: 'routes from it',
+  route_to: 'routes to it',
+  evaluator: 'evaluator (agent.json)',
+  evaluator_function: 'evaluator function',
+};
+
+export function FileTree({ name, files, active, onOpen }: { name: string; files: string[]; active: string | null; onOpen: (path: string) => void }) {
+  return (
+    <nav className="source__tree" aria-label="Project files">
+      <h2 className="subhead">{name}</h2>
+      <ul>
+        {files.map((f) => (
+          <li key={f}>
+            <button
+              type="button"
+              className={`source__file${f === active ? ' is-active' : ''}`}
+              onClick={() => onOpen(f)}
+              data-testid="source-file"
+              data-path={f}
+            >
+              {f}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** Where a graph node lives in the source, one chip per target; the analysis's error instead. */
+export function NodeTargets({
+  node,
+  targets,
+  error,
+  onOpen,
+}: {
+  node: string;
+  targets: SourceTarget[] | undefined;
+  error: string | null;
+  onOpen: (target: SourceTarget) => void;
+}) {
+  return (
+    <>
+      {targets ? (
+        <div className="source__targets" data-testid="source-targets">
+          <span className="muted">
+            Node <code>{node}</code>:
+          </span>
+          {targets.map((t) => (
+            <button
+              key={`${t.kind}:${t.path}:${t.line}`}
+              type="button"
+              className="chip"
+              title={t.snippet}
+              onClick={() => onOpen(t)}
+              data-testid="source-target"
+              data-kind={t.kind}
+            >
+              {KIND_LABEL[t.kind]} · {t.path}:{t.line}
+            </button>
+          ))}
+        </div>
+      ) : null}
+      {error ? <p className="field-error">{error}</p> : null}
+    </>
+  );
+}
+
+/** The open files, each with its dirty marker and a close button. */
+export function TabBar({
+  tabs,
+  active,
+  dirty,
+  fileOf,
+  onOpen,
+  onClose,
+}: {
+  tabs: string[];
+  active: string | null;
+  dirty: Set<string>;
+  fileOf: (tab: string) => OpenFile | undefined;
+  onOpen: (tab: string) => void;
+  onClose: (tab: string) => void;
+}) {
+  return (
+    <div className="source__tabs" role="tablist" aria-label="Open files">
+      {tabs.map((t) => {
+        const file = fileOf(t);
+        return (
+          <span
+            key={t}
+            className={`source__tab${t === active ? ' is-active' : ''}`}
+            data-testid="source-tab"
+            data-path={t}
+            data-dirty={dirty.has(t) ? 'true' : undefined}
+          >
+            <button type="button" role="tab" aria-selected={t === active} onClick={() => onOpen(t)}>
+              {file?.path.split('/').pop() ?? t}
+              {file?.runId ? <span className="muted"> @ run …{file.runId.slice(-6)}</span> : null}
+              {dirty.has(t) ? (
+                <span className="source__dirty" aria-label="unsaved changes">
+                  {' '}
+                  ●
+                </span>
+              ) : null}
+            </button>
+            <button type="button" className="source__close" aria-label={`Close ${t}`} onClick={() => onClose(t)}>
+              ×
+            </button>
+          </span>
+        );
+      })}
+    </div>
+  );
+}
