@@ -172,6 +172,22 @@ class SqliteMemoryStore implements MemoryStore {
   }
 }
 
+/** Switches `db` to WAL. Switching needs the file to itself, and SQLite answers SQLITE_BUSY at
+ * once (no busy handler) while another process opens the same fresh file (`--workers N`
+ * starting together): so it is tried again, briefly, up to the busy timeout. */
+function enterWalMode(db: Database.Database): void {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10 + Math.floor(Math.random() * 20));
+    }
+  }
+}
+
 /**
  * Opens (creating if needed) the SQLite memory store at `file`. Several handles — in this
  * process or in other processes — may share one file: WAL lets readers run beside the single
@@ -184,7 +200,7 @@ export function openSqliteStore(file: string): MemoryStore {
   const db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
   try {
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    db.pragma('journal_mode = WAL');
+    enterWalMode(db);
     // NORMAL is crash-safe in WAL mode (a process crash loses nothing committed; only a power
     // loss may drop the last transactions) and avoids an fsync per commit.
     db.pragma('synchronous = NORMAL');
