@@ -8,10 +8,13 @@
 //     (CLUSTER_CONTROL=nats) the running replica streams them here through NATS; without it,
 //     following from here would end silently after the snapshot, so this answers
 //     UnsupportedOperation naming the replica (poll tasks/get instead).
+// The same handler answers historyLength on tasks/get, message/send and message/stream the
+// A2A 1.0 way (history.ts), in place of the SDK's reading.
 import { A2AError, DefaultRequestHandler, type AgentExecutor, type ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
-import type { AgentCard, Task, TaskIdParams, TaskStatusUpdateEvent, TaskArtifactUpdateEvent } from '@a2a-js/sdk';
+import type { AgentCard, Message, MessageSendParams, Task, TaskIdParams, TaskQueryParams, TaskStatusUpdateEvent, TaskArtifactUpdateEvent } from '@a2a-js/sdk';
 import type { PgTaskStore } from '../store/postgres/taskStore.ts';
 import type { ClusterControl } from '../cluster/control.ts';
+import { limitHistory } from './history.ts';
 
 const FINAL = new Set(['completed', 'failed', 'canceled', 'rejected']);
 
@@ -30,11 +33,30 @@ export class ReplicaAwareRequestHandler extends DefaultRequestHandler {
   /** `replicas`: the cross-replica answers, with a shared PostgreSQL store; null otherwise. */
   constructor(
     card: AgentCard,
-    taskStore: TaskStore,
+    private readonly store: TaskStore,
     executor: AgentExecutor,
     private readonly replicas: ReplicaView | null,
   ) {
-    super(card, taskStore, executor);
+    super(card, store, executor);
+  }
+
+  /** The stored task with its history limited by historyLength (history.ts). */
+  override async getTask(params: TaskQueryParams, context?: ServerCallContext): Promise<Task> {
+    const task = await this.store.load(params.id, context);
+    if (!task) throw A2AError.taskNotFound(params.id);
+    return limitHistory(task, params.historyLength);
+  }
+
+  override async sendMessage(params: MessageSendParams, context?: ServerCallContext): Promise<Message | Task> {
+    return limitHistory(await super.sendMessage(params, context), params.configuration?.historyLength);
+  }
+
+  override async *sendMessageStream(
+    params: MessageSendParams,
+    context?: ServerCallContext,
+  ): AsyncGenerator<Message | Task | TaskStatusUpdateEvent | TaskArtifactUpdateEvent, void, undefined> {
+    const historyLength = params.configuration?.historyLength;
+    for await (const event of super.sendMessageStream(params, context)) yield event.kind === 'task' ? limitHistory(event, historyLength) : event;
   }
 
   /** The replica running `taskId` when it is not this one. */
