@@ -67,8 +67,9 @@ async function serve(opts: ServeOptions): Promise<void> {
     const rt = await startRuntime({ projectDir: opts.project, host: opts.host, port: worker?.port ?? opts.port, dataDir: opts.dataDir, logger });
     survivePerRequestFailures(rt.context.log, currentRequest);
     const name = rt.context.registry.current.project.manifest.name;
-    if (worker) reportReady(name, rt.url, replica!);
-    else process.stdout.write(`${formatReadyLine(name, rt.url)}\n`);
+    const notes = startupNotes(rt.context.threads.status());
+    if (worker) reportReady(name, rt.url, replica!, notes);
+    else process.stdout.write([formatReadyLine(name, rt.url), ...notes].map((l) => `${l}\n`).join(''));
     const stop = () => {
       void rt.close().then(() => process.exit(0));
     };
@@ -138,6 +139,13 @@ function survivePerRequestFailures(log: { error: (obj: object, msg: string) => v
   };
   process.on('uncaughtException', (err) => log.error({ err, ...request() }, 'uncaught exception; the runtime keeps serving'));
   process.on('unhandledRejection', (err) => log.error({ err, ...request() }, 'unhandled promise rejection; the runtime keeps serving'));
+}
+
+/** The lines printed after the ready line (one write with it): what does not work in this
+ * runtime and why, e.g. the thread endpoints without AGENT_ID (docs/management-api.md). */
+export function startupNotes(threads: { state: 'on' } | { state: 'off'; reason: string; http_status: number; message: string }): string[] {
+  if (threads.state === 'on') return [];
+  return [`Thread management is off, /api/v1/threads answers ${threads.http_status} ${threads.reason}: ${threads.message}`];
 }
 
 function formatLine(d: ProjectDiagnostic): string {

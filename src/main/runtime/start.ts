@@ -54,8 +54,9 @@ export interface RuntimeOptions {
 
 export interface RunningRuntime {
   url: string;
-  /** Parts callers (the CLI, tests) may read: the loaded project, the store, the log. */
-  context: { registry: Registry; store: MemoryStore; log: Logger };
+  /** Parts callers (the CLI, tests) may read: the loaded project, the store, the log, whether
+   * the thread endpoints answer (the CLI's start-up lines say when they do not). */
+  context: { registry: Registry; store: MemoryStore; log: Logger; threads: Pick<ThreadService, 'status'> };
   close(): Promise<void>;
 }
 
@@ -205,6 +206,7 @@ function buildManagement(f: Foundation, a: A2aParts) {
   const status = () =>
     runtimeStatus({
       agentId: settings.agentId,
+      threads,
       traceLog: settings.traceLog,
       card,
       stats: a.stats,
@@ -215,7 +217,7 @@ function buildManagement(f: Foundation, a: A2aParts) {
       control,
     });
   const router = managementRouter({ cardUrl, memory: memoryService, threads, registry: registryService, status, control, settings, log });
-  return { router, registryEvents };
+  return { router, registryEvents, threads };
 }
 
 export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime> {
@@ -249,7 +251,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
     throw err;
   }
   if (!settings.publicAgentUrl) a.card.url = url; // D-26: the card names the endpoint it is served on
-  return running(url, server, { registry, store, log }, closeParts);
+  return running(url, server, { registry, store, log, threads: m.threads }, closeParts);
 }
 
 /** The JSON-RPC gate's view of the runtime: request counts, and the task waiting for input. */

@@ -20,7 +20,8 @@ export const WORKER_ENV = {
 } as const;
 
 /** What a worker tells the primary. */
-type WorkerMessage = { kind: 'agent-studio:ready'; agent: string; url: string; replica: string } | { kind: 'agent-studio:fatal'; text: string; code: number };
+type WorkerMessage =
+  { kind: 'agent-studio:ready'; agent: string; url: string; replica: string; notes: string[] } | { kind: 'agent-studio:fatal'; text: string; code: number };
 
 /** A restarted worker waits 0.5 s, 1 s, 2 s ... up to 30 s after each crash in a row. */
 const RESTART_BASE_MS = 500;
@@ -62,8 +63,9 @@ export function workerReplicaId(operatorReplicaId: string | undefined): string {
   return `${operatorReplicaId?.trim() || os.hostname()}-${process.pid}`;
 }
 
-export function reportReady(agent: string, url: string, replica: string): void {
-  process.send?.({ kind: 'agent-studio:ready', agent, url, replica } satisfies WorkerMessage);
+/** `notes`: the lines the primary prints after the ready line (cli.ts startupNotes). */
+export function reportReady(agent: string, url: string, replica: string, notes: string[]): void {
+  process.send?.({ kind: 'agent-studio:ready', agent, url, replica, notes } satisfies WorkerMessage);
 }
 
 /** A worker that cannot start hands its message to the primary (which prints it once) and exits. */
@@ -146,7 +148,7 @@ export function runPrimary(opts: PrimaryOptions): void {
       resolvedPort = Number(new URL(m.url).port);
       phase = 'serving';
       if (urls.size > 1) log.warn({ urls: [...urls] }, 'the workers listen on different URLs');
-      process.stdout.write(`${formatReadyLine(m.agent, m.url)}\n`);
+      process.stdout.write([formatReadyLine(m.agent, m.url), ...(m.notes ?? [])].map((l) => `${l}\n`).join(''));
       log.info({ workers: opts.workers, url }, `${opts.workers} workers serving at ${url}`);
     } else if (m.url !== url) {
       log.warn({ worker: slot.k, url: m.url, expected: url }, `worker ${slot.k} listens at ${m.url}, not at ${url}`);

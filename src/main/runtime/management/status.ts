@@ -10,6 +10,8 @@ export interface StatusSource {
 
 export interface StatusSources {
   agentId: string | null;
+  /** The thread endpoints: on, or off with the code they answer (threads.ts). */
+  threads: StatusSource;
   /** The structured-log trace sink is on (TRACE_LOG). */
   traceLog: boolean;
   card: Pick<AgentCard, 'url' | 'protocolVersion' | 'capabilities'>;
@@ -28,6 +30,7 @@ export function runtimeStatus(s: StatusSources) {
   const sinks = Object.fromEntries(Object.entries(s.traceSinks).map(([name, sink]) => [name, sink.status()]));
   return {
     agent_id: s.agentId,
+    thread_management: s.threads.status(),
     mcp: s.mcp.status(),
     trace_sinks: { ...(s.traceLog ? { log: { state: 'on' } } : {}), ...sinks },
     registry_events: s.registryEvents?.status() ?? null,

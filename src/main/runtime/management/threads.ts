@@ -2,7 +2,7 @@
 // through AGENT_ID; another agent's thread is FORBIDDEN, an unknown one THREAD_NOT_FOUND.
 import type { MemoryConfig } from '../project/registry.ts';
 import type { MemoryStore } from '../store/types.ts';
-import { ManagementError } from './envelope.ts';
+import { MANAGEMENT_ERRORS, ManagementError, type ManagementCode } from './envelope.ts';
 import { requireMemory } from './memory.ts';
 
 export interface ThreadServiceDeps {
@@ -12,6 +12,10 @@ export interface ThreadServiceDeps {
   store: Pick<MemoryStore, 'threadOwner' | 'listThreads' | 'readTranscript' | 'deleteThread' | 'deleteAllThreads' | 'migrateAgentId'>;
 }
 
+/** GET /api/v1/status `thread_management` (docs/management-api.md): whether the thread
+ * endpoints answer and, when they do not, the error code they answer and why. */
+export type ThreadManagementStatus = { state: 'on'; agent_id: string } | { state: 'off'; reason: ManagementCode; http_status: number; message: string };
+
 export class ThreadService {
   constructor(private readonly deps: ThreadServiceDeps) {}
 
@@ -19,8 +23,23 @@ export class ThreadService {
   agentId(): string {
     requireMemory(this.deps.memory);
     const id = this.deps.agentId;
-    if (!id) throw new ManagementError('AGENT_ID_REQUIRED', 'Set AGENT_ID: thread operations act on the threads this agent owns.');
+    if (!id) {
+      throw new ManagementError(
+        'AGENT_ID_REQUIRED',
+        "AGENT_ID is not set, and thread operations act on the threads this agent owns. Set it in the environment or in the project's .env (the examples' .env.example sets it).",
+      );
+    }
     return id;
+  }
+
+  /** What the thread endpoints would answer now (the same checks, asked when shown). */
+  status(): ThreadManagementStatus {
+    try {
+      return { state: 'on', agent_id: this.agentId() };
+    } catch (err) {
+      if (err instanceof ManagementError) return { state: 'off', reason: err.code, http_status: MANAGEMENT_ERRORS[err.code], message: err.message };
+      throw err;
+    }
   }
 
   /** Checks the thread exists and belongs to this agent. */
