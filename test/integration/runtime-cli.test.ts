@@ -10,8 +10,8 @@ import fs from 'node:fs';
 
 const BIN = path.join(REPO, 'bin/agent-studio.mjs');
 
-function run(args: string[], until?: RegExp) {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, SCRIPTED_DELAY_MS: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+function run(args: string[], until?: RegExp, env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, SCRIPTED_DELAY_MS: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
@@ -30,13 +30,30 @@ function run(args: string[], until?: RegExp) {
 
 describe('agent-studio runtime', () => {
   it('prints its base URL once it accepts requests and serves the official client', async () => {
-    const p = run(['runtime', '--project', EXAMPLE, '--port', '0', '--data-dir', tempDir('cli')], /ready at (http:\/\/\S+)/);
+    const p = run(['runtime', '--project', EXAMPLE, '--port', '0', '--data-dir', tempDir('cli')], /ready at (http:\/\/\S+)/, { AGENT_ID: 'cli-agent' });
     try {
       const url = await p.ready;
       expect(p.out().trim().split('\n')).toHaveLength(1);
       const client = await A2AClient.fromCardUrl(`${url}.well-known/agent-card.json`);
       const res = (await client.sendMessage(sendParams('How do I reset my password?'))) as any;
       expect(res.result.status.state).toBe('completed');
+    } finally {
+      p.child.kill('SIGTERM');
+      await p.exited;
+    }
+  });
+
+  it('says after the ready line that thread management is off without AGENT_ID (the README command as given)', async () => {
+    const p = run(['runtime', '--project', EXAMPLE, '--port', '0', '--data-dir', tempDir('cli')], /ready at (http:\/\/\S+)/, { AGENT_ID: '' });
+    try {
+      const url = await p.ready;
+      // one write: the note is there when the ready line is
+      const lines = p.out().trim().split('\n');
+      expect(lines).toHaveLength(2);
+      expect(lines[1]).toMatch(/^Thread management is off, the \/api\/v1\/memory\/threads endpoints answer 409 AGENT_ID_REQUIRED: AGENT_ID is not set.*\.env/);
+      const res = await fetch(`${url}api/v1/memory/threads`);
+      expect(res.status).toBe(409);
+      expect(((await res.json()) as any).error.message).toBe(lines[1].slice(lines[1].indexOf('AGENT_ID is not set')));
     } finally {
       p.child.kill('SIGTERM');
       await p.exited;

@@ -81,6 +81,7 @@ describe('status, card URL and the envelope', () => {
       expect(r.status).toBe(200);
       expect(r.body).toMatchObject({ success: true, error: null });
       expect(r.body.data.agent_id).toBe('mgmt-agent');
+      expect(r.body.data.thread_management).toEqual({ state: 'on', agent_id: 'mgmt-agent' });
       expect(r.body.data.mcp).toEqual({ servers: [], connected: 0, total: 0 });
       expect(r.body.data.a2a).toMatchObject({ card_url: 'https://old.example.com/a2a', protocol_version: '0.3.0', streaming: true });
       expect(r.body.data.a2a.requests['message/send']).toBeGreaterThanOrEqual(1);
@@ -175,6 +176,13 @@ describe('status, card URL and the envelope', () => {
           'MEMORY_DISABLED',
         );
       }
+      // the status says why, with what the thread endpoints answer
+      expect((await call(off.url, 'GET', '/api/v1/status')).body.data.thread_management).toMatchObject({
+        state: 'off',
+        reason: 'MEMORY_DISABLED',
+        http_status: 404,
+        message: expect.stringContaining('MEMORY_ENABLED=false'),
+      });
       // the agent still answers
       const res = (await off.client.sendMessage(sendParams('How do I reset my password?'))) as any;
       expect(res.result.status.state).toBe('completed');
@@ -308,6 +316,16 @@ describe.each(BACKENDS)('threads on $name', (backend) => {
       ]) {
         expectError(await call(anon.url, m, p, m === 'POST' ? { old_id: 'a', new_id: 'b' } : undefined), 409, 'AGENT_ID_REQUIRED');
       }
+      // GET /api/v1/status says thread management is off and why, in the endpoints' own words
+      const threads = await call(anon.url, 'GET', '/api/v1/memory/threads');
+      const status = await call(anon.url, 'GET', '/api/v1/status');
+      expect(status.body.data.thread_management).toEqual({
+        state: 'off',
+        reason: 'AGENT_ID_REQUIRED',
+        http_status: 409,
+        message: threads.body.error!.message,
+      });
+      expect(status.body.data.thread_management.message).toMatch(/AGENT_ID is not set.*\.env/);
     } finally {
       await anon.close();
     }

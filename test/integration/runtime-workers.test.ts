@@ -25,9 +25,9 @@ interface LogEntry {
 }
 
 /** The command as an operator runs it; its JSON log lines (stderr) can be awaited. */
-function runCluster(args: string[]) {
+function runCluster(args: string[], env: Record<string, string> = {}) {
   const child = spawn(process.execPath, [BIN, 'runtime', ...args], {
-    env: { PATH: process.env.PATH, AGENT_ID: 'test-agent', SCRIPTED_DELAY_MS: '0' },
+    env: { PATH: process.env.PATH, AGENT_ID: 'test-agent', SCRIPTED_DELAY_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -112,6 +112,20 @@ const task = (res: any) => {
 };
 
 describe('agent-studio runtime --workers', () => {
+  it('prints the note that thread management is off once, after the one ready line', async () => {
+    const p = runCluster(['--project', EXAMPLE, '--port', '0', '--workers', '2', '--data-dir', tempDir('workers')], { AGENT_ID: '' });
+    try {
+      await p.ready;
+      const lines = p.out().trim().split('\n');
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatch(/ ready at /);
+      expect(lines[1]).toMatch(/^Thread management is off, the \/api\/v1\/memory\/threads endpoints answer 409 AGENT_ID_REQUIRED: AGENT_ID is not set/);
+    } finally {
+      p.child.kill('SIGTERM');
+      await p.exited;
+    }
+  });
+
   it('serves from two workers on one port as one runtime, restarts a killed worker, and stops them all on SIGTERM', async () => {
     const p = runCluster(['--project', EXAMPLE, '--port', '0', '--workers', '2', '--data-dir', tempDir('workers')]);
     const pids = new Set<number>();

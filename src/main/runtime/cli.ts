@@ -145,7 +145,7 @@ function survivePerRequestFailures(log: { error: (obj: object, msg: string) => v
  * runtime and why, e.g. the thread endpoints without AGENT_ID (docs/management-api.md). */
 export function startupNotes(threads: { state: 'on' } | { state: 'off'; reason: string; http_status: number; message: string }): string[] {
   if (threads.state === 'on') return [];
-  return [`Thread management is off, /api/v1/threads answers ${threads.http_status} ${threads.reason}: ${threads.message}`];
+  return [`Thread management is off, the /api/v1/memory/threads endpoints answer ${threads.http_status} ${threads.reason}: ${threads.message}`];
 }
 
 function formatLine(d: ProjectDiagnostic): string {
