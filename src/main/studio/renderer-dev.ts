@@ -48,7 +48,8 @@ export async function startDevRenderer(): Promise<DevRenderer> {
     esbuild: { jsx: 'automatic' },
     worker: { format: 'es' },
     plugins: [noHmrConnection],
-    server: { middlewareMode: true, hmr: false, ws: false, watch: null },
+    // The page's modules are transformed while the studio starts, before a browser asks.
+    server: { middlewareMode: true, hmr: false, ws: false, watch: null, warmup: { clientFiles: ['./src/main.tsx'] } },
   });
   return {
     handler: (req, res, next) => server.middlewares(req, res, next),
