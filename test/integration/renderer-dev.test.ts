@@ -108,7 +108,7 @@ describe('the renderer of a checkout with no production build', () => {
       ).resolves.toBe(true);
       expect(sockets).toEqual([]);
       expect(violations).toEqual([]);
-      expect(await page.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content'))).toBe(productionCsp);
+      expect(await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')).toBe(productionCsp);
     } finally {
       await browser.close();
     }
