@@ -20,6 +20,7 @@ function packedGlobs(): { include: string[]; exclude: string[] } {
   const start = yml.findIndex((l) => l.trim() === 'files:');
   const globs: string[] = [];
   for (const line of yml.slice(start + 1)) {
+    if (/^\s+#/.test(line)) continue;
     const m = /^\s+-\s+'?([^']+?)'?\s*$/.exec(line);
     if (!m) break;
     globs.push(m[1]!);
@@ -70,6 +71,7 @@ describe('the built main process', () => {
       }
     }
     expect(urls).toContain(path.join('main', 'worker-entry.mjs'));
+    expect(isPacked('out/.vite-dev/deps/react.js')).toBe(false);
     // The same files under out/ in the app: electron-builder packs them.
     for (const rel of urls) {
       expect(isPacked(`out/${rel.split(path.sep).join('/')}`), `out/${rel} is not packed`).toBe(true);
