@@ -8,24 +8,43 @@ import { devCspPlugin, rendererBuild, rendererDevServer, rendererRoot } from './
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
+/**
+ * The main process and every module it loads by URL at run time. The source-analysis client
+ * starts `new URL('./worker-entry.mjs', import.meta.url)` (src/main/studio/source/client.ts):
+ * from src/ that file registers tsx and imports worker.ts; in the build the worker is bundled
+ * under the same name beside index.js, so the one line works in both (docs/installers.md,
+ * "What the app loads at run time"; test/integration/built-main.test.ts checks it).
+ */
+export function mainBuild(outDir = here('./out/main')) {
+  return {
+    outDir,
+    rollupOptions: {
+      input: { index: here('./src/main/index.ts'), 'worker-entry': here('./src/main/studio/source/worker.ts') },
+      output: { entryFileNames: (chunk: { name: string }) => (chunk.name === 'worker-entry' ? '[name].mjs' : '[name].js') },
+    },
+    // Native and heavy dependencies (better-sqlite3, langgraph) load from node_modules.
+    externalizeDeps: true,
+  };
+}
+
+export function preloadBuild(outDir = here('./out/preload')) {
+  return {
+    outDir,
+    rollupOptions: {
+      input: { index: here('./src/preload/index.ts') },
+      output: { format: 'cjs' as const, entryFileNames: '[name].cjs' },
+    },
+  };
+}
+
+/** The main process and the preload without the renderer, into `outDir`/main and /preload
+ * (test/integration/built-main.test.ts). */
+export const processesOnly = (outDir: string) =>
+  defineConfig({ main: { build: mainBuild(`${outDir}/main`) }, preload: { build: preloadBuild(`${outDir}/preload`) } });
+
 export default defineConfig({
-  main: {
-    build: {
-      outDir: here('./out/main'),
-      rollupOptions: { input: { index: here('./src/main/index.ts') } },
-      // Native and heavy dependencies (better-sqlite3, langgraph) load from node_modules.
-      externalizeDeps: true,
-    },
-  },
-  preload: {
-    build: {
-      outDir: here('./out/preload'),
-      rollupOptions: {
-        input: { index: here('./src/preload/index.ts') },
-        output: { format: 'cjs', entryFileNames: '[name].cjs' },
-      },
-    },
-  },
+  main: { build: mainBuild() },
+  preload: { build: preloadBuild() },
   renderer: {
     root: rendererRoot,
     base: './',

@@ -6,7 +6,7 @@ import { parseFlags, parsePort, UsageError } from '../cli-args.ts';
 import { StoreVersionError } from '../playground/store/db.ts';
 import { checkLoopbackHost, startStudio, StudioStartError } from './studio.ts';
 import { agentName } from '../common/agent-name.ts';
-import { ensureRendererBuilt } from './renderer-build.ts';
+import { prepareRenderer } from './renderer-build.ts';
 
 export const DEFAULT_STUDIO_PORT = 4280;
 
@@ -26,11 +26,13 @@ export async function runServeCommand(argv: string[]): Promise<void> {
     throw new UsageError((err as Error).message);
   }
   const projectDir = path.resolve(flags.project);
-  await ensureRendererBuilt((line) => process.stderr.write(`${line}\n`));
+  const renderer = await prepareRenderer((line) => process.stderr.write(`${line}\n`));
   let studio: Awaited<ReturnType<typeof startStudio>>;
   try {
-    studio = await startStudio({ projectDir, port, host, dataDir: typeof flags['data-dir'] === 'string' ? flags['data-dir'] : undefined });
+    const dataDir = typeof flags['data-dir'] === 'string' ? flags['data-dir'] : undefined;
+    studio = await startStudio({ projectDir, port, host, dataDir, rendererDev: renderer.dev });
   } catch (err) {
+    await renderer.close();
     if (err instanceof StudioStartError || err instanceof StoreVersionError) {
       process.stderr.write(`agent-studio serve: ${err.message}\n`);
       process.exit(1);
@@ -44,7 +46,7 @@ export async function runServeCommand(argv: string[]): Promise<void> {
     if (stopping) process.exit(130);
     stopping = true;
     process.stderr.write(`agent-studio serve: ${signal}: stopping (active runs end interrupted, reason studio_shutdown)\n`);
-    studio.close().then(
+    Promise.all([studio.close(), renderer.close()]).then(
       () => process.exit(0),
       (err: unknown) => {
         process.stderr.write(`agent-studio serve: did not stop cleanly: ${(err as Error).message}\n`);

@@ -1,8 +1,10 @@
 // The renderer's built files (out/renderer). A packed install ships them built; a git
-// checkout builds them on first use (`start`, `serve`) and again when the renderer's sources
+// checkout serves them through Vite's dev server while it builds them in the background on
+// first use (`start`, `serve`: prepareRenderer) and again when the renderer's sources
 // are newer than the build.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { RequestHandler } from 'express';
 
 const PACKAGE_ROOT = resolve(import.meta.dirname, '../../..');
 export const RENDERER_INDEX = join(PACKAGE_ROOT, 'out', 'renderer', 'index.html');
@@ -41,4 +43,33 @@ export async function ensureRendererBuilt(log: (line: string) => void): Promise<
   if (!rendererNeedsBuild()) return;
   log('agent-studio: building the renderer (first use, or its sources changed; about two minutes)…');
   await buildRenderer();
+}
+
+export interface PreparedRenderer {
+  /** Set while the checkout has no current production build: Vite's dev server in middleware
+   * mode (src/main/studio/renderer-dev.ts), for `startStudio({ rendererDev })`. */
+  dev?: RequestHandler;
+  close(): Promise<void>;
+}
+
+/**
+ * What `start` and `serve` do before the studio listens: nothing when the build is current;
+ * otherwise the dev server at once (about a second) and the production build in the
+ * background (about 70 s on two cores), which pages load once it is ready.
+ */
+export async function prepareRenderer(log: (line: string) => void): Promise<PreparedRenderer> {
+  if (!rendererNeedsBuild()) return { close: async () => undefined };
+  log(
+    'agent-studio: the renderer has no current production build: serving it through the development server now, building it in the background (about a minute)…',
+  );
+  const { startDevRenderer, buildRendererInBackground } = await import('./renderer-dev.ts');
+  const dev = await startDevRenderer();
+  const build = buildRendererInBackground(log);
+  return {
+    dev: dev.handler,
+    close: async () => {
+      build.stop();
+      await dev.close();
+    },
+  };
 }

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseFlags, parsePort } from '../cli-args.ts';
-import { ensureRendererBuilt, isSourceCheckout } from './renderer-build.ts';
+import { isSourceCheckout, prepareRenderer } from './renderer-build.ts';
 import { homedir } from 'node:os';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -83,15 +83,18 @@ async function runElectron(binary: string, projectDir: string, dataDir: string |
 }
 
 async function runHeadless(reason: string, projectDir: string, dataDir: string, port: number, portGiven: boolean): Promise<void> {
-  await ensureRendererBuilt((line) => process.stdout.write(`${line}\n`));
+  const renderer = await prepareRenderer((line) => process.stdout.write(`${line}\n`));
   const { startStudio } = await import('./studio.ts');
   let studio: Awaited<ReturnType<typeof startStudio>>;
   try {
-    studio = await startStudio({ projectDir, dataDir, port });
+    studio = await startStudio({ projectDir, dataDir, port, rendererDev: renderer.dev });
   } catch (err) {
     // The usual port is taken (another studio?): any free port will do unless one was asked for.
-    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || portGiven) throw err;
-    studio = await startStudio({ projectDir, dataDir, port: 0 });
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || portGiven) {
+      await renderer.close();
+      throw err;
+    }
+    studio = await startStudio({ projectDir, dataDir, port: 0, rendererDev: renderer.dev });
   }
 
   process.stdout.write(
@@ -117,7 +120,7 @@ async function runHeadless(reason: string, projectDir: string, dataDir: string, 
     }
     stopping = true;
     process.stdout.write(`\nagent-studio: ${signal}, stopping the studio (active runs end interrupted, reason studio_shutdown)…\n`);
-    studio.close().then(
+    Promise.all([studio.close(), renderer.close()]).then(
       () => process.exit(0),
       (err: unknown) => {
         process.stderr.write(`agent-studio: the studio did not stop cleanly: ${(err as Error).message}\n`);

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import express from 'express';
+import express, { type RequestHandler } from 'express';
 import pino, { type Logger } from 'pino';
 import { PLAYGROUND_PREFIX } from '../../shared/playground.ts';
 import { PlaygroundError } from '../playground/errors.ts';
@@ -48,6 +48,8 @@ export interface StudioOptions {
   runtimeCommand?: RuntimeCommand | false;
   /** The built renderer (default: <repo>/out/renderer). */
   rendererDir?: string;
+  /** Serves the renderer until `rendererDir` holds a build (renderer-build.ts prepareRenderer). */
+  rendererDev?: RequestHandler;
   /** Further origins allowed to call the API (e.g. a renderer served from elsewhere). */
   allowedOrigins?: string[];
   logger?: Logger;
@@ -185,7 +187,7 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
   );
   app.use(PLAYGROUND_PREFIX, playground.router);
   app.use(createStudioRoutes({ projectDir, project, runtimeStatus, store, blobs }));
-  app.use(createStaticRouter(opts.rendererDir ?? path.join(repoRoot(), 'out', 'renderer')));
+  app.use(createStaticRouter(opts.rendererDir ?? path.join(repoRoot(), 'out', 'renderer'), opts.rendererDev));
   app.use(notFoundRoute);
   app.use(errorHandler(logger));
 
