@@ -2,7 +2,7 @@
 // node's source targets, the tab bar of open files and the toolbar (SourceView.tsx owns the
 // editor).
 import type * as Monaco from 'monaco-editor';
-import type { SourceTarget } from '../../api/project.ts';
+import type { ProjectDiagnostic, SourceTarget } from '../../api/project.ts';
 import { CopyButton } from '../CopyButton.tsx';
 
 export function languageOf(path: string): string {
@@ -24,6 +24,25 @@ export interface OpenFile {
   model: Monaco.editor.ITextModel;
   /** A save is under way: the disk may already hold it before the answer arrives. */
   saving?: boolean;
+}
+
+/** The project's diagnostics as error markers in the open files they name. */
+export function showDiagnostics(monaco: typeof Monaco, files: OpenFile[], diagnostics: ProjectDiagnostic[]): void {
+  for (const f of files) {
+    const mine = diagnostics.filter((d) => d.file === f.path);
+    monaco.editor.setModelMarkers(
+      f.model,
+      'project',
+      mine.map((d) => ({
+        severity: monaco.MarkerSeverity.Error,
+        message: d.message,
+        startLineNumber: d.line ?? 1,
+        startColumn: d.column ?? 1,
+        endLineNumber: d.line ?? 1,
+        endColumn: (d.column ?? 1) + 1,
+      })),
+    );
+  }
 }
 
 const KIND_LABEL: Record<SourceTarget['kind'], string> = {

@@ -5,13 +5,14 @@
 // TypeScript syntax errors show inline. The editor stays where the author was (cursor,
 // selection, scroll per tab, viewState.ts) through a save, a project reload and a page reload.
 import { useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import type * as Monaco from 'monaco-editor';
 import { ApiError, errorMessage } from '../../api/client.ts';
 import { fetchProjectFile, primaryTarget, useProject, useSaveFile, useSourceTargets, type ProjectDiagnostic } from '../../api/project.ts';
 import { desktopBridge } from '../../lib/bridge.ts';
 import { loadMonaco, monacoTheme } from '../../monaco/loadMonaco.ts';
 import { useUi } from '../../state/ui.ts';
-import { FileTree, languageOf, NodeTargets, SourceToolbar, TabBar, type OpenFile } from './SourceParts.tsx';
+import { FileTree, languageOf, NodeTargets, showDiagnostics, SourceToolbar, TabBar, type OpenFile } from './SourceParts.tsx';
 import { loadSourceSession, saveSourceSession, shownTargets, tabKey } from './viewState.ts';
 
 export function SourceView() {
@@ -142,12 +143,17 @@ export function SourceView() {
         }),
       );
       files.current.set(key, file);
-      setTabs((t) => (t.includes(key) ? t : [...t, key]));
     }
     switching.current = true;
     ed.setModel(file.model);
     ed.updateOptions({ readOnly: Boolean(file.runId) });
-    setActive(key);
+    // The tab bar and toolbar drawn and the editor measured first: a scroll position is
+    // kept only if the editor has its final height when it is restored.
+    flushSync(() => {
+      setTabs((t) => (t.includes(key) ? t : [...t, key]));
+      setActive(key);
+    });
+    ed.layout();
     // Back to a tab: where the author left it (also after a page reload).
     const kept = session.current.views[key];
     if (!line && kept) ed.restoreViewState(kept);
@@ -209,22 +215,7 @@ export function SourceView() {
   useEffect(() => {
     const monaco = monacoRef.current;
     if (!monaco) return;
-    const diagnostics = JSON.parse(diagnosticsJson) as ProjectDiagnostic[];
-    for (const f of files.current.values()) {
-      const mine = diagnostics.filter((d: ProjectDiagnostic) => d.file === f.path);
-      monaco.editor.setModelMarkers(
-        f.model,
-        'project',
-        mine.map((d) => ({
-          severity: monaco.MarkerSeverity.Error,
-          message: d.message,
-          startLineNumber: d.line ?? 1,
-          startColumn: d.column ?? 1,
-          endLineNumber: d.line ?? 1,
-          endColumn: (d.column ?? 1) + 1,
-        })),
-      );
-    }
+    showDiagnostics(monaco, [...files.current.values()], JSON.parse(diagnosticsJson) as ProjectDiagnostic[]);
   }, [diagnosticsJson, tabs.length, ready]);
 
   // A file changed on disk (another editor, a git checkout) while open here: an untouched
