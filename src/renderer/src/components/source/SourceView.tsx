@@ -36,6 +36,7 @@ export function SourceView() {
   const session = useRef(loadSourceSession());
   // True while a tab is being switched to: the model's default position is not the author's.
   const switching = useRef(false);
+  const restoring = useRef<{ model: Monaco.editor.ITextModel; state: Monaco.editor.ICodeEditorViewState } | null>(null);
   /** Keeps the active tab's view state (and says it on the editor for tests and tools). */
   const remember = () => {
     const ed = editor.current;
@@ -92,13 +93,20 @@ export function SourceView() {
           remember();
         });
         const scrolled = ed.onDidScrollChange(() => remember());
+        // A restored view state is applied again when the editor's size settles (a bar above
+        // it drawn later clamps the scroll) until the author touches the editor.
+        const laidOut = ed.onDidLayoutChange(() => {
+          const r = restoring.current;
+          if (r && r.model === ed.getModel()) ed.restoreViewState(r.state);
+        });
+        const touched = [ed.onMouseDown, ed.onKeyDown].map((on) => on(() => (restoring.current = null)));
+        host.current.addEventListener('wheel', () => (restoring.current = null), { passive: true });
         editor.current = ed;
         decorations.current = ed.createDecorationsCollection();
         setReady(true);
         editorReady.current?.resolve();
         cleanup = () => {
-          moved.dispose();
-          scrolled.dispose();
+          for (const d of [moved, scrolled, laidOut, ...touched]) d.dispose();
           ed.dispose();
           for (const f of files.current.values()) f.model.dispose();
           files.current.clear();
@@ -156,6 +164,7 @@ export function SourceView() {
     ed.layout();
     // Back to a tab: where the author left it (also after a page reload).
     const kept = session.current.views[key];
+    restoring.current = !line && kept ? { model: file.model, state: kept } : null;
     if (!line && kept) ed.restoreViewState(kept);
     switching.current = false;
     if (line) {
