@@ -134,7 +134,7 @@ describe('authoring loop', () => {
     await expect.poll(() => page.getByTestId('source-location').textContent()).toBe(`src/graph.ts:${fnLine}`);
 
     // A line added at the top (the node's function moves down a line), then the cursor to
-    // the end of the file with the last two lines selected, scrolled there.
+    // the end of the file with the last two lines selected.
     await page.getByTestId('source-editor').locator('.monaco-editor .view-lines').click();
     await page.keyboard.press('ControlOrMeta+Home');
     await page.keyboard.type('// kept in place');
@@ -142,6 +142,15 @@ describe('authoring loop', () => {
     await page.keyboard.press('ControlOrMeta+End');
     await page.keyboard.press('Shift+ArrowUp');
     await page.keyboard.press('Shift+ArrowUp');
+    // Scrolled back up a little (not clamped at the end, whatever the editor's height).
+    const bottom = Number((await editorPlace(page)).scrollTop);
+    await page.getByTestId('source-editor').hover();
+    await expect
+      .poll(async () => {
+        await page.mouse.wheel(0, -200);
+        return Number((await editorPlace(page)).scrollTop);
+      })
+      .toBeLessThan(bottom - 300);
     const place = await editorPlace(page);
     expect(Number(place.scrollTop)).toBeGreaterThan(0);
     expect(place.selection).not.toMatch(/^(\d+):\d+-\1:/); // spans lines
