@@ -21,7 +21,7 @@ describe('compare runs', () => {
   // Each test starts on the original files (the fixture saves them back between tests).
   const world = useStudioWorld({ studio: { projectDir: PROJECT }, restoreProject: true });
 
-  it('reruns after a code change and shows the changed file, the divergence node, the text and data diffs and the score deltas', async () => {
+  it('reruns after a code change and shows the changed file with its diff, the divergence node, the text and data diffs and the score deltas', async () => {
     const { page, screenshot } = world();
     const { studio, composer, run } = await openNewSession(world());
     await composer.typeText('I want a refund for order ORD-12345');
