@@ -1,6 +1,7 @@
 // The authoring loop in the browser: a graph node opens its function in the source view;
 // an edit saved there changes the next answer with nothing else to do; a broken edit is
-// reported at once with its line, and sending waits until it is fixed.
+// reported at once with its line, and sending waits until it is fixed; saving leaves the
+// editor where the author was, through the project reload and a page reload.
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -29,6 +30,29 @@ async function replaceEditorText(page: Page, url: string, path: string, text: st
   await expect
     .poll(async () => ((await (await fetch(`${url}/api/project/file?path=${encodeURIComponent(path)}`)).json()) as { content: string }).content)
     .toBe(text);
+}
+
+/** Where the editor is: cursor, selection and scroll (the source view says it on the editor). */
+async function editorPlace(page: Page): Promise<{ cursor: string | null; selection: string | null; scrollTop: string | null }> {
+  const editor = page.getByTestId('source-editor');
+  return {
+    cursor: await editor.getAttribute('data-cursor'),
+    selection: await editor.getAttribute('data-selection'),
+    scrollTop: await editor.getAttribute('data-scroll-top'),
+  };
+}
+
+/** Waits until the studio has loaded the saved files (docs/studio-api.md, GET /api/project). */
+async function waitProjectLoaded(url: string, before: string): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        const s = (await (await fetch(`${url}/api/project`)).json()) as { fingerprint: string; state: string; pending_changes: string[] };
+        return s.fingerprint !== before && s.state === 'ready' && s.pending_changes.length === 0;
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
 }
 
 describe('authoring loop', () => {
@@ -96,5 +120,61 @@ describe('authoring loop', () => {
     await banner.waitFor({ state: 'detached', timeout: 20_000 });
     await studio.showView('run');
     await expect.poll(() => composer.sendButton().isDisabled()).toBe(false);
+  });
+
+  it('keeps the cursor, selection and scroll where the author was on save, on the project reload and on a page reload', async () => {
+    const { page, url } = world();
+    const { studio } = await openNewSession(world());
+    await studio.showView('graph');
+    await page.locator('[data-testid="graph-node"][data-node-id="respond"]').click();
+    await page.getByTestId('node-go-to-source').click();
+    const targetsOf = async () =>
+      ((await (await fetch(`${url}/api/playground/v1/source-targets/respond`)).json()) as { targets: { kind: string; line: number }[] }).targets;
+    const fnLine = (await targetsOf()).find((t) => t.kind === 'function')!.line;
+    await expect.poll(() => page.getByTestId('source-location').textContent()).toBe(`src/graph.ts:${fnLine}`);
+
+    // A line added at the top (the node's function moves down a line), then the cursor to
+    // the end of the file with the last two lines selected.
+    await page.getByTestId('source-editor').locator('.monaco-editor .view-lines').click();
+    await page.keyboard.press('ControlOrMeta+Home');
+    await page.keyboard.type('// kept in place');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('ControlOrMeta+End');
+    await page.keyboard.press('Shift+ArrowUp');
+    await page.keyboard.press('Shift+ArrowUp');
+    // Scrolled back up a little (not clamped at the end, whatever the editor's height).
+    const bottom = Number((await editorPlace(page)).scrollTop);
+    await page.getByTestId('source-editor').hover();
+    await expect
+      .poll(async () => {
+        await page.mouse.wheel(0, -200);
+        return Number((await editorPlace(page)).scrollTop);
+      })
+      .toBeLessThan(bottom - 300);
+    const place = await editorPlace(page);
+    expect(Number(place.scrollTop)).toBeGreaterThan(0);
+    expect(place.selection).not.toMatch(/^(\d+):\d+-\1:/); // spans lines
+    const where = await page.getByTestId('source-location').textContent();
+    expect(where).not.toBe(`src/graph.ts:${fnLine}`);
+
+    const before = ((await (await fetch(`${url}/api/project`)).json()) as { fingerprint: string }).fingerprint;
+    await page.keyboard.press('ControlOrMeta+S');
+    await page.locator('[data-testid="source-tab"][data-path="src/graph.ts"]:not([data-dirty])').waitFor();
+    await waitProjectLoaded(url, before);
+    // The page has the fresh analysis (the function one line down): the editor stayed put.
+    await page.locator(`[data-testid="source-target"][data-kind="function"]:has-text("src/graph.ts:${fnLine + 1}")`).waitFor();
+    expect(await editorPlace(page)).toEqual(place);
+    expect(await page.getByTestId('source-location').textContent()).toBe(where);
+
+    // Another view and back, then a reload of the page: the same file, the same place.
+    await studio.showView('run');
+    await studio.showView('source');
+    await page.locator('[data-testid="source-view"][data-active-file="src/graph.ts"]').waitFor();
+    await expect.poll(() => editorPlace(page)).toEqual(place);
+    await page.reload();
+    await studio.waitReady();
+    await page.locator('[data-testid="source-view"][data-active-file="src/graph.ts"]').waitFor();
+    await expect.poll(() => editorPlace(page)).toEqual(place);
+    expect(await page.getByTestId('source-location').textContent()).toBe(where);
   });
 });

@@ -1,6 +1,7 @@
 // Compare in the browser: change the example's code, rerun, and "Compare with the original"
-// shows in one view the changed file, the node where the runs diverged, the text diff, the
-// data paths that changed and the score deltas; two runs ticked in the sidebar compare too.
+// shows in one view the changed file with its diff, the node where the runs diverged, the
+// text diff, the data paths that changed and the score deltas; two runs ticked in the
+// sidebar compare too.
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -20,9 +21,9 @@ describe('compare runs', () => {
   // Each test starts on the original files (the fixture saves them back between tests).
   const world = useStudioWorld({ studio: { projectDir: PROJECT }, restoreProject: true });
 
-  it('reruns after a code change and shows the changed file, the divergence node, the text and data diffs and the score deltas', async () => {
+  it('reruns after a code change and shows the changed file with its diff, the divergence node, the text and data diffs and the score deltas', async () => {
     const { page, screenshot } = world();
-    const { composer, run } = await openNewSession(world());
+    const { studio, composer, run } = await openNewSession(world());
     await composer.typeText('I want a refund for order ORD-12345');
     await composer.sendWithShortcut();
     const original = await run.waitForNewRun(null);
@@ -64,6 +65,28 @@ describe('compare runs', () => {
     await expect.poll(() => rows.count()).toBe(2);
     expect(await rows.getByTestId('score-delta').count()).toBe(2);
     await screenshot('30-compare');
+
+    // The changed file's diff between the runs, the changed words marked, in the layout chosen.
+    const change = page.locator('[data-testid="code-change"][data-path="src/graph.ts"]');
+    const codeDiff = change.getByTestId('code-diff');
+    await codeDiff.locator('mark.diff__word--ins').first().waitFor();
+    expect(await codeDiff.locator('mark.diff__word--del').allTextContents()).toContain('Good');
+    expect(await codeDiff.locator('mark.diff__word--ins').allTextContents()).toContain('Great');
+    expect(await codeDiff.getAttribute('data-mode')).toBe('split');
+    await page.getByTestId('code-diff-mode-inline').click();
+    await change.locator('[data-testid="code-diff"][data-mode="inline"]').waitFor();
+    await change.getByTestId('code-diff-toggle').click();
+    await codeDiff.waitFor({ state: 'detached' });
+    await change.getByTestId('code-diff-toggle').click();
+    await codeDiff.waitFor();
+    // The file as the left run had it opens read-only, with nothing offering to save it.
+    await change.getByTestId('code-open-left').click();
+    await page.locator(`[data-testid="source-view"][data-read-only="true"][data-active-file="src/graph.ts@${original}"]`).waitFor();
+    await page.getByTestId('source-at-run').waitFor();
+    expect(await page.getByTestId('source-save').count()).toBe(0);
+    expect(await page.getByTestId('source-save-hint').count()).toBe(0);
+    await studio.showView('compare');
+    await result.waitFor();
 
     // The divergence opens the node's span in the rerun's timeline.
     await page.getByTestId('divergence-span-right').click();

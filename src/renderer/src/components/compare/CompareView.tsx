@@ -11,6 +11,7 @@ import { useRuns } from '../../api/queries.ts';
 import { formatDuration, formatTime, shortId } from '../../lib/format.ts';
 import { useUi } from '../../state/ui.ts';
 import { StatusBadge } from '../StatusBadge.tsx';
+import { CodeChanges } from './CodeChanges.tsx';
 import { DataDiff } from './DataDiff.tsx';
 import { DivergencePanel } from './Divergence.tsx';
 import { StabilityPanel } from './Stability.tsx';
@@ -125,49 +126,6 @@ function SideSummary({ side, title }: { side: RunSide; title: string }) {
   );
 }
 
-function CodeChanges({ c }: { c: RunComparison }) {
-  const openSource = useUi((s) => s.openSource);
-  if (!c.code.known)
-    return <p className="muted">The code of {c.left.code_fingerprint ? 'the right' : 'the left'} run is not known (it never reached the runtime).</p>;
-  if (c.code.same) return <p data-testid="code-same">Both runs ran the same code.</p>;
-  return (
-    <div data-testid="code-changes">
-      <p>
-        The code changed between the runs ({c.code.changed_files.length} file{c.code.changed_files.length === 1 ? '' : 's'}):
-      </p>
-      <ul className="compare__files">
-        {c.code.changed_files.map((f) => (
-          <li key={f.path} data-testid="code-change" data-path={f.path} data-change={f.change}>
-            <span className={`pill pill--${f.change === 'modified' ? 'changed' : f.change}`}>{f.change}</span>{' '}
-            <button
-              type="button"
-              className="linkbtn"
-              disabled={f.change === 'removed'}
-              onClick={() => openSource({ file: f.path, runId: c.right.run_id })}
-              title="Show this file as the right run had it"
-            >
-              <code>{f.path}</code>
-            </button>
-            {f.change !== 'added' ? (
-              <>
-                {' '}
-                <button
-                  type="button"
-                  className="linkbtn small"
-                  onClick={() => openSource({ file: f.path, runId: c.left.run_id })}
-                  title="Show this file as the left run had it"
-                >
-                  (as left had it)
-                </button>
-              </>
-            ) : null}
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
-}
-
 function Section({ title, children, testId, badge }: { title: string; children: React.ReactNode; testId: string; badge?: string }) {
   return (
     <section className="compare__section" data-testid={testId} aria-label={title}>
@@ -204,7 +162,7 @@ function Result({ c, options }: { c: RunComparison; options: CompareOptions }) {
         <SideSummary side={c.right} title="Right" />
       </div>
       <Section title="Code" testId="compare-code">
-        <CodeChanges c={c} />
+        <CodeChanges c={c} mode={mode} onMode={setMode} />
       </Section>
       <Section title="Where they diverged" testId="compare-divergence">
         <DivergencePanel c={c} />

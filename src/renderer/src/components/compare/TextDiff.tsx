@@ -41,7 +41,8 @@ function useRows(unified: string, mode: DiffMode) {
   return useMemo(() => (mode === 'inline' ? inlineRows(unified) : splitRows(unified)), [unified, mode]);
 }
 
-export function TextDiff({ c, mode }: { c: TextComparison; mode: DiffMode }) {
+/** `testId` tells a text part's diff from a code file's (CodeChanges.tsx). */
+export function TextDiff({ c, mode, testId = 'text-diff' }: { c: TextComparison; mode: DiffMode; testId?: string }) {
   const rows = useRows(c.unified_diff, mode);
   const parent = useRef<HTMLDivElement>(null);
   const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => parent.current, estimateSize: () => ROW_PX, overscan: 20 });
@@ -53,13 +54,13 @@ export function TextDiff({ c, mode }: { c: TextComparison; mode: DiffMode }) {
       </p>
     );
   return (
-    <div className="diff" data-testid="text-diff" data-mode={mode} data-status={c.status}>
+    <div className="diff" data-testid={testId} data-mode={mode} data-status={c.status}>
       <p className="diff__stats">
         <span className="delta delta--up">+{c.lines_added}</span> <span className="delta delta--down">−{c.lines_removed}</span> lines
         {c.left_partial || c.right_partial ? (
           <span className="muted"> · {c.right_partial ? 'right' : 'left'} text is partial (still streaming, or cut by a cancel)</span>
         ) : null}
-        {c.diff_timed_out ? <span className="muted"> · too different to align line by line: shown as replaced</span> : null}
+        {c.diff_timed_out ? <span className="muted"> · too different or too large to align line by line: shown as replaced</span> : null}
       </p>
       <div ref={parent} className="diff__scroll" style={{ height: Math.min(virtual.getTotalSize() + 4, 520) }}>
         <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>

@@ -1,7 +1,17 @@
 // The source view's parts that only show what they are given: the project's file tree, a
-// node's source targets, and the tab bar of open files (SourceView.tsx owns the editor).
+// node's source targets, the tab bar of open files and the toolbar (SourceView.tsx owns the
+// editor).
 import type * as Monaco from 'monaco-editor';
-import type { SourceTarget } from '../../api/project.ts';
+import type { ProjectDiagnostic, SourceTarget } from '../../api/project.ts';
+import { CopyButton } from '../CopyButton.tsx';
+
+export function languageOf(path: string): string {
+  if (/\.(ts|tsx|mts|cts)$/.test(path)) return 'typescript';
+  if (/\.(js|mjs|cjs|jsx)$/.test(path)) return 'javascript';
+  if (path.endsWith('.json')) return 'json';
+  if (path.endsWith('.md')) return 'markdown';
+  return 'plaintext';
+}
 
 export interface OpenFile {
   /** Tab key: the path, or `path@run` for a file as it was at a run (read-only). */
@@ -14,6 +24,25 @@ export interface OpenFile {
   model: Monaco.editor.ITextModel;
   /** A save is under way: the disk may already hold it before the answer arrives. */
   saving?: boolean;
+}
+
+/** The project's diagnostics as error markers in the open files they name. */
+export function showDiagnostics(monaco: typeof Monaco, files: OpenFile[], diagnostics: ProjectDiagnostic[]): void {
+  for (const f of files) {
+    const mine = diagnostics.filter((d) => d.file === f.path);
+    monaco.editor.setModelMarkers(
+      f.model,
+      'project',
+      mine.map((d) => ({
+        severity: monaco.MarkerSeverity.Error,
+        message: d.message,
+        startLineNumber: d.line ?? 1,
+        startColumn: d.column ?? 1,
+        endLineNumber: d.line ?? 1,
+        endColumn: (d.column ?? 1) + 1,
+      })),
+    );
+  }
 }
 
 const KIND_LABEL: Record<SourceTarget['kind'], string> = {
@@ -134,6 +163,56 @@ export function TabBar({
           </span>
         );
       })}
+    </div>
+  );
+}
+
+/** Where the cursor is, and Save for a file of the project. A file as it was at a run is
+ * read-only: it says so, and offers no save (no button, no shortcut hint). */
+export function SourceToolbar({
+  where,
+  runId,
+  onOpenInEditor,
+  canSave,
+  saving,
+  onSave,
+}: {
+  where: string | null;
+  runId: string | undefined;
+  onOpenInEditor: (() => void) | undefined;
+  canSave: boolean;
+  saving: boolean;
+  onSave: () => void;
+}) {
+  return (
+    <div className="source__toolbar">
+      {where ? (
+        <>
+          <code data-testid="source-location">{where}</code>
+          <CopyButton value={where} label="Copy path:line" />
+          {runId ? (
+            <span className="chip" data-testid="source-at-run">
+              as it was at run {runId.slice(-8)} (read-only)
+            </span>
+          ) : (
+            <>
+              {onOpenInEditor ? (
+                <button type="button" className="btn btn--small" onClick={onOpenInEditor}>
+                  Open in your editor
+                </button>
+              ) : null}
+              <button type="button" className="btn btn--small btn--primary" disabled={!canSave} onClick={onSave} data-testid="source-save">
+                {saving ? 'Saving…' : 'Save'}
+              </button>
+              <span className="muted small" data-testid="source-save-hint">
+                Ctrl/Cmd+S saves; the studio reloads the agent on its own.
+              </span>
+            </>
+          )}
+        </>
+      ) : (
+        <span className="muted">Open a file from the list, or use “Go to source” on a graph node or a span.</span>
+      )}
     </div>
   );
 }

@@ -2,24 +2,18 @@
 // graph node's function, a span's failing line, a diagnostic) with the lines highlighted.
 // Edit and save (Ctrl/Cmd+S) through /api/save: a dirty marker per tab, and a conflict
 // warning when the file changed on disk since it was opened. The project's diagnostics and
-// TypeScript syntax errors show inline.
+// TypeScript syntax errors show inline. The editor stays where the author was (cursor,
+// selection, scroll per tab, viewState.ts) through a save, a project reload and a page reload.
 import { useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import type * as Monaco from 'monaco-editor';
 import { ApiError, errorMessage } from '../../api/client.ts';
 import { fetchProjectFile, primaryTarget, useProject, useSaveFile, useSourceTargets, type ProjectDiagnostic } from '../../api/project.ts';
 import { desktopBridge } from '../../lib/bridge.ts';
 import { loadMonaco, monacoTheme } from '../../monaco/loadMonaco.ts';
 import { useUi } from '../../state/ui.ts';
-import { CopyButton } from '../CopyButton.tsx';
-import { FileTree, NodeTargets, TabBar, type OpenFile } from './SourceParts.tsx';
-
-function languageOf(path: string): string {
-  if (/\.(ts|tsx|mts|cts)$/.test(path)) return 'typescript';
-  if (/\.(js|mjs|cjs|jsx)$/.test(path)) return 'javascript';
-  if (path.endsWith('.json')) return 'json';
-  if (path.endsWith('.md')) return 'markdown';
-  return 'plaintext';
-}
+import { FileTree, languageOf, NodeTargets, showDiagnostics, SourceToolbar, TabBar, type OpenFile } from './SourceParts.tsx';
+import { loadSourceSession, saveSourceSession, shownTargets, tabKey } from './viewState.ts';
 
 export function SourceView() {
   const target = useUi((s) => s.sourceTarget);
@@ -39,6 +33,33 @@ export function SourceView() {
   const [ready, setReady] = useState(false);
   const [cursor, setCursor] = useState<{ path: string; line: number } | null>(null);
   const saveRef = useRef<() => void>(() => undefined);
+  const session = useRef(loadSourceSession());
+  // True while a tab is being switched to: the model's default position is not the author's.
+  const switching = useRef(false);
+  const restoring = useRef<{ model: Monaco.editor.ITextModel; state: Monaco.editor.ICodeEditorViewState } | null>(null);
+  /** Keeps the active tab's view state (and says it on the editor for tests and tools). */
+  const remember = () => {
+    const ed = editor.current;
+    const key = [...files.current.values()].find((f) => f.model === ed?.getModel())?.key;
+    const state = ed?.saveViewState();
+    if (!ed || !key || !state || switching.current) return;
+    session.current.views[key] = state;
+    saveSourceSession(session.current);
+    const sel = ed.getSelection();
+    if (host.current && sel) {
+      host.current.dataset.cursor = `${sel.positionLineNumber}:${sel.positionColumn}`;
+      host.current.dataset.selection = `${sel.startLineNumber}:${sel.startColumn}-${sel.endLineNumber}:${sel.endColumn}`;
+      host.current.dataset.scrollTop = String(Math.round(ed.getScrollTop()));
+    }
+  };
+  /** Replaces a file's text (it changed on disk) without moving the editor when it is shown. */
+  const replaceContent = (f: OpenFile, content: string) => {
+    if (f.model.getValue() === content) return;
+    const ed = editor.current;
+    const state = ed?.getModel() === f.model ? ed.saveViewState() : null;
+    f.model.setValue(content);
+    if (state) ed?.restoreViewState(state);
+  };
   // Opening a file waits for the editor: a click before Monaco has loaded still opens it.
   const editorReady = useRef<{ promise: Promise<void>; resolve: () => void } | null>(null);
   if (!editorReady.current) {
@@ -69,13 +90,23 @@ export function SourceView() {
         const moved = ed.onDidChangeCursorPosition((e) => {
           const path = [...files.current.values()].find((f) => f.model === ed.getModel())?.path;
           if (path) setCursor({ path, line: e.position.lineNumber });
+          remember();
         });
+        const scrolled = ed.onDidScrollChange(() => remember());
+        // A restored view state is applied again when the editor's size settles (a bar above
+        // it drawn later clamps the scroll) until the author touches the editor.
+        const laidOut = ed.onDidLayoutChange(() => {
+          const r = restoring.current;
+          if (r && r.model === ed.getModel()) ed.restoreViewState(r.state);
+        });
+        const touched = [ed.onMouseDown, ed.onKeyDown].map((on) => on(() => (restoring.current = null)));
+        host.current.addEventListener('wheel', () => (restoring.current = null), { passive: true });
         editor.current = ed;
         decorations.current = ed.createDecorationsCollection();
         setReady(true);
         editorReady.current?.resolve();
         cleanup = () => {
-          moved.dispose();
+          for (const d of [moved, scrolled, laidOut, ...touched]) d.dispose();
           ed.dispose();
           for (const f of files.current.values()) f.model.dispose();
           files.current.clear();
@@ -96,7 +127,7 @@ export function SourceView() {
     const ed = editor.current;
     if (!monaco || !ed) return;
     setError(null);
-    const key = runId ? `${path}@${runId}` : path;
+    const key = tabKey(path, runId);
     let file = files.current.get(key);
     if (!file) {
       let loaded;
@@ -120,11 +151,22 @@ export function SourceView() {
         }),
       );
       files.current.set(key, file);
-      setTabs((t) => (t.includes(key) ? t : [...t, key]));
     }
+    switching.current = true;
     ed.setModel(file.model);
     ed.updateOptions({ readOnly: Boolean(file.runId) });
-    setActive(key);
+    // The tab bar and toolbar drawn and the editor measured first: a scroll position is
+    // kept only if the editor has its final height when it is restored.
+    flushSync(() => {
+      setTabs((t) => (t.includes(key) ? t : [...t, key]));
+      setActive(key);
+    });
+    ed.layout();
+    // Back to a tab: where the author left it (also after a page reload).
+    const kept = session.current.views[key];
+    restoring.current = !line && kept ? { model: file.model, state: kept } : null;
+    if (!line && kept) ed.restoreViewState(kept);
+    switching.current = false;
     if (line) {
       const last = Math.max(line, endLine ?? line);
       ed.revealLinesInCenter(line, Math.min(last, line + 20));
@@ -137,40 +179,52 @@ export function SourceView() {
       ]);
       ed.focus();
     } else decorations.current?.clear();
+    remember();
   };
 
-  // A target to open: a file and line (a span, a diagnostic), or a node resolved by analysis.
+  // The effects below call the latest `open` (it reads this render's state).
+  const openRef = useRef(open);
+  openRef.current = open;
+  // The tabs open before (this view shown again, or the page reloaded), each where it was.
+  const restored = useRef<Promise<void> | null>(null);
   useEffect(() => {
-    if (!ready || !target) return;
-    if (target.file) void open(target.file, target.line, undefined, target.runId);
+    if (!ready || restored.current) return;
+    const { tabs: kept, active: keptActive } = loadSourceSession();
+    restored.current = (async () => {
+      for (const t of kept) await openRef.current(t.path, undefined, undefined, t.runId);
+      const last = kept.find((t) => tabKey(t.path, t.runId) === keptActive);
+      if (last && kept.length > 1) await openRef.current(last.path, undefined, undefined, last.runId);
+    })();
+  }, [ready]);
+  // Keep the open tabs and the active one for the page's session.
+  useEffect(() => {
+    if (!restored.current) return;
+    session.current.tabs = tabs.map((t) => files.current.get(t)).flatMap((f) => (f ? [{ path: f.path, runId: f.runId }] : []));
+    session.current.active = active;
+    saveSourceSession(session.current);
+  }, [tabs, active]);
+
+  // A target to open, once per request (shownTargets): a file and line (a span, a
+  // diagnostic), or a node resolved by analysis. A later analysis (the lines moved after a
+  // save) does not move the editor again.
+  useEffect(() => {
+    if (!ready || !target?.file || shownTargets.has(target)) return;
+    shownTargets.add(target);
+    void restored.current?.then(() => openRef.current(target.file!, target.line, undefined, target.runId));
   }, [ready, target]);
   const primary = nodeTargets.data ? primaryTarget(nodeTargets.data.targets, target?.prefer) : undefined;
-  const [primaryPath, primaryLine, primaryEnd] = [primary?.path, primary?.line, primary?.end_line];
   useEffect(() => {
-    if (ready && primaryPath && primaryLine !== undefined) void open(primaryPath, primaryLine, primaryEnd);
-  }, [ready, primaryPath, primaryLine, primaryEnd]);
+    if (!ready || !target || target.file || !primary || shownTargets.has(target)) return;
+    shownTargets.add(target);
+    void restored.current?.then(() => openRef.current(primary.path, primary.line, primary.end_line));
+  }, [ready, target, primary]);
 
   // The project's diagnostics as markers in the files they name.
   const diagnosticsJson = JSON.stringify(project.data?.diagnostics ?? []);
   useEffect(() => {
     const monaco = monacoRef.current;
     if (!monaco) return;
-    const diagnostics = JSON.parse(diagnosticsJson) as ProjectDiagnostic[];
-    for (const f of files.current.values()) {
-      const mine = diagnostics.filter((d: ProjectDiagnostic) => d.file === f.path);
-      monaco.editor.setModelMarkers(
-        f.model,
-        'project',
-        mine.map((d) => ({
-          severity: monaco.MarkerSeverity.Error,
-          message: d.message,
-          startLineNumber: d.line ?? 1,
-          startColumn: d.column ?? 1,
-          endLineNumber: d.line ?? 1,
-          endColumn: (d.column ?? 1) + 1,
-        })),
-      );
-    }
+    showDiagnostics(monaco, [...files.current.values()], JSON.parse(diagnosticsJson) as ProjectDiagnostic[]);
   }, [diagnosticsJson, tabs.length, ready]);
 
   // A file changed on disk (another editor, a git checkout) while open here: an untouched
@@ -182,9 +236,10 @@ export function SourceView() {
       if (f.runId || f.saving || !onDisk[f.path] || onDisk[f.path] === f.sha256) continue;
       if (f.model.getValue() === f.saved) {
         void fetchProjectFile(f.path).then((loaded) => {
+          if (f.model.getValue() !== f.saved) return; // typed into meanwhile: the next poll warns
           f.saved = loaded.content;
           f.sha256 = loaded.sha256;
-          f.model.setValue(loaded.content);
+          replaceContent(f, loaded.content);
         });
       } else setConflict(f.path);
     }
@@ -220,7 +275,7 @@ export function SourceView() {
     const loaded = await fetchProjectFile(path);
     file.saved = loaded.content;
     file.sha256 = loaded.sha256;
-    file.model.setValue(loaded.content);
+    replaceContent(file, loaded.content);
     setConflict(null);
   };
 
@@ -229,6 +284,7 @@ export function SourceView() {
     if (file && dirty.has(path) && !window.confirm(`${path} has unsaved changes. Close it anyway?`)) return;
     file?.model.dispose();
     files.current.delete(path);
+    delete session.current.views[path];
     setDirty((d) => {
       const next = new Set(d);
       next.delete(path);
@@ -263,36 +319,14 @@ export function SourceView() {
           />
         ) : null}
         <TabBar tabs={tabs} active={active} dirty={dirty} fileOf={(t) => files.current.get(t)} onOpen={(t) => void open(t)} onClose={closeTab} />
-        <div className="source__toolbar">
-          {where ? (
-            <>
-              <code data-testid="source-location">{where}</code>
-              <CopyButton value={where} label="Copy path:line" />
-              {activeFile?.runId ? (
-                <span className="chip" data-testid="source-at-run">
-                  as it was at run {activeFile.runId.slice(-8)} (read-only)
-                </span>
-              ) : null}
-              {bridge && activePath && !activeFile?.runId ? (
-                <button type="button" className="btn btn--small" onClick={() => void bridge.openInEditor(activePath, cursor?.line)}>
-                  Open in your editor
-                </button>
-              ) : null}
-              <button
-                type="button"
-                className="btn btn--small btn--primary"
-                disabled={!active || !dirty.has(active) || save.isPending || Boolean(activeFile?.runId)}
-                onClick={() => void doSave()}
-                data-testid="source-save"
-              >
-                {save.isPending ? 'Saving…' : 'Save'}
-              </button>
-              <span className="muted small">Ctrl/Cmd+S saves; the studio reloads the agent on its own.</span>
-            </>
-          ) : (
-            <span className="muted">Open a file from the list, or use “Go to source” on a graph node or a span.</span>
-          )}
-        </div>
+        <SourceToolbar
+          where={where}
+          runId={activeFile?.runId}
+          onOpenInEditor={bridge && activePath && !activeFile?.runId ? () => void bridge.openInEditor(activePath, cursor?.line) : undefined}
+          canSave={Boolean(active && dirty.has(active)) && !save.isPending}
+          saving={save.isPending}
+          onSave={() => void doSave()}
+        />
         {conflict ? (
           <div className="banner banner--warning" role="alert" data-testid="source-conflict">
             <code>{conflict}</code> changed on disk since you opened it.
