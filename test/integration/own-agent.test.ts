@@ -37,7 +37,7 @@ function startCommand(bin: string, args: string[], cwd: string): Promise<{ child
 }
 
 async function stop(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null) return;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
   await exited;
@@ -122,7 +122,8 @@ describe('your own agent, from the packed tarball', () => {
     const lock = fs.readFileSync(path.join(teammate, 'package-lock.json'), 'utf8');
     expect(lock).not.toContain('agent-studio');
     expect(lock).not.toContain(prefix);
-    await run('npx', ['tsc', '--noEmit'], { cwd: teammate });
+    const checked = await run('npx', ['tsc', '--noEmit'], { cwd: teammate }).catch((e: { stdout: string }) => e);
+    expect(checked.stdout).toBe('');
     // A type error in the SDK's use is caught, so the types are real, not `any`.
     fs.writeFileSync(path.join(teammate, 'src/typo.ts'), "import { AgentState } from 'agent-studio/sdk';\nexport const n: number = AgentState;\n");
     const bad = await run('npx', ['tsc', '--noEmit'], { cwd: teammate }).catch((e: { stdout: string }) => e);
