@@ -4,7 +4,6 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { moduleLoadDiagnostic, packageName } from './module-errors.ts';
 
-
 function project(files: Record<string, string>): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'module-errors-'));
   for (const [f, text] of Object.entries(files)) {
