@@ -57,6 +57,7 @@ describe('your own agent, from the packed tarball', () => {
     const packed = await run('npm', ['pack', '--pack-destination', root, '--json'], { cwd: REPO, maxBuffer: 64 * 1024 * 1024 });
     const tarball = path.join(root, (JSON.parse(packed.stdout) as { filename: string }[])[0].filename);
     expect(fs.existsSync(path.join(REPO, 'npm-shrinkwrap.json'))).toBe(false);
+    expect(fs.existsSync(path.join(REPO, 'resources/sdk-types'))).toBe(false);
     // npm install -g ./agent-studio-<version>.tgz, into a temp prefix.
     await run('npm', ['install', '-g', '--prefix', prefix, '--ignore-scripts', ...NPM_FLAGS, tarball], { cwd: root, maxBuffer: 16 * 1024 * 1024 });
     const compiled = path.join(REPO, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node');
@@ -76,6 +77,8 @@ describe('your own agent, from the packed tarball', () => {
     expect(fs.existsSync(path.join(pkg, 'src/sdk/index.ts'))).toBe(true);
     expect(fs.existsSync(path.join(pkg, 'resources/templates/minimal/agent.json'))).toBe(true);
     expect(fs.existsSync(path.join(pkg, 'npm-shrinkwrap.json'))).toBe(true);
+    // The SDK's declarations, emitted at pack time (an installed package cannot emit them).
+    expect(fs.existsSync(path.join(pkg, 'resources/sdk-types/index.d.ts'))).toBe(true);
     expect(fs.existsSync(path.join(pkg, 'src/renderer'))).toBe(false);
     expect(fs.readdirSync(path.join(pkg, 'src/main/runtime')).some((f) => f.endsWith('.test.ts'))).toBe(false);
     expect(fs.existsSync(path.join(pkg, 'node_modules/electron'))).toBe(false);
