@@ -68,8 +68,11 @@ describe('your own agent, from the packed tarball', () => {
 
   afterAll(async () => {
     for (const c of children) await stop(c);
+    // A global install and two projects' node_modules: deleting them takes a while under load.
+    const started = Date.now();
     fs.rmSync(root, { recursive: true, force: true });
-  });
+    console.log(`[own-agent] removed the temp folder in ${Date.now() - started} ms`);
+  }, 300_000);
 
   it('ships the renderer built, the SDK, the templates and the pinned dependency tree, not the tests', () => {
     const pkg = path.join(prefix, 'lib/node_modules/agent-studio');
