@@ -1,5 +1,5 @@
 // The `agent-studio` command: one entry, a sub-command per service.
-//   agent-studio init    [DIR] [--template minimal|support-desk] [--name NAME] [--force]
+//   agent-studio init    [DIR] [--template minimal|support-desk] [--name NAME] [--force] | [DIR] --sdk-types
 //   agent-studio runtime --project DIR [--host H] [--port N] [--data-dir DIR] [--workers N]
 //   agent-studio serve   --project DIR [--port N] [--data-dir DIR]
 //   agent-studio start   (npm start: Electron when its binary exists, else `serve` on the example)
@@ -8,9 +8,10 @@ import { UsageError } from './cli-args.ts';
 const USAGE = `usage: agent-studio <command> [options]
 
 commands:
-  init [DIR] [--template minimal|support-desk] [--name NAME] [--force]
+  init [DIR] [--template minimal|support-desk] [--name NAME] [--force] [--sdk-types]
       create an agent project in DIR (default: the current folder), then:
-      cd DIR && npm install && npx agent-studio serve --project .
+      cd DIR && npm install && agent-studio serve --project .
+      --sdk-types: only rewrite the project's types/agent-studio-sdk/ (after an upgrade)
   runtime --project DIR [--host 127.0.0.1] [--port N] [--data-dir DIR] [--workers N]
       serve one agent project over A2A 0.3.0
       --port defaults to $PORT, else 8080; --data-dir to DIR/.agent-studio/runtime

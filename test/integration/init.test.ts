@@ -21,6 +21,25 @@ describe('agent-studio init', () => {
     expect(() => initProject({ dir: outside('bad'), name: 'no spaces' })).toThrow(/--name 'no spaces' is not a valid agent name/);
   });
 
+  it('writes no dependency on agent-studio, and the SDK types its tsconfig maps agent-studio/sdk to', () => {
+    const dir = outside('no-studio-dep');
+    const r = initProject({ dir });
+    const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    expect(JSON.stringify(pkg)).not.toMatch(/"agent-studio"|file:/);
+    expect(pkg.devDependencies.typescript).toMatch(/^\d+\.\d+\.\d+$/);
+    const tsconfig = JSON.parse(fs.readFileSync(path.join(dir, 'tsconfig.json'), 'utf8'));
+    const entry = tsconfig.compilerOptions.paths['agent-studio/sdk'][0] as string;
+    expect(r.files).toContain(path.posix.normalize(entry));
+    // Every export of the SDK is declared, and the declarations import only what the project installs.
+    const declared = fs.readdirSync(path.join(dir, 'types/agent-studio-sdk')).map((f) => fs.readFileSync(path.join(dir, 'types/agent-studio-sdk', f), 'utf8'));
+    const sdkIndex = fs.readFileSync(path.resolve(import.meta.dirname, '../../src/sdk/index.ts'), 'utf8');
+    for (const m of sdkIndex.matchAll(/export (?:interface|type|const|function|class) (\w+)/g)) expect(declared.join('\n')).toContain(m[1]);
+    const imported = new Set(
+      declared.flatMap((t) => [...t.matchAll(/from '([^'.][^']*)'|import\("([^"]+)"\)/g)].map((m) => (m[1] ?? m[2]).split('/').slice(0, 2).join('/'))),
+    );
+    for (const spec of imported) expect(Object.keys(pkg.dependencies)).toContain(spec);
+  });
+
   it('merges into a folder that only installed agent-studio, and --force writes over other files', () => {
     const dir = outside('existing');
     fs.mkdirSync(path.join(dir, 'node_modules'), { recursive: true });

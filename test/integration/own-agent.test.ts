@@ -37,7 +37,7 @@ function startCommand(bin: string, args: string[], cwd: string): Promise<{ child
 }
 
 async function stop(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null) return;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
   await exited;
@@ -48,6 +48,7 @@ describe('your own agent, from the packed tarball', () => {
   const prefix = path.join(root, 'global');
   const bin = path.join(prefix, 'lib', 'node_modules', 'agent-studio', 'bin', 'agent-studio.mjs');
   const project = path.join(root, 'my-agent');
+  const teammate = path.join(root, 'teammate', 'my-agent');
   const children: ChildProcess[] = [];
 
   beforeAll(async () => {
@@ -56,6 +57,7 @@ describe('your own agent, from the packed tarball', () => {
     const packed = await run('npm', ['pack', '--pack-destination', root, '--json'], { cwd: REPO, maxBuffer: 64 * 1024 * 1024 });
     const tarball = path.join(root, (JSON.parse(packed.stdout) as { filename: string }[])[0].filename);
     expect(fs.existsSync(path.join(REPO, 'npm-shrinkwrap.json'))).toBe(false);
+    expect(fs.existsSync(path.join(REPO, 'resources/sdk-types'))).toBe(false);
     // npm install -g ./agent-studio-<version>.tgz, into a temp prefix.
     await run('npm', ['install', '-g', '--prefix', prefix, '--ignore-scripts', ...NPM_FLAGS, tarball], { cwd: root, maxBuffer: 16 * 1024 * 1024 });
     const compiled = path.join(REPO, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node');
@@ -66,8 +68,11 @@ describe('your own agent, from the packed tarball', () => {
 
   afterAll(async () => {
     for (const c of children) await stop(c);
+    // A global install and two projects' node_modules: deleting them takes a while under load.
+    const started = Date.now();
     fs.rmSync(root, { recursive: true, force: true });
-  });
+    console.log(`[own-agent] removed the temp folder in ${Date.now() - started} ms`);
+  }, 300_000);
 
   it('ships the renderer built, the SDK, the templates and the pinned dependency tree, not the tests', () => {
     const pkg = path.join(prefix, 'lib/node_modules/agent-studio');
@@ -75,6 +80,8 @@ describe('your own agent, from the packed tarball', () => {
     expect(fs.existsSync(path.join(pkg, 'src/sdk/index.ts'))).toBe(true);
     expect(fs.existsSync(path.join(pkg, 'resources/templates/minimal/agent.json'))).toBe(true);
     expect(fs.existsSync(path.join(pkg, 'npm-shrinkwrap.json'))).toBe(true);
+    // The SDK's declarations, emitted at pack time (an installed package cannot emit them).
+    expect(fs.existsSync(path.join(pkg, 'resources/sdk-types/index.d.ts'))).toBe(true);
     expect(fs.existsSync(path.join(pkg, 'src/renderer'))).toBe(false);
     expect(fs.readdirSync(path.join(pkg, 'src/main/runtime')).some((f) => f.endsWith('.test.ts'))).toBe(false);
     expect(fs.existsSync(path.join(pkg, 'node_modules/electron'))).toBe(false);
@@ -83,7 +90,7 @@ describe('your own agent, from the packed tarball', () => {
   it('init creates a project, refuses a non-empty folder, and the project installs', async () => {
     const created = await run(process.execPath, [bin, 'init', 'my-agent'], { cwd: root });
     expect(created.stdout).toContain("Created the agent 'my-agent' (template minimal) in my-agent");
-    expect(created.stdout).toContain('npx agent-studio serve --project .');
+    expect(created.stdout).toContain('agent-studio serve --project .');
     const files = [
       'agent.json',
       'package.json',
@@ -94,6 +101,7 @@ describe('your own agent, from the packed tarball', () => {
       'src/graph.ts',
       'src/evaluators.ts',
       'contracts/request.schema.json',
+      'types/agent-studio-sdk/index.d.ts',
     ];
     for (const f of files) expect(fs.existsSync(path.join(project, f)), f).toBe(true);
     const pkg = JSON.parse(fs.readFileSync(path.join(project, 'package.json'), 'utf8'));
@@ -106,10 +114,37 @@ describe('your own agent, from the packed tarball', () => {
       'is not empty (.env.example, .gitignore, README.md, agent.json, contracts, …): choose an empty or new folder, or pass --force',
     );
 
+    // No dependency on agent-studio (not in a registry): the runtime brings the SDK, and its
+    // types are in the project for the editor and tsc (docs/decisions.md D-45).
+    expect(JSON.stringify(pkg)).not.toContain('agent-studio"');
+    expect(fs.readFileSync(path.join(project, 'types/agent-studio-sdk/index.d.ts'), 'utf8')).toContain('export * from');
     await run('npm', ['install', ...NPM_FLAGS], { cwd: project, maxBuffer: 16 * 1024 * 1024 });
-    // The SDK resolves from the project (its editor and type checks use it).
-    const sdk = await run(process.execPath, ['--input-type=module', '-e', "console.log(import.meta.resolve('agent-studio/sdk'))"], { cwd: project });
-    expect(sdk.stdout.trim()).toMatch(/agent-studio\/src\/sdk\/index\.ts$/);
+  }, 300_000);
+
+  it("a teammate's clone, in a folder that never saw the tarball, installs, type-checks and runs", async () => {
+    // What git clone gives a teammate: the project's files, without node_modules.
+    fs.cpSync(project, teammate, { recursive: true, filter: (src) => !src.includes(`${path.sep}node_modules`) });
+    await run('npm', ['install', ...NPM_FLAGS], { cwd: teammate, maxBuffer: 16 * 1024 * 1024 });
+    const lock = fs.readFileSync(path.join(teammate, 'package-lock.json'), 'utf8');
+    expect(lock).not.toContain('agent-studio');
+    expect(lock).not.toContain(prefix);
+    const checked = await run('npx', ['tsc', '--noEmit'], { cwd: teammate }).catch((e: { stdout: string }) => e);
+    expect(checked.stdout).toBe('');
+    // A type error in the SDK's use is caught, so the types are real, not `any`.
+    fs.writeFileSync(path.join(teammate, 'src/typo.ts'), "import { AgentState } from 'agent-studio/sdk';\nexport const n: number = AgentState;\n");
+    const bad = await run('npx', ['tsc', '--noEmit'], { cwd: teammate }).catch((e: { stdout: string }) => e);
+    expect((bad as { stdout: string }).stdout).toContain('src/typo.ts(2,14): error TS2322');
+    fs.rmSync(path.join(teammate, 'src/typo.ts'));
+    const rt = await startCommand(bin, ['runtime', '--project', '.', '--port', '0', '--data-dir', path.join(root, 'teammate-data')], teammate);
+    children.push(rt.child);
+    const url = /^Agent runtime for my-agent ready at (http:\/\/127\.0\.0\.1:\d+\/)$/.exec(rt.line)?.[1];
+    expect(url, rt.line).toBeDefined();
+    const client = await A2AClient.fromCardUrl(`${url}.well-known/agent-card.json`);
+    const answer = await client.sendMessage({
+      message: { kind: 'message', role: 'user', messageId: randomUUID(), parts: [{ kind: 'text', text: 'hello' }] },
+    });
+    expect((answer as { result: Task }).result.status.state).toBe('completed');
+    await stop(rt.child);
   }, 300_000);
 
   it('agent-studio serve runs it offline: the studio page, and a run answered with text, a DataPart and a score', async () => {

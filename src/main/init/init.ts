@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseFlagsAndArgs, UsageError } from '../cli-args.ts';
 import { runtimeVersion } from '../runtime/project/framework.ts';
+import { TYPESCRIPT_VERSION, writeSdkTypes } from './sdk-types.ts';
 
 /** The folder of the agent-studio package running this command. */
 const STUDIO_ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -67,26 +68,34 @@ function listFiles(root: string, rel = ''): string[] {
   return out.sort();
 }
 
-/** The package.json of the new project, merged into one that exists (its values win, except
- * `type`, which must be `module`). */
+/**
+ * The package.json of the new project, merged into one that exists (its values win, except
+ * `type`, which must be `module`). It has no dependency on agent-studio: the package is not in
+ * a registry, so a teammate's `npm install` could not fetch it; the studio or runtime that
+ * opens the project provides `agent-studio/sdk` (docs/decisions.md D-45).
+ */
 function packageJson(existing: Record<string, unknown> | null, name: string): Record<string, unknown> {
   const deps = (existing?.dependencies ?? {}) as Record<string, string>;
   const devDeps = (existing?.devDependencies ?? {}) as Record<string, string>;
   const scripts = (existing?.scripts ?? {}) as Record<string, string>;
-  const studioSpec = devDeps['agent-studio'] ?? deps['agent-studio'] ?? `file:${STUDIO_ROOT}`;
   return {
     name,
     version: '0.1.0',
     private: true,
     ...existing,
     type: 'module',
-    scripts: { studio: 'agent-studio serve --project .', start: 'agent-studio runtime --project .', ...scripts },
+    scripts: {
+      studio: 'agent-studio serve --project .',
+      start: 'agent-studio runtime --project .',
+      typecheck: 'tsc --noEmit',
+      ...scripts,
+    },
     dependencies: {
       '@langchain/core': runtimeVersion('@langchain/core'),
       '@langchain/langgraph': runtimeVersion('@langchain/langgraph'),
       ...deps,
     },
-    devDependencies: { ...devDeps, ...(deps['agent-studio'] ? {} : { 'agent-studio': studioSpec }) },
+    devDependencies: { typescript: TYPESCRIPT_VERSION, ...devDeps },
   };
 }
 
@@ -122,6 +131,8 @@ export function initProject(o: InitOptions): InitResult {
     fs.writeFileSync(path.join(dir, target), fs.readFileSync(from, 'utf8'));
     files.push(target);
   }
+  // tsconfig.json maps `agent-studio/sdk` to these declarations (the runtime brings the code).
+  files.push(...writeSdkTypes(dir));
   const pkgFile = path.join(dir, 'package.json');
   const existing = fs.existsSync(pkgFile) ? (JSON.parse(fs.readFileSync(pkgFile, 'utf8')) as Record<string, unknown>) : null;
   fs.writeFileSync(pkgFile, `${JSON.stringify(packageJson(existing, name), null, 2)}\n`);
@@ -140,8 +151,22 @@ function renameExample(file: string, text: string, name: string): string {
 }
 
 export async function runInitCommand(argv: string[]): Promise<void> {
-  const { flags, args: positional } = parseFlagsAndArgs(argv, { template: { type: 'string' }, name: { type: 'string' }, force: { type: 'boolean' } });
+  const { flags, args: positional } = parseFlagsAndArgs(argv, {
+    template: { type: 'string' },
+    name: { type: 'string' },
+    force: { type: 'boolean' },
+    'sdk-types': { type: 'boolean' },
+  });
   if (positional.length > 1) throw new UsageError(`init takes one folder, got ${positional.join(' ')}`);
+  if (flags['sdk-types'] === true) {
+    // After an upgrade of Agent Studio: only the SDK's declarations (docs/project-format.md).
+    const dir = path.resolve(positional[0] ?? '.');
+    if (!fs.existsSync(path.join(dir, 'agent.json')))
+      throw new UsageError(`${dir} has no agent.json: --sdk-types rewrites the SDK's types of an agent project`);
+    const written = writeSdkTypes(dir);
+    process.stdout.write(`Wrote the SDK's types for this Agent Studio: ${written.length} files in ${path.dirname(written[0])}.\n`);
+    return;
+  }
   const template = typeof flags.template === 'string' ? flags.template : 'minimal';
   if (!(template in TEMPLATES)) throw new UsageError(`unknown template '${template}': choose minimal or support-desk`);
   try {
@@ -155,9 +180,9 @@ export async function runInitCommand(argv: string[]): Promise<void> {
     process.stdout.write(
       `Created the agent '${r.name}' (template ${r.template}) in ${rel}: ${r.files.length} files.\n\nNext:\n` +
         (rel === '.' ? '' : `  cd ${rel}\n`) +
-        "  npm install                            # the project's own dependencies\n" +
-        '  npx agent-studio serve --project .     # the studio, in your browser\n' +
-        '  npx agent-studio runtime --project .   # the agent over A2A, as deployed\n',
+        "  npm install                        # the project's own dependencies (not agent-studio: it brings the SDK)\n" +
+        '  agent-studio serve --project .     # the studio, in your browser\n' +
+        '  agent-studio runtime --project .   # the agent over A2A, as deployed\n',
     );
   } catch (err) {
     if (err instanceof InitError) {

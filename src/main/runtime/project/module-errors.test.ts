@@ -4,8 +4,6 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { moduleLoadDiagnostic, packageName } from './module-errors.ts';
 
-const REPO = path.resolve(import.meta.dirname, '../../../..');
-
 function project(files: Record<string, string>): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'module-errors-'));
   for (const [f, text] of Object.entries(files)) {
@@ -101,11 +99,11 @@ describe('a module that is not found', () => {
     });
   });
 
-  it('installs Agent Studio itself from where it runs, for agent-studio/sdk', () => {
-    const dir = project({ 'package.json': '{"type":"module"}', 'src/graph.ts': "import { AgentState } from 'agent-studio/sdk';\n" });
+  it('agent-studio is provided by the runtime, not installed: an entry it does not export says to import agent-studio/sdk', () => {
+    const dir = project({ 'package.json': '{"type":"module"}', 'src/graph.ts': "import { AgentState } from 'agent-studio/src/sdk/state.ts';\n" });
     const err = notFound(`Cannot find package 'agent-studio' imported from ${dir}/src/graph.ts`);
     expect(moduleLoadDiagnostic(dir, 'src/graph.ts', err).message).toBe(
-      `package 'agent-studio' is not installed (imported from src/graph.ts): the project needs its own dependencies; the SDK comes with Agent Studio: run \`npm install --save-dev ${REPO}\` in the project folder`,
+      "package 'agent-studio' has no such entry (imported from src/graph.ts): Agent Studio provides `agent-studio/sdk` to the project when it runs it (it is not a dependency of the project): import from 'agent-studio/sdk'",
     );
   });
 

@@ -112,7 +112,10 @@ function notFoundDiagnostic(dir: string, e: LoadError): Diagnostic | null {
     return {
       file: rel,
       ...importLine(importer, (spec) => spec === name || spec.startsWith(`${name}/`)),
-      message: `package '${name}' is not installed (imported from ${rel}): the project needs its own dependencies; ${installCommand(name)}`,
+      message:
+        name === 'agent-studio'
+          ? `package 'agent-studio' has no such entry (imported from ${rel}): Agent Studio provides \`agent-studio/sdk\` to the project when it runs it (it is not a dependency of the project): import from 'agent-studio/sdk'`
+          : `package '${name}' is not installed (imported from ${rel}): the project needs its own dependencies; run \`npm install ${name}\` in the project folder`,
     };
   }
   const missing = /Cannot find module '([^']+)' imported from (.+)$/.exec(message);
@@ -136,18 +139,6 @@ function notFoundDiagnostic(dir: string, e: LoadError): Diagnostic | null {
 export function packageName(specifier: string): string {
   const parts = specifier.split('/');
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
-}
-
-/** Where Agent Studio itself is installed: the package that provides `agent-studio/sdk`. */
-const STUDIO_PACKAGE_DIR = path.resolve(import.meta.dirname, '../../../..');
-
-function installCommand(name: string): string {
-  if (name === 'agent-studio') {
-    // The SDK comes with the agent-studio package that runs the project, which need not be in
-    // a registry: install it from where it is.
-    return `the SDK comes with Agent Studio: run \`npm install --save-dev ${STUDIO_PACKAGE_DIR}\` in the project folder`;
-  }
-  return `run \`npm install ${name}\` in the project folder`;
 }
 
 /** The line and column of the import in `file` whose specifier `wanted` accepts. */
