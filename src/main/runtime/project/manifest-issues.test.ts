@@ -132,11 +132,11 @@ describe('manifestProblems', () => {
         },
       }),
     ).toEqual([
-      'runOptions.a.default: must be a whole number, as the option\'s type is integer, the value the composer starts from',
+      "runOptions.a.default: must be a whole number, as the option's type is integer, the value the composer starts from",
       'runOptions.b.max: must be at least min (10), the largest value allowed',
       'runOptions.c.min: only an integer or number option has a min, the smallest value allowed',
       'runOptions.d.type: must be one of "integer", "number", "string", "boolean", the type of its value: "integer", "number", "string" or "boolean"',
-      'runOptions.e.default: must be a boolean, as the option\'s type is boolean, the value the composer starts from',
+      "runOptions.e.default: must be a boolean, as the option's type is boolean, the value the composer starts from",
       'runOptions.f.default: must be at most max (8), the value the composer starts from',
       "runOptions.g.deflt: unknown key 'deflt': did you mean 'default'?",
     ]);

@@ -94,7 +94,8 @@ export const RunOptionSchema = z
     }
     if (o.type === 'integer') {
       for (const bound of ['min', 'max'] as const) {
-        if (o[bound] !== undefined && !Number.isInteger(o[bound])) ctx.addIssue({ code: 'custom', path: [bound], message: 'must be a whole number for an integer option' });
+        if (o[bound] !== undefined && !Number.isInteger(o[bound]))
+          ctx.addIssue({ code: 'custom', path: [bound], message: 'must be a whole number for an integer option' });
       }
     }
     if (o.min !== undefined && o.max !== undefined && o.min > o.max) {
@@ -104,7 +105,11 @@ export const RunOptionSchema = z
     }
     if (o.default === undefined) return;
     if (!fitsType(o.type, o.default)) {
-      ctx.addIssue({ code: 'custom', path: ['default'], message: `must be ${o.type === 'integer' ? 'a whole number' : `a ${o.type}`}, as the option's type is ${o.type}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['default'],
+        message: `must be ${o.type === 'integer' ? 'a whole number' : `a ${o.type}`}, as the option's type is ${o.type}`,
+      });
     } else if (typeof o.default === 'number') {
       if (o.min !== undefined && o.default < o.min) ctx.addIssue({ code: 'custom', path: ['default'], message: `must be at least min (${o.min})` });
       if (o.max !== undefined && o.default > o.max) ctx.addIssue({ code: 'custom', path: ['default'], message: `must be at most max (${o.max})` });
