@@ -19,7 +19,7 @@ export const ComposerSchemaReplySchema = z.object({
   contracts: z.array(ComposerContractSchema),
   /** The run options the loaded project declares (manifest `runOptions`), as the runtime's
    * registry metadata gives them: fields the composer shows and sends as request metadata. */
-  run_options: z.array(RuntimeSchemas.RunOptionInfo),
+  run_options: z.array(RuntimeSchemas.RunOptionInfo).default([]),
   skill_examples: z.array(SkillExampleSchema),
 });
 export type ComposerSchemaReply = z.infer<typeof ComposerSchemaReplySchema>;

@@ -124,7 +124,8 @@ function registrySchemas(object: ObjectSchema, ProjectDiagnostic: ReturnType<typ
     exit_node: z.string(),
     components: z.array(object({ kind: z.string(), name: z.string(), file: z.string(), hash: z.string(), version: z.number().int() })),
     input_contracts: z.array(InputContractInfo),
-    run_options: z.array(RunOptionInfo),
+    // Absent from a runtime older than run options: none declared.
+    run_options: z.array(RunOptionInfo).default([]),
   });
   return { ComponentChange, ReloadOutcome, ReloadFailure, InputContractInfo, RunOptionInfo, RegistryMetadata };
 }
