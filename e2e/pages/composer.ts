@@ -3,8 +3,17 @@ import type { Locator, Page } from 'playwright-core';
 
 export class ComposerPage {
   readonly root: Locator;
-  constructor(readonly page: Page) {
-    this.root = page.getByTestId('composer');
+  /** `compact-composer`: the one beside the graph on the Graph tab. */
+  constructor(
+    readonly page: Page,
+    testId: 'composer' | 'compact-composer' = 'composer',
+  ) {
+    this.root = page.getByTestId(testId);
+  }
+
+  /** The field of a run option the project declares (manifest `runOptions`). */
+  runOption(name: string): Locator {
+    return this.root.getByTestId(`run-option-${name}`);
   }
 
   async typeText(text: string): Promise<void> {

@@ -31,20 +31,34 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** Splits text into `n` pieces on word boundaries where possible; never loses a character. */
+/** Splits text into exactly `n` non-empty pieces (as many as it has characters when it is
+ * shorter), each cut moved to just after a nearby space where one is close; never loses a
+ * character. The pieces are near-equal: each cut starts at k/n of the text. */
 export function splitIntoChunks(text: string, n: number): string[] {
-  if (n <= 1 || text.length <= 1) return [text];
-  const size = Math.ceil(text.length / n);
-  const out: string[] = [];
-  let i = 0;
-  while (i < text.length) {
-    let end = Math.min(text.length, i + size);
-    const space = text.indexOf(' ', end);
-    if (end < text.length && space !== -1 && space - end < 12) end = space + 1;
-    out.push(text.slice(i, end));
-    i = end;
+  const count = Math.min(Math.max(1, Math.floor(n)), text.length);
+  if (count <= 1) return [text];
+  // A cut may move to a space at most this far, and never past its neighbours' room.
+  const reach = Math.min(12, Math.floor(text.length / count / 2));
+  const cuts = [0];
+  for (let k = 1; k < count; k++) {
+    const lo = cuts[k - 1]! + 1;
+    const hi = text.length - (count - k);
+    const ideal = Math.min(Math.max(Math.round((k * text.length) / count), lo), hi);
+    let cut = ideal;
+    for (let d = 0; d <= reach; d++) {
+      if (ideal + d <= hi && text[ideal + d - 1] === ' ') {
+        cut = ideal + d;
+        break;
+      }
+      if (ideal - d >= lo && text[ideal - d - 1] === ' ') {
+        cut = ideal - d;
+        break;
+      }
+    }
+    cuts.push(cut);
   }
-  return out;
+  cuts.push(text.length);
+  return cuts.slice(1).map((end, i) => text.slice(cuts[i], end));
 }
 
 export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions> {

@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { RuntimeSchemas } from './runtime-contract.ts';
 import { FieldHistorySchema, SkillExampleSchema } from './suggestions.ts';
 
+export type RunOption = z.infer<typeof RuntimeSchemas.RunOptionInfo>;
+
 /** A declared input contract as the runtime's registry metadata gives it (spec 2.6), with the
  * values each field held in the project's earlier successful runs. */
 export const ComposerContractSchema = RuntimeSchemas.InputContractInfo.extend({
@@ -15,6 +17,9 @@ export type ComposerContract = z.infer<typeof ComposerContractSchema>;
 
 export const ComposerSchemaReplySchema = z.object({
   contracts: z.array(ComposerContractSchema),
+  /** The run options the loaded project declares (manifest `runOptions`), as the runtime's
+   * registry metadata gives them: fields the composer shows and sends as request metadata. */
+  run_options: z.array(RuntimeSchemas.RunOptionInfo).default([]),
   skill_examples: z.array(SkillExampleSchema),
 });
 export type ComposerSchemaReply = z.infer<typeof ComposerSchemaReplySchema>;

@@ -39,11 +39,15 @@ describe('runtime contract schemas', () => {
     exit_node: 'n',
     components: [{ kind: 'prompt', name: 'p', file: 'f', hash: 'h', version: 1 }],
     input_contracts: [],
+    run_options: [{ name: 'scriptedChunks', type: 'integer', default: 6, min: 1 }],
   };
 
   it('replies are read leniently: a key added on one side is dropped, not refused', () => {
     const reply = { success: true, data: { ...meta, components: [{ ...meta.components[0], extra: 1 }], later: 'x' }, error: null };
     expect(RuntimeSchemas.MetadataReply.parse(reply).data).toEqual(meta);
+    // A runtime older than run options declares none.
+    const { run_options: _runOptions, ...older } = meta;
+    expect(RuntimeSchemas.MetadataReply.parse({ success: true, data: older, error: null }).data.run_options).toEqual([]);
   });
 
   it('the strict schemas refuse a key one side added, at any depth', () => {

@@ -106,6 +106,16 @@ function registrySchemas(object: ObjectSchema, ProjectDiagnostic: ReturnType<typ
     description: z.string().optional(),
     json_schema: z.record(z.string(), z.unknown()).nullable(),
   });
+  /** A run option the loaded project declares (manifest `runOptions`): a request-metadata
+   * field the composer shows, filled with `default`, and sends with each run. */
+  const RunOptionInfo = object({
+    name: z.string(),
+    type: z.enum(['integer', 'number', 'string', 'boolean']),
+    default: z.union([z.number(), z.string(), z.boolean()]).optional(),
+    description: z.string().optional(),
+    min: z.number().optional(),
+    max: z.number().optional(),
+  });
   /** `data` of GET registry/metadata. */
   const RegistryMetadata = object({
     agent: z.string(),
@@ -114,8 +124,10 @@ function registrySchemas(object: ObjectSchema, ProjectDiagnostic: ReturnType<typ
     exit_node: z.string(),
     components: z.array(object({ kind: z.string(), name: z.string(), file: z.string(), hash: z.string(), version: z.number().int() })),
     input_contracts: z.array(InputContractInfo),
+    // Absent from a runtime older than run options: none declared.
+    run_options: z.array(RunOptionInfo).default([]),
   });
-  return { ComponentChange, ReloadOutcome, ReloadFailure, InputContractInfo, RegistryMetadata };
+  return { ComponentChange, ReloadOutcome, ReloadFailure, InputContractInfo, RunOptionInfo, RegistryMetadata };
 }
 
 function captureSchemas(object: ObjectSchema) {
@@ -165,6 +177,7 @@ export type ReloadOutcome = z.infer<typeof RuntimeSchemas.ReloadOutcome>;
 export type ReloadFailure = z.infer<typeof RuntimeSchemas.ReloadFailure>;
 export type InputContractInfo = z.infer<typeof RuntimeSchemas.InputContractInfo>;
 export type RegistryMetadata = z.infer<typeof RuntimeSchemas.RegistryMetadata>;
+export type RunOptionInfo = z.infer<typeof RuntimeSchemas.RunOptionInfo>;
 export type CapturedTraceEvent = z.infer<typeof RuntimeSchemas.CapturedTraceEvent>;
 export type CaptureBody = z.infer<typeof RuntimeSchemas.CaptureBody>;
 

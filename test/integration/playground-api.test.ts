@@ -354,8 +354,8 @@ describe('runs', () => {
 describe('events (SSE)', () => {
   it('replays then streams live without gap or duplicate while the run produces events', async () => {
     const s = await newSession();
-    // The scripted model streams one chunk per word at most: this answer gives ~45 deltas.
-    const { run_id } = await createRun(s.session_id, { parts: [text(LONG_QUESTION)], metadata: { scriptedDelayMs: 25, scriptedChunks: 1000 } });
+    // scriptedChunks gives exactly that many deltas (the answer is longer): 45.
+    const { run_id } = await createRun(s.session_id, { parts: [text(LONG_QUESTION)], metadata: { scriptedDelayMs: 25, scriptedChunks: 45 } });
     const early = openEvents(t.api, run_id);
     await early.next((m) => m.data.kind === 'output.delta' && m.data.seq > 15);
     const middle = openEvents(t.api, run_id); // joins mid-run: replay from 1, then live
@@ -374,7 +374,7 @@ describe('events (SSE)', () => {
 
   it('reconnects with Last-Event-ID mid-run; with both cursors the larger wins; closing never changes the run', async () => {
     const s = await newSession();
-    const { run_id } = await createRun(s.session_id, { parts: [text(LONG_QUESTION)], metadata: { scriptedDelayMs: 20, scriptedChunks: 1000 } });
+    const { run_id } = await createRun(s.session_id, { parts: [text(LONG_QUESTION)], metadata: { scriptedDelayMs: 20, scriptedChunks: 45 } });
     const first = openEvents(t.api, run_id);
     const cut = await first.next((m) => m.data.kind === 'output.delta' && m.data.seq >= 30);
     expect(first.messages.some(isTerminal)).toBe(false);

@@ -24,7 +24,7 @@ import {
 
 const SLOW = {
   parts: [{ kind: 'text', text: 'I want a refund for order ORD-12345. Where is my order ORD-23456? How do I reset my password?' }],
-  metadata: { scriptedDelayMs: 100, scriptedChunks: 1000 },
+  metadata: { scriptedDelayMs: 100, scriptedChunks: 80 },
 };
 const QUICK = { parts: [{ kind: 'text', text: 'How do I reset my password?' }] };
 

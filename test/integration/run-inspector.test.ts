@@ -150,7 +150,7 @@ describe('the studio sees spans as they happen', () => {
   });
   afterAll(() => t.close());
 
-  const SLOW = { parts: [{ kind: 'text', text: 'I want a refund for order ORD-12345' }], metadata: { scriptedDelayMs: 40, scriptedChunks: 400 } };
+  const SLOW = { parts: [{ kind: 'text', text: 'I want a refund for order ORD-12345' }], metadata: { scriptedDelayMs: 40, scriptedChunks: 40 } };
 
   it('spans arrive while the run is running, before its terminal event', async () => {
     const s = (await t.call('POST', '/sessions', {})).body.session_id;

@@ -262,6 +262,18 @@ describe('A2A runtime on the support-desk example', () => {
     expect(events.at(-1).status.state).toBe('completed');
   });
 
+  it('streams exactly scriptedChunks text deltas when the answer has at least that many characters', async () => {
+    for (const n of [12, 25]) {
+      const events: any[] = [];
+      const stream = rt.client.sendMessageStream(sendParams('How do I reset my password?', {}, { metadata: { scriptedDelayMs: 5, scriptedChunks: n } }));
+      for await (const ev of stream) events.push(ev);
+      const deltas = events.filter((e) => e.kind === 'artifact-update' && !e.lastChunk && e.artifact.parts[0]?.kind === 'text');
+      const final = events.find((e) => e.kind === 'artifact-update' && e.lastChunk);
+      expect((final.artifact.parts[0] as any).text.length).toBeGreaterThanOrEqual(n);
+      expect(deltas).toHaveLength(n);
+    }
+  });
+
   it('cancels a running task: the graph run aborts and the task ends canceled', async () => {
     const res = await rt.client.sendMessage(
       sendParams('How do I reset my password?', {}, { configuration: { blocking: false }, metadata: { scriptedDelayMs: 200, scriptedChunks: 30 } }),

@@ -2,7 +2,7 @@
 // contracts for the composer, blob downloads, and the supervised runtime's state.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import crypto from 'node:crypto';
-import { startTestStudio, waitForRun, type TestStudio } from './helpers/playground-studio.ts';
+import { openEvents, startTestStudio, waitForRun, type TestStudio } from './helpers/playground-studio.ts';
 
 describe('studio project routes', () => {
   let s: TestStudio;
@@ -23,6 +23,31 @@ describe('studio project routes', () => {
     expect(r.status).toBe(200);
     expect(r.body.contracts).toEqual([expect.objectContaining({ schema: 'support.ticket/1', name: 'Ticket' })]);
     expect(r.body.contracts[0].json_schema.properties.topic.enum).toContain('refund');
+  });
+
+  it('lists the run options the project declares; a run sent with them carries them as metadata and streams scriptedChunks deltas', async () => {
+    const r = await s.call('GET', '/composer-schema');
+    expect(r.body.run_options).toEqual([
+      { name: 'scriptedDelayMs', type: 'integer', default: 20, min: 0, max: 5000, description: expect.any(String) },
+      { name: 'scriptedChunks', type: 'integer', default: 6, min: 1, max: 1000, description: expect.any(String) },
+    ]);
+    // What the composer sends: each run option's field, typed, in the request metadata.
+    const session = (await s.call('POST', '/sessions', {})).body.session_id;
+    const run = await s.call('POST', `/sessions/${session}/runs`, {
+      parts: [{ kind: 'text', text: 'How do I reset my password?' }],
+      metadata: { scriptedDelayMs: 5, scriptedChunks: 9 },
+    });
+    expect(run.status).toBe(202);
+    const stream = openEvents(s.api, run.body.run_id);
+    try {
+      await stream.next((m) => m.data.kind === 'run.output');
+      const deltas = stream.messages.filter((m) => m.data.kind === 'output.delta');
+      expect(deltas).toHaveLength(9);
+    } finally {
+      stream.close();
+    }
+    const done = await waitForRun(s, run.body.run_id);
+    expect(done).toMatchObject({ status: 'completed', metadata: { scriptedDelayMs: 5, scriptedChunks: 9 } });
   });
 
   it("suggests the card's skill examples and the values earlier successful runs used, not those of failed runs", async () => {

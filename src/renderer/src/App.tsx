@@ -2,16 +2,11 @@
 // the composer, the graph, the comparison of two runs, or the source).
 import { useEffect, useMemo, useRef } from 'react';
 import { useCreateSession, useRuns, useSessions } from './api/queries.ts';
-import type { GraphNode, GraphView as AgentGraph } from '../../shared/graph-view.ts';
-import { useAgentGraph } from './api/queries.ts';
 import { Announcer } from './components/Announcer.tsx';
 import { Shortcuts } from './components/Shortcuts.tsx';
 import { Composer, SEND_SHORTCUT } from './components/composer/Composer.tsx';
 import { EmptyState } from './components/EmptyState.tsx';
-import { GraphView, type RunOverlay } from './components/graph/GraphView.tsx';
-import { useRunStream } from './hooks/useRunStream.ts';
-import { buildSpans, graphPath } from '../../shared/spans.ts';
-import { isActive } from '../../shared/playground.ts';
+import { GraphPanel } from './components/graph/GraphPanel.tsx';
 import { CompareView } from './components/compare/CompareView.tsx';
 import { SourceView } from './components/source/SourceView.tsx';
 import { useProject } from './api/project.ts';
@@ -67,80 +62,6 @@ function SessionMain({ sessionId }: { sessionId: string }) {
         ) : null}
       </div>
       <Composer sessionId={sessionId} />
-    </div>
-  );
-}
-
-function GoToSource({ node }: { node: string }) {
-  const openSource = useUi((s) => s.openSource);
-  return (
-    <button type="button" className="btn btn--small" data-testid="node-go-to-source" onClick={() => openSource({ node })}>
-      Go to source
-    </button>
-  );
-}
-
-function NodeDetails({ node, graph }: { node: GraphNode; graph: AgentGraph }) {
-  const label = (id: string) => graph.nodes.find((n) => n.id === id)?.label ?? id;
-  const edgeList = (edges: AgentGraph['edges'], end: 'source' | 'target') =>
-    edges.length ? (
-      <ul className="node-details__edges">
-        {edges.map((e) => (
-          <li key={`${e.source}-${e.target}`}>
-            <code>{label(e[end])}</code>
-            {e.conditional ? <span className="muted"> · conditional</span> : null}
-            {e.label ? <span className="muted"> · {e.label}</span> : null}
-          </li>
-        ))}
-      </ul>
-    ) : (
-      <p className="muted">none</p>
-    );
-  return (
-    <section className="node-details" data-testid="node-details" aria-labelledby="node-details-title">
-      <h2 id="node-details-title">
-        <code data-testid="selected-node">{node.id}</code>
-      </h2>
-      {node.exit ? <p className="muted">Exit node: its model output is what streams.</p> : null}
-      <GoToSource node={node.id} />
-      <h3 className="subhead">Comes from</h3>
-      {edgeList(
-        graph.edges.filter((e) => e.target === node.id),
-        'source',
-      )}
-      <h3 className="subhead">Goes to</h3>
-      {edgeList(
-        graph.edges.filter((e) => e.source === node.id),
-        'target',
-      )}
-    </section>
-  );
-}
-
-/** The selected run's path through the graph, live while it runs. */
-function useRunOverlay(runId: string | null): RunOverlay | undefined {
-  const stream = useRunStream(runId);
-  if (!runId) return undefined;
-  const path = graphPath(buildSpans(stream.traces.map((e) => ({ name: e.name, ts: e.ts, data: (e.data ?? {}) as Record<string, unknown> }))));
-  return { runId, path, ended: stream.status !== null && !isActive(stream.status) };
-}
-
-function GraphPanel() {
-  const selectedNodeId = useUi((s) => s.selectedNodeId);
-  const selectNode = useUi((s) => s.selectNode);
-  const runId = useUi((s) => s.runId);
-  const graph = useAgentGraph();
-  const overlay = useRunOverlay(runId);
-  const node = graph.data?.nodes.find((n) => n.id === selectedNodeId) ?? null;
-  const onNodeSelect = (n: GraphNode) => selectNode(n.id);
-  return (
-    <div className="graph-panel">
-      <div className="graph-panel__canvas">
-        <GraphView selectedNodeId={selectedNodeId} onNodeSelect={onNodeSelect} overlay={overlay} />
-      </div>
-      <aside className="graph-panel__side" aria-label="Selected node">
-        {node && graph.data ? <NodeDetails node={node} graph={graph.data} /> : <p className="muted">Select a node: “Go to source” opens its function.</p>}
-      </aside>
     </div>
   );
 }
@@ -238,7 +159,7 @@ export function App() {
       <div className="app__body">
         <Sidebar />
         <main id="main" className="main" tabIndex={-1} data-testid="main" data-view={view}>
-          {view === 'graph' ? <GraphPanel /> : null}
+          {view === 'graph' ? <GraphPanel sessionId={validSession} /> : null}
           {view === 'compare' ? <CompareView /> : null}
           {view === 'source' ? <SourceView /> : null}
           {view === 'run' ? validSession ? <SessionMain key={validSession} sessionId={validSession} /> : sessions.isSuccess ? <NoSession /> : null : null}

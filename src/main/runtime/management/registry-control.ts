@@ -25,6 +25,8 @@ export class RegistryService {
         ...(decl.description ? { description: decl.description } : {}),
         json_schema: (validate.schema as Record<string, unknown> | undefined) ?? decl.jsonSchema ?? null,
       })),
+      // The run options it declares, in manifest order: the composer shows them as fields.
+      run_options: Object.entries(gen.project.manifest.runOptions).map(([name, o]) => ({ name, ...o })),
     };
   }
 

@@ -71,6 +71,13 @@ const MEANINGS: Record<string, string> = {
   'mcpServers[].headers': 'HTTP headers sent to the server',
   prompts: 'prompt name → project file',
   'prompts.*': "the project file holding the prompt's text",
+  runOptions: 'request-metadata fields the composer shows: name → {type, default?, description?, min?, max?}',
+  'runOptions.*': 'a run option: {type, default?, description?, min?, max?}',
+  'runOptions.*.type': 'the type of its value: "integer", "number", "string" or "boolean"',
+  'runOptions.*.default': 'the value the composer starts from',
+  'runOptions.*.description': 'a sentence shown beside the field',
+  'runOptions.*.min': 'the smallest value allowed',
+  'runOptions.*.max': 'the largest value allowed',
 };
 
 type Segment = string | number;

@@ -109,4 +109,43 @@ describe('manifestProblems', () => {
       'mcpServers.0.env.A: must be a string (not a whole number)',
     ]);
   });
+
+  it('accepts run options and checks each strictly, with its field path', () => {
+    const pace = {
+      scriptedDelayMs: { type: 'integer', default: 20, min: 0, max: 5000, description: 'Delay before each chunk' },
+      tone: { type: 'string', default: 'friendly' },
+      verbose: { type: 'boolean' },
+    };
+    expect(problems({ ...VALID, runOptions: pace })).toEqual([]);
+    expect(ManifestSchema.parse(VALID).runOptions).toEqual({});
+    expect(
+      problems({
+        ...VALID,
+        runOptions: {
+          a: { type: 'integer', default: 2.5 },
+          b: { type: 'number', min: 10, max: 1, default: 5 },
+          c: { type: 'string', min: 1 },
+          d: { type: 'float' },
+          e: { type: 'boolean', default: 'yes' },
+          f: { type: 'integer', default: 9, max: 8 },
+          g: { type: 'number', deflt: 1 },
+        },
+      }),
+    ).toEqual([
+      "runOptions.a.default: must be a whole number, as the option's type is integer, the value the composer starts from",
+      'runOptions.b.max: must be at least min (10), the largest value allowed',
+      'runOptions.c.min: only an integer or number option has a min, the smallest value allowed',
+      'runOptions.d.type: must be one of "integer", "number", "string", "boolean", the type of its value: "integer", "number", "string" or "boolean"',
+      "runOptions.e.default: must be a boolean, as the option's type is boolean, the value the composer starts from",
+      'runOptions.f.default: must be at most max (8), the value the composer starts from',
+      "runOptions.g.deflt: unknown key 'deflt': did you mean 'default'?",
+    ]);
+  });
+
+  it('rejects a run option named like the reserved capture key or not like a metadata key', () => {
+    const out = problems({ ...VALID, runOptions: { 'svc.playground': { type: 'string' }, '9lives': { type: 'string' } } });
+    expect(out).toHaveLength(2);
+    expect(out[0]).toMatch(/^runOptions\.svc\.playground: the name 'svc\.playground' is reserved for the studio/);
+    expect(out[1]).toMatch(/^runOptions\.9lives: the name '9lives' must start with a letter/);
+  });
 });

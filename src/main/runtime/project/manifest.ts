@@ -3,6 +3,7 @@
 // `inputMode`) is an error, not a silently ignored setting.
 import { z } from 'zod';
 import { ERROR_CODES } from '../../../sdk/errors.ts';
+import { RESERVED_CAPTURE_KEY } from '../../../shared/runtime-contract.ts';
 
 export const MANIFEST_FILE = 'agent.json';
 
@@ -70,6 +71,57 @@ export const McpServerSchema = z.discriminatedUnion('transport', [
   }),
 ]);
 
+/** What a run option's value is; `integer` and `number` may have bounds. */
+export const RUN_OPTION_TYPES = ['integer', 'number', 'string', 'boolean'] as const;
+
+const fitsType = (type: (typeof RUN_OPTION_TYPES)[number], v: unknown) =>
+  type === 'integer' ? Number.isInteger(v) : type === 'number' ? typeof v === 'number' && Number.isFinite(v) : typeof v === type;
+
+/** A run option: a named request-metadata field the studio's composer shows, filled with its
+ * default, and sends with each run (docs/project-format.md "Run options"). */
+export const RunOptionSchema = z
+  .strictObject({
+    type: z.enum(RUN_OPTION_TYPES),
+    default: z.union([z.number(), z.string(), z.boolean()]).optional(),
+    description: z.string().min(1).optional(),
+    min: z.number().optional(),
+    max: z.number().optional(),
+  })
+  .superRefine((o, ctx) => {
+    const numeric = o.type === 'integer' || o.type === 'number';
+    for (const bound of ['min', 'max'] as const) {
+      if (o[bound] !== undefined && !numeric) ctx.addIssue({ code: 'custom', path: [bound], message: `only an integer or number option has a ${bound}` });
+    }
+    if (o.type === 'integer') {
+      for (const bound of ['min', 'max'] as const) {
+        if (o[bound] !== undefined && !Number.isInteger(o[bound]))
+          ctx.addIssue({ code: 'custom', path: [bound], message: 'must be a whole number for an integer option' });
+      }
+    }
+    if (o.min !== undefined && o.max !== undefined && o.min > o.max) {
+      // Bounds that contradict each other are the problem; the default is not measured by them.
+      ctx.addIssue({ code: 'custom', path: ['max'], message: `must be at least min (${o.min})` });
+      return;
+    }
+    if (o.default === undefined) return;
+    if (!fitsType(o.type, o.default)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['default'],
+        message: `must be ${o.type === 'integer' ? 'a whole number' : `a ${o.type}`}, as the option's type is ${o.type}`,
+      });
+    } else if (typeof o.default === 'number') {
+      if (o.min !== undefined && o.default < o.min) ctx.addIssue({ code: 'custom', path: ['default'], message: `must be at least min (${o.min})` });
+      if (o.max !== undefined && o.default > o.max) ctx.addIssue({ code: 'custom', path: ['default'], message: `must be at most max (${o.max})` });
+    }
+  });
+
+/** A run option's name: the request-metadata key it fills. */
+const runOptionName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, 'must start with a letter or _ and hold only letters, digits, _ . -')
+  .refine((k) => k !== RESERVED_CAPTURE_KEY, `is reserved for the studio (${RESERVED_CAPTURE_KEY})`);
+
 export const ManifestSchema = z.strictObject({
   name: identifier,
   description: z.string().min(1),
@@ -115,8 +167,10 @@ export const ManifestSchema = z.strictObject({
   errorCatalogue: z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/, 'must be letters, digits, _ . -'), CatalogueEntrySchema).default({}),
   mcpServers: z.array(McpServerSchema).default([]),
   prompts: z.record(identifier, relativePath).default({}),
+  runOptions: z.record(runOptionName, RunOptionSchema).default({}),
 });
 
 export type Manifest = z.infer<typeof ManifestSchema>;
 export type InputContract = z.infer<typeof InputContractSchema>;
 export type EvaluatorDecl = z.infer<typeof EvaluatorSchema>;
+export type RunOptionDecl = z.infer<typeof RunOptionSchema>;

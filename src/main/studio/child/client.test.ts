@@ -12,6 +12,7 @@ const metadata = {
   exit_node: 'answer',
   components: [],
   input_contracts: [{ schema: 's', name: 'S', json_schema: null }],
+  run_options: [],
 };
 const replies: Record<string, [number, unknown]> = {
   '/ok/api/v1/registry/reload': [

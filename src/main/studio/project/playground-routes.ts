@@ -82,6 +82,7 @@ export function createProjectPlaygroundRoutes(o: ProjectPlaygroundRoutesOptions)
       const card = await o.runtime.agentCard(VIEW_WAIT_MS);
       const reply: ComposerSchemaReply = {
         contracts: meta.input_contracts.map((c) => ({ ...c, history: history.get(c.schema) ?? [] })),
+        run_options: meta.run_options,
         skill_examples: skillExamples(card.ok ? card.value : null),
       };
       res.json(reply);

@@ -95,7 +95,7 @@ function useComposerSchema<T>(select: (d: ComposerSchemaReply) => T) {
       try {
         return await api('/composer-schema', ComposerSchemaReplySchema, { signal });
       } catch (err) {
-        if (err instanceof ApiError && (err.status === 404 || err.status === 501)) return { contracts: [], skill_examples: [] };
+        if (err instanceof ApiError && (err.status === 404 || err.status === 501)) return { contracts: [], run_options: [], skill_examples: [] };
         throw err;
       }
     },
@@ -108,10 +108,16 @@ function useComposerSchema<T>(select: (d: ComposerSchemaReply) => T) {
 }
 
 const selectContracts = (d: ComposerSchemaReply) => d.contracts;
+const selectRunOptions = (d: ComposerSchemaReply) => d.run_options;
 const selectSkillExamples = (d: ComposerSchemaReply) => d.skill_examples;
 
 export function useInputContracts() {
   return useComposerSchema(selectContracts);
+}
+
+/** The run options the loaded project declares: composer fields sent as request metadata. */
+export function useRunOptions() {
+  return useComposerSchema(selectRunOptions);
 }
 
 /** The agent card's skill examples: prompts to start from, and free-text field values. */

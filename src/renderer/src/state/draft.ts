@@ -31,7 +31,10 @@ interface DraftState {
   userId: string;
   labels: Record<LabelKey, string>;
   extra: ExtraMetadata[];
+  /** The run-option fields the author changed, by option name (unchanged ones hold their default). */
+  runOptions: Record<string, string>;
   setText(text: string): void;
+  setRunOption(name: string, value: string): void;
   addDataPart(part: Omit<DataDraft, 'id'>): void;
   updateDataPart(id: string, json: string): void;
   removeDataPart(id: string): void;
@@ -60,7 +63,9 @@ export const useDraft = create<DraftState>()((set) => ({
   userId: '',
   labels: { ...emptyLabels },
   extra: [],
+  runOptions: {},
   setText: (text) => set({ text }),
+  setRunOption: (name, value) => set((s) => ({ runOptions: { ...s.runOptions, [name]: value } })),
   addDataPart: (part) => {
     const id = draftId('data');
     set((s) => ({ dataParts: [...s.dataParts, { ...part, id }], activeDataId: id }));

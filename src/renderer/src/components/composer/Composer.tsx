@@ -5,7 +5,7 @@ import { useProject } from '../../api/project.ts';
 import { useEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import { isActive } from '../../../../shared/playground.ts';
 import { ApiError, errorMessage } from '../../api/client.ts';
-import { keys, useBlockingRun, useCreateRun, useInputContracts, useResumeRun, useRuns, useSkillExamples } from '../../api/queries.ts';
+import { keys, useBlockingRun, useCreateRun, useInputContracts, useResumeRun, useRunOptions, useRuns, useSkillExamples } from '../../api/queries.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import { compose } from '../../lib/compose.ts';
 import { shortId } from '../../lib/format.ts';
@@ -17,13 +17,18 @@ import { SkillExamples } from './SkillExamples.tsx';
 import { FileAttachments, filesToDrafts } from './FileAttachments.tsx';
 import { MetadataEditor } from './MetadataEditor.tsx';
 import { useContractCheck } from '../../api/contractCheck.ts';
+import { runOptionMetadata } from '../../lib/run-options.ts';
+import { ConflictBanner } from './ConflictBanner.tsx';
+import { RunOptionFields } from './RunOptions.tsx';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 export const SEND_SHORTCUT = isMac ? '⌘ Enter' : 'Ctrl Enter';
 
 type Panel = 'data' | 'files' | 'metadata' | null;
 
-export function Composer({ sessionId }: { sessionId: string }) {
+/** `compact`: text, run options and Send only (beside the graph); the full composer also
+ * has data parts, files and the metadata editor. */
+export function Composer({ sessionId, compact = false }: { sessionId: string; compact?: boolean }) {
   const draft = useDraft();
   const mode = useUi((s) => s.composerMode);
   const cancelResume = useUi((s) => s.cancelResume);
@@ -34,6 +39,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
   const setConflict = useUi((s) => s.setConflict);
 
   const contracts = useInputContracts();
+  const runOptions = useRunOptions();
   const skillExamples = useSkillExamples();
   const exampleTexts = useMemo(() => skillExamples.data?.map((e) => e.text), [skillExamples.data]);
   const runs = useRuns(sessionId);
@@ -91,7 +97,10 @@ export function Composer({ sessionId }: { sessionId: string }) {
 
   const submit = async () => {
     setSendError(null);
-    const result = compose(draft);
+    // Run options go first: a key typed in the metadata editor overrides its field.
+    const options = runOptionMetadata(runOptions.data ?? [], draft.runOptions);
+    const composed = compose(draft);
+    const result = composed.ok && options.problems.length ? { ok: false as const, problems: options.problems } : composed;
     if (!result.ok) {
       setProblems(result.problems);
       setInvalidDataId(result.dataPartId);
@@ -100,11 +109,12 @@ export function Composer({ sessionId }: { sessionId: string }) {
     }
     setProblems([]);
     setInvalidDataId(undefined);
+    const metadata = { ...options.metadata, ...result.metadata };
     try {
       const accepted =
         mode.kind === 'resume'
-          ? await resumeRun.mutateAsync({ runId: mode.runId, parts: result.parts, metadata: result.metadata })
-          : await createRun.mutateAsync({ sessionId, body: { parts: result.parts, metadata: result.metadata } });
+          ? await resumeRun.mutateAsync({ runId: mode.runId, parts: result.parts, metadata })
+          : await createRun.mutateAsync({ sessionId, body: { parts: result.parts, metadata } });
       draft.clearParts();
       setPanel(null);
       setConflict(null);
@@ -149,9 +159,9 @@ export function Composer({ sessionId }: { sessionId: string }) {
 
   return (
     <section
-      className={`composer${dragging ? ' is-dragging' : ''}${mode.kind === 'resume' ? ' composer--resume' : ''}`}
+      className={`composer${compact ? ' composer--compact' : ''}${dragging ? ' is-dragging' : ''}${mode.kind === 'resume' ? ' composer--resume' : ''}`}
       aria-label={mode.kind === 'resume' ? 'Reply to the run that needs input' : 'New message'}
-      data-testid="composer"
+      data-testid={compact ? 'compact-composer' : 'composer'}
       data-mode={mode.kind}
       onKeyDown={onKeyDown}
       onDragOver={(e) => {
@@ -176,29 +186,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
         </div>
       ) : null}
 
-      {conflict ? (
-        <div className="banner banner--warning" role="alert" data-testid="conflict-banner" data-active-run-id={conflict.activeRunId}>
-          <div>
-            <strong>Another run is active (409).</strong> Only one run can be active in a project at a time: run <code>{conflict.activeRunId}</code> is still
-            going. Send works again when it ends.
-          </div>
-          <div className="banner__actions">
-            {blocking.data?.session_id ? (
-              <button
-                type="button"
-                className="btn btn--small"
-                onClick={() => selectRun(blocking.data!.session_id, conflict.activeRunId)}
-                data-testid="conflict-open-run"
-              >
-                Open that run
-              </button>
-            ) : null}
-            <button type="button" className="btn btn--small btn--ghost" onClick={() => setConflict(null)} data-testid="conflict-dismiss">
-              Dismiss
-            </button>
-          </div>
-        </div>
-      ) : null}
+      {conflict ? <ConflictBanner conflict={conflict} sessionId={blocking.data?.session_id} onDismiss={() => setConflict(null)} /> : null}
 
       <label htmlFor="composer-text" className="visually-hidden">
         Message
@@ -210,11 +198,11 @@ export function Composer({ sessionId }: { sessionId: string }) {
         placeholder={mode.kind === 'resume' ? 'Answer the agent’s question…' : 'Write a message to the agent…'}
         value={draft.text}
         onChange={(e) => draft.setText(e.target.value)}
-        rows={3}
+        rows={compact ? 2 : 3}
         data-testid="composer-text"
         autoFocus={mode.kind === 'resume'}
       />
-      {mode.kind !== 'resume' && !draft.text ? (
+      {mode.kind !== 'resume' && !draft.text && !compact ? (
         <SkillExamples
           examples={skillExamples.data ?? []}
           onPick={(text) => {
@@ -234,6 +222,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
         />
       ) : null}
       {panel === 'files' ? <FileAttachments /> : null}
+      <RunOptionFields options={runOptions.data ?? []} />
       {panel === 'metadata' ? <MetadataEditor /> : null}
 
       {problems.length ? (
@@ -269,7 +258,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
       ) : null}
 
       <div className="composer__bar">
-        <div className="composer__toggles" role="group" aria-label="Message parts">
+        <div className="composer__toggles" role="group" aria-label="Message parts" hidden={compact}>
           <button
             type="button"
             className={`toggle${panel === 'data' ? ' is-on' : ''}`}
