@@ -40,6 +40,9 @@ export interface SpanView {
   interrupts?: unknown;
   error?: SpanError;
   stack?: string;
+  /** Ended by the run's end, not by its node: the studio closed it (`closed_by: "studio"`),
+   * or the fold did for a run stored before the closing rule. */
+  endedWithRun?: boolean;
   depth: number;
   children: SpanView[];
 }
@@ -115,6 +118,7 @@ export function buildSpans(traces: readonly TraceLike[], ended?: RunEnd | null):
       if (d.interrupts !== undefined) span.interrupts = d.interrupts;
       if (d.error && typeof d.error === 'object') span.error = d.error as SpanError;
       if (typeof d.stack === 'string') span.stack = d.stack;
+      if (d.closed_by === 'studio') span.endedWithRun = true;
       last = Math.max(last, span.t0 + span.duration);
     }
   }
@@ -124,6 +128,7 @@ export function buildSpans(traces: readonly TraceLike[], ended?: RunEnd | null):
     for (const span of byId.values()) {
       if (span.status !== 'running') continue;
       span.status = closingStatus(ended.status);
+      span.endedWithRun = true;
       span.duration = Math.max(0, at - span.t0);
       last = Math.max(last, span.t0 + span.duration);
     }

@@ -9,7 +9,7 @@ import { Shortcuts } from './components/Shortcuts.tsx';
 import { Composer, SEND_SHORTCUT } from './components/composer/Composer.tsx';
 import { EmptyState } from './components/EmptyState.tsx';
 import { GraphView, type RunOverlay } from './components/graph/GraphView.tsx';
-import { useRunStream } from './hooks/useRunStream.ts';
+import { runEndOf, useRunStream } from './hooks/useRunStream.ts';
 import { buildSpans, graphPath } from '../../shared/spans.ts';
 import { isActive } from '../../shared/playground.ts';
 import { CompareView } from './components/compare/CompareView.tsx';
@@ -121,7 +121,9 @@ function NodeDetails({ node, graph }: { node: GraphNode; graph: AgentGraph }) {
 function useRunOverlay(runId: string | null): RunOverlay | undefined {
   const stream = useRunStream(runId);
   if (!runId) return undefined;
-  const path = graphPath(buildSpans(stream.traces.map((e) => ({ name: e.name, ts: e.ts, data: (e.data ?? {}) as Record<string, unknown> }))));
+  const traces = stream.traces.map((e) => ({ name: e.name, ts: e.ts, data: (e.data ?? {}) as Record<string, unknown> }));
+  // A span the run's end left open (a run stored before the closing rule) ended with it.
+  const path = graphPath(buildSpans(traces, runEndOf(stream)));
   return { runId, path, ended: stream.status !== null && !isActive(stream.status) };
 }
 

@@ -2,11 +2,11 @@
 // stored final parts after), scores, trace, diagnostics, input; actions cancel, rerun and
 // resume.
 import type { ReactNode } from 'react';
-import type { RunDetail, TaggedPart } from '../../../../shared/playground.ts';
+import type { RunDetail, RunStatus, TaggedPart } from '../../../../shared/playground.ts';
 import { isActive } from '../../../../shared/playground.ts';
 import { ApiError, errorMessage } from '../../api/client.ts';
 import { useCancelRun, useRerun, useRun } from '../../api/queries.ts';
-import { useRunStream, type RunStreamState } from '../../hooks/useRunStream.ts';
+import { runEndOf, useRunStream, type RunStreamState } from '../../hooks/useRunStream.ts';
 import { changedSince, useProject } from '../../api/project.ts';
 import { formatDateTime, formatDuration, shortId } from '../../lib/format.ts';
 import { useUi } from '../../state/ui.ts';
@@ -303,7 +303,7 @@ export function RunView({ runId }: { runId: string }) {
             <PartsView parts={shownParts(finalParts, status)} testId="final-output" empty="The run produced no output." />
             {stream.deltaCount > 0 ? (
               <p className="muted small" data-testid="stream-summary" data-delta-count={stream.deltaCount} data-delta-chars={stream.deltaText.length}>
-                Streamed live as {stream.deltaCount} chunks; the stored final answer replaces them.
+                {streamSummary(stream.deltaCount, status)}
               </p>
             ) : null}
           </>
@@ -323,7 +323,7 @@ export function RunView({ runId }: { runId: string }) {
       ) : null}
 
       <Section title="Nodes" count={spanCount} testId="nodes-section">
-        <Waterfall traces={stream.traces} />
+        <Waterfall traces={stream.traces} ended={runEndOf(stream)} />
       </Section>
 
       <Section title="Trace" count={traceEvents.length} testId="trace-section" defaultOpen={false}>
@@ -341,4 +341,13 @@ export function RunView({ runId }: { runId: string }) {
       </Section>
     </article>
   );
+}
+
+/** What became of the chunks a run streamed: only a run with a final answer (completed, or
+ * asking for input) has a stored answer that replaces them; any other end keeps them as the
+ * partial text shown above (docs/playground-api.md "Tagged parts"). */
+function streamSummary(count: number, status: RunStatus | null): string {
+  const chunks = `${count} chunk${count === 1 ? '' : 's'}`;
+  if (status === 'completed' || status === 'input_required') return `Streamed live as ${chunks}; the stored final answer replaces them.`;
+  return `Streamed live as ${chunks} before the run ended${status ? ` ${status}` : ''}; it has no final answer.`;
 }
