@@ -2,7 +2,7 @@
 // stored final parts after), scores, trace, diagnostics, input; actions cancel, rerun and
 // resume.
 import type { ReactNode } from 'react';
-import type { RunDetail, RunStatus, TaggedPart } from '../../../../shared/playground.ts';
+import type { RunDetail, TaggedPart } from '../../../../shared/playground.ts';
 import { isActive } from '../../../../shared/playground.ts';
 import { ApiError, errorMessage } from '../../api/client.ts';
 import { useCancelRun, useRerun, useRun } from '../../api/queries.ts';
@@ -17,6 +17,7 @@ import { PartsView } from './Parts.tsx';
 import { PhaseStepper } from './PhaseStepper.tsx';
 import { ScoresTable } from './ScoresTable.tsx';
 import { StatusBanner, type RunFailure } from './StatusBanner.tsx';
+import { streamSummary } from './stream-summary.ts';
 import { loadRunIntoDraft } from '../../state/resend.ts';
 import { TraceList } from './TraceList.tsx';
 import { Waterfall } from './Waterfall.tsx';
@@ -341,13 +342,4 @@ export function RunView({ runId }: { runId: string }) {
       </Section>
     </article>
   );
-}
-
-/** What became of the chunks a run streamed: only a run with a final answer (completed, or
- * asking for input) has a stored answer that replaces them; any other end keeps them as the
- * partial text shown above (docs/playground-api.md "Tagged parts"). */
-function streamSummary(count: number, status: RunStatus | null): string {
-  const chunks = `${count} chunk${count === 1 ? '' : 's'}`;
-  if (status === 'completed' || status === 'input_required') return `Streamed live as ${chunks}; the stored final answer replaces them.`;
-  return `Streamed live as ${chunks} before the run ended${status ? ` ${status}` : ''}; it has no final answer.`;
 }
