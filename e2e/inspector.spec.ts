@@ -85,7 +85,8 @@ describe('run inspector', () => {
       expect(await run.phase('complete').textContent()).toContain('cancelled');
       expect(await run.streamSummary().textContent()).toMatch(/^Streamed live as \d+ chunks? before the run ended cancelled; it has no final answer\.$/);
       await studio.showView('graph');
-      await page.locator('[data-testid="graph-node"][data-node-id="respond"][data-run-state="cancelled"]').waitFor();
+      const respond = page.locator('[data-testid="graph-node"][data-node-id="respond"]');
+      await expect.poll(() => respond.getAttribute('data-run-state'), { timeout: 20_000 }).toBe('cancelled');
       expect(await page.locator('[data-testid="graph-node"][data-run-state="running"]').count()).toBe(0);
       await studio.showView('run');
     };
