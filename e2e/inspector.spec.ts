@@ -58,9 +58,9 @@ describe('run inspector', () => {
     expect(await page.locator('[data-testid="graph-node"][data-node-id="respond"]').getAttribute('data-run-state')).toBe('unreached');
   });
 
-  it('keeps the partial text of a cancelled run, marked partial, with its spans', async () => {
-    const { screenshot } = world();
-    const { composer, run } = await openNewSession(world());
+  it('keeps the partial text of a cancelled run, marked partial, with its spans, all ended cancelled', async () => {
+    const { page, screenshot } = world();
+    const { studio, composer, run } = await openNewSession(world());
     await composer.typeText('I want a refund for order ORD-12345');
     await composer.setMetadata({ scriptedDelayMs: '150', scriptedChunks: '200' });
     await composer.send();
@@ -74,5 +74,27 @@ describe('run inspector', () => {
     expect((await partial.textContent())!.length).toBeGreaterThan(20);
     expect(await run.spanRow('respond').count()).toBe(1);
     await screenshot('14-cancelled-partial');
+
+    // Every span ended with the run (docs/runtime-traces.md "When a run ends"), the Complete
+    // step says cancelled, and the output does not promise a final answer; so after a reload.
+    const runId = await run.runId();
+    const ended = async () => {
+      await expect.poll(() => run.spanRow('respond').getAttribute('data-status')).toBe('cancelled');
+      expect(await run.root.locator('[data-testid="span-row"][data-status="running"]').count()).toBe(0);
+      expect(await run.phase('complete').getAttribute('data-status')).toBe('cancelled');
+      expect(await run.phase('complete').textContent()).toContain('cancelled');
+      expect(await run.streamSummary().textContent()).toMatch(/^Streamed live as \d+ chunks? before the run ended cancelled; it has no final answer\.$/);
+      await studio.showView('graph');
+      const respond = page.locator('[data-testid="graph-node"][data-node-id="respond"]');
+      await expect.poll(() => respond.getAttribute('data-run-state'), { timeout: 20_000 }).toBe('cancelled');
+      expect(await page.locator('[data-testid="graph-node"][data-run-state="running"]').count()).toBe(0);
+      await studio.showView('run');
+    };
+    await ended();
+    await page.reload();
+    await studio.waitReady();
+    await run.waitForRun(runId);
+    await run.waitForStatus('cancelled');
+    await ended();
   });
 });

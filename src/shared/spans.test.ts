@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSpans, graphPath } from './spans.ts';
+import { buildSpans, closingEnd, closingStatus, graphPath, openSpans } from './spans.ts';
 
 const at = (ms: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, 0, ms)).toISOString();
 const start = (id: string, node: string, ms: number, extra: Record<string, unknown> = {}) => ({
@@ -42,6 +42,51 @@ describe('buildSpans', () => {
     const tree = buildSpans([start('a', 'n', 0), end('zzz', 3, 3)]);
     expect(tree.rows).toHaveLength(1);
     expect(tree.rows[0]).toMatchObject({ status: 'running', duration: null });
+  });
+});
+
+describe('spans a run left open', () => {
+  it('ends them with the run in the fold: cancelled for a cancel, interrupted otherwise, never running', () => {
+    const traces = [
+      start('a', 'classify', 0),
+      end('a', 5, 5),
+      start('b', 'respond', 6),
+      start('b/0', 'respond[x]', 7, { parent_span_id: 'b', kind: 'branch' }),
+    ];
+    const cancelled = buildSpans(traces, { status: 'cancelled', at: Date.parse(at(26)) });
+    expect(cancelled.rows.map((s) => [s.node, s.status, s.duration])).toEqual([
+      ['classify', 'completed', 5],
+      ['respond', 'cancelled', 20],
+      ['respond[x]', 'cancelled', 19],
+    ]);
+    expect(cancelled.total).toBe(26);
+    const died = buildSpans(traces, { status: 'interrupted' });
+    expect(died.rows.map((s) => s.status)).toEqual(['completed', 'interrupted', 'interrupted']);
+    expect(died.rows[1].duration).toBe(1); // without the end's time: up to the last known time
+    expect(buildSpans(traces, { status: 'failed' }).rows[1].status).toBe('interrupted');
+    expect(buildSpans(traces).rows[1].status).toBe('running'); // a live run: still running
+    expect(graphPath(cancelled).get('respond')?.status).toBe('cancelled');
+  });
+
+  it('finds the open spans and writes their closing end, in the run end state', () => {
+    const open = openSpans([start('a', 'classify', 0), end('a', 5, 5), start('b', 'respond', 6, { parent_span_id: 'p' })]);
+    expect(open.map((o) => o.span_id)).toEqual(['b']);
+    const closing = closingEnd(open[0], 'cancelled', 'user_cancelled', Date.parse(at(16)));
+    expect(closing).toEqual({
+      ts: at(16),
+      span_id: 'b',
+      parent_span_id: 'p',
+      kind: 'node',
+      node: 'respond',
+      step: 1,
+      status: 'cancelled',
+      duration_ms: 10,
+      closed_by: 'studio',
+      reason: 'user_cancelled',
+    });
+    expect(closingStatus('interrupted')).toBe('interrupted');
+    const tree = buildSpans([start('b', 'respond', 6), { name: 'span.end', ts: at(16), data: closing }]);
+    expect(tree.rows[0]).toMatchObject({ status: 'cancelled', duration: 10 });
   });
 });
 

@@ -4,6 +4,12 @@
 // No boundary of its own: its input is the `trace` run events (RunEventSchema in
 // playground.ts), and what it builds stays in the process that builds it (the renderer's
 // timeline, the studio's divergence report).
+//
+// Every span a run opens is closed when the run ends (docs/runtime-traces.md "When a run
+// ends"): the runtime closes them itself, and the studio writes the closing `span.end` of any
+// span still open when the run ends (openSpans, closingEnd). A run stored before that rule
+// (or a bundle made from one) can still hold a `span.start` without its end: the fold shows
+// such a span as ended with the run (RunEnd), never as running for ever.
 
 export type SpanStatus = 'running' | 'completed' | 'interrupted' | 'failed' | 'cancelled';
 
@@ -34,6 +40,9 @@ export interface SpanView {
   interrupts?: unknown;
   error?: SpanError;
   stack?: string;
+  /** Ended by the run's end, not by its node: the studio closed it (`closed_by: "studio"`),
+   * or the fold did for a run stored before the closing rule. */
+  endedWithRun?: boolean;
   depth: number;
   children: SpanView[];
 }
@@ -54,9 +63,24 @@ interface TraceLike {
   data: Record<string, unknown>;
 }
 
+/** How the run ended, for the fold: spans it left open end with it. */
+export interface RunEnd {
+  /** The run's final status (a terminal RunStatus of playground.ts). */
+  status: string;
+  /** Epoch milliseconds of the run's end, when known (else the last known time). */
+  at?: number;
+}
+
+/** The state a span left open by a run's end is closed with: `cancelled` for a cancelled
+ * run, `interrupted` for every other end (a runtime that died, a studio shutdown, a broken
+ * stream): the node did not finish and nobody cancelled it. */
+export function closingStatus(runStatus: string): 'cancelled' | 'interrupted' {
+  return runStatus === 'cancelled' ? 'cancelled' : 'interrupted';
+}
+
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
-export function buildSpans(traces: readonly TraceLike[]): SpanTree {
+export function buildSpans(traces: readonly TraceLike[], ended?: RunEnd | null): SpanTree {
   const byId = new Map<string, SpanView & { t0: number }>();
   const order: string[] = [];
   let origin = Number.POSITIVE_INFINITY;
@@ -94,6 +118,18 @@ export function buildSpans(traces: readonly TraceLike[]): SpanTree {
       if (d.interrupts !== undefined) span.interrupts = d.interrupts;
       if (d.error && typeof d.error === 'object') span.error = d.error as SpanError;
       if (typeof d.stack === 'string') span.stack = d.stack;
+      if (d.closed_by === 'studio') span.endedWithRun = true;
+      last = Math.max(last, span.t0 + span.duration);
+    }
+  }
+  if (ended) {
+    // Spans the run's end left open (a run stored before the closing rule): ended with it.
+    const at = ended.at !== undefined && Number.isFinite(ended.at) ? ended.at : last;
+    for (const span of byId.values()) {
+      if (span.status !== 'running') continue;
+      span.status = closingStatus(ended.status);
+      span.endedWithRun = true;
+      span.duration = Math.max(0, at - span.t0);
       last = Math.max(last, span.t0 + span.duration);
     }
   }
@@ -138,4 +174,34 @@ export function graphPath(tree: SpanTree): Map<string, NodeVisit> {
     } else visits.set(span.node, { count: 1, order: visits.size + 1, status: span.status });
   }
   return visits;
+}
+
+/** The `span.start` data of every span without its `span.end`, in start order. */
+export function openSpans(traces: readonly TraceLike[]): Record<string, unknown>[] {
+  const open = new Map<string, Record<string, unknown>>();
+  for (const e of traces) {
+    const id = str(e.data.span_id);
+    if (!id) continue;
+    if (e.name === 'span.start' && !open.has(id)) open.set(id, { ts: e.ts, ...e.data });
+    else if (e.name === 'span.end') open.delete(id);
+  }
+  return [...open.values()];
+}
+
+/** The `span.end` the studio writes for a span the run's end left open (its `span.start`
+ * data): the run's end state, the time from its start, and `closed_by: "studio"`. */
+export function closingEnd(start: Record<string, unknown>, runStatus: string, reason: string | null, now = Date.now()): Record<string, unknown> {
+  const t0 = Date.parse(str(start.ts) ?? '');
+  return {
+    ts: new Date(now).toISOString(),
+    span_id: start.span_id,
+    ...(start.parent_span_id !== undefined ? { parent_span_id: start.parent_span_id } : {}),
+    kind: start.kind === 'branch' ? 'branch' : 'node',
+    node: start.node,
+    step: start.step,
+    status: closingStatus(runStatus),
+    duration_ms: Number.isFinite(t0) ? Math.max(0, now - t0) : 0,
+    closed_by: 'studio',
+    ...(reason ? { reason } : {}),
+  };
 }

@@ -21,6 +21,7 @@ import {
   waitForRun,
   type TestStudio,
 } from './helpers/playground-studio.ts';
+import { storedSpanEnds } from './helpers/spans.ts';
 
 const SLOW = {
   parts: [{ kind: 'text', text: 'I want a refund for order ORD-12345. Where is my order ORD-23456? How do I reset my password?' }],
@@ -61,6 +62,10 @@ describe('runtime supervision', () => {
       await stream.ended;
       expect(stream.messages.at(-1)!.data).toMatchObject({ kind: 'run.status', status: 'interrupted', reason: 'runtime_restarted' });
       expect((await waitForRun(t, runId)).reason).toBe('runtime_restarted');
+      // The dead runtime cannot close its spans: the studio wrote their ends, interrupted.
+      const ends = await storedSpanEnds(t.api, runId);
+      expect(ends.find((e) => e.node === 'respond')).toEqual({ node: 'respond', status: 'interrupted', closedBy: 'studio' });
+      for (const e of ends) expect(['completed', 'interrupted']).toContain(e.status);
 
       const after = await waitFor(
         async () => {
@@ -212,6 +217,7 @@ describe('studio shutdown and restart', () => {
       await replay.ended;
       expect(replay.messages.filter((m) => m.data.kind === 'run.status').at(-1)!.data).toMatchObject({ status: 'interrupted' });
       expect(replay.messages.filter((m) => m.data.kind === 'run.status' && m.data.status === 'interrupted')).toHaveLength(1);
+      expect((await storedSpanEnds(again.api, runId)).find((e) => e.node === 'respond')).toMatchObject({ status: 'interrupted' });
       const next = await run(again, s, QUICK);
       expect((await waitForRun(again, next)).status).toBe('completed');
     } finally {
@@ -249,6 +255,9 @@ describe('studio shutdown and restart', () => {
       try {
         const r = await call<RunDetail>(`${again.url}api/playground/v1`, 'GET', `/runs/${runId}`);
         expect(r.body).toMatchObject({ status: 'interrupted', reason: 'studio_shutdown' });
+        // The run a crash left active: its open spans were closed when the studio started again.
+        const ends = await storedSpanEnds(`${again.url}api/playground/v1`, runId);
+        expect(ends.find((e) => e.node === 'respond')).toEqual({ node: 'respond', status: 'interrupted', closedBy: 'studio' });
         await waitFor(async () => !alive(orphan), 10_000, 'the orphaned runtime to stop');
       } finally {
         await again.close();

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRpc, REPO, spawnRuntime, startTestRuntime, type RuntimeProcess, type TestRuntime } from './helpers/runtime.ts';
 import { openEvents, startTestStudio, waitForRun, type TestStudio } from './helpers/playground-studio.ts';
+import { storedSpanEnds } from './helpers/spans.ts';
 
 const INSPECT = path.join(REPO, 'test/fixtures/inspect-agent');
 
@@ -180,5 +181,22 @@ describe('the studio sees spans as they happen', () => {
     expect(partial.text.length).toBeGreaterThan(0);
     const started = stream.messages.filter((m) => m.data.kind === 'trace' && (m.data as Ev).name === 'span.start').map((m) => (m.data as Ev).data.node);
     expect(started).toEqual(expect.arrayContaining(['guardrail', 'router', 'skills', 'respond']));
+    // Every span ended: the one the cancel cut off as cancelled, in the stored events.
+    const ends = await storedSpanEnds(t.api, runId);
+    expect(ends.find((e) => e.node === 'respond')).toMatchObject({ status: 'cancelled' });
+    for (const e of ends) expect(['completed', 'cancelled']).toContain(e.status);
+  });
+
+  it('a slow run cancelled before its answer (scriptedDelayMs 2000): every span.start has its span.end, cancelled', async () => {
+    const s = (await t.call('POST', '/sessions', {})).body.session_id;
+    const body = { parts: [{ kind: 'text', text: 'I want a refund for order ORD-12345' }], metadata: { scriptedDelayMs: 2000 } };
+    const runId = (await t.call('POST', `/sessions/${s}/runs`, body)).body.run_id;
+    const stream = openEvents(t.api, runId);
+    await stream.next((m) => m.data.kind === 'trace' && (m.data as Ev).name === 'span.start' && (m.data as Ev).data.node === 'respond');
+    expect((await t.call('DELETE', `/runs/${runId}`)).status).toBe(200);
+    await stream.ended;
+    expect((await waitForRun(t, runId)).status).toBe('cancelled');
+    const ends = await storedSpanEnds(t.api, runId);
+    expect(ends.filter((e) => e.status !== 'completed')).toEqual([{ node: 'respond', status: 'cancelled', closedBy: 'studio' }]);
   });
 });

@@ -234,6 +234,14 @@ describe('divergence', () => {
     expect(d.first).toMatchObject({ kind: 'status', node: 'fan[0]', path: ['fan', 'fan[0]'], left: { status: 'completed' }, right: { status: 'failed' } });
   });
 
+  it('reads a span a stored run left open as ended with the run, not running', () => {
+    const left = [...span('1', 'a', 1, {}), span('2', 'respond', 2, {})[0]];
+    const right = [...span('3', 'a', 1, {}), ...span('4', 'respond', 2, undefined, { status: 'cancelled' })];
+    const d = findDivergence(left, right, opts(), ignoreFilter([]), { left: { status: 'cancelled' }, right: { status: 'cancelled' } });
+    expect(d.first).toBeNull();
+    expect(findDivergence(left, right, opts(), ignoreFilter([])).first).toMatchObject({ kind: 'status', left: { status: 'running' } });
+  });
+
   it('says when spans are missing on a side', () => {
     const d = findDivergence(span('1', 'a', 1, {}), [], opts(), ignoreFilter([]));
     expect(d.available).toBe(false);

@@ -3,6 +3,7 @@
 // comparisons together. `left` is the baseline, `right` the candidate.
 import type { CompareOptions, RunComparison, RunSide } from '../../../shared/compare.ts';
 import { isActive, type RunDetail } from '../../../shared/playground.ts';
+import type { RunEnd } from '../../../shared/spans.ts';
 import type { PlaygroundStore } from '../store/store.ts';
 import { findDivergence } from './divergence.ts';
 import { ignoreFilter } from './json-diff.ts';
@@ -35,6 +36,13 @@ function* eventsOfKind(store: PlaygroundStore, runId: string, kind: string): Gen
     if (rows.length < PAGE) return;
     after = rows[rows.length - 1].seq;
   }
+}
+
+/** How a run ended, for the span fold (null while active). */
+function runEnd(d: RunDetail): RunEnd | null {
+  if (isActive(d.status)) return null;
+  const at = d.ended_at ? Date.parse(d.ended_at) : Number.NaN;
+  return { status: d.status, ...(Number.isFinite(at) ? { at } : {}) };
 }
 
 /** Reads the run's stored events (the caller flushes the event log's pending batch first). */
@@ -101,7 +109,7 @@ export function compareRuns(left: RunMaterial, right: RunMaterial, options: Comp
     input,
     output,
     scores,
-    divergence: findDivergence(left.traces, right.traces, options, ignored),
+    divergence: findDivergence(left.traces, right.traces, options, ignored, { left: runEnd(left.detail), right: runEnd(right.detail) }),
     code,
     automatic_verdict: null,
   };

@@ -6,7 +6,7 @@
 // may start in either order, so the order used is (superstep, node name), never the start
 // time; a branch of a fan-out or a node of a subgraph sits under the node that started it.
 import type { CompareOptions, Divergence, DivergenceReport, SpanRef } from '../../../shared/compare.ts';
-import { buildSpans, type SpanView } from '../../../shared/spans.ts';
+import { buildSpans, type RunEnd, type SpanView } from '../../../shared/spans.ts';
 import { diffJson, type PathFilter } from './json-diff.ts';
 
 interface TraceLike {
@@ -22,7 +22,7 @@ interface Placed {
   ref: SpanRef;
 }
 
-function place(traces: readonly TraceLike[]): Placed[] {
+function place(traces: readonly TraceLike[], ended: RunEnd | null): Placed[] {
   const out: Placed[] = [];
   const walk = (spans: SpanView[], above: [number, string][]) => {
     for (const span of spans) {
@@ -37,7 +37,7 @@ function place(traces: readonly TraceLike[]): Placed[] {
       walk(span.children, chain);
     }
   };
-  walk(buildSpans(traces).roots, []);
+  walk(buildSpans(traces, ended).roots, []);
   return out;
 }
 
@@ -52,9 +52,17 @@ function compareChains(a: [number, string][], b: [number, string][]): number {
 /** What a span wrote: its state update, or for an interrupted node the interrupt values. */
 const written = (s: SpanView): unknown => (s.update !== undefined ? s.update : s.interrupts !== undefined ? { interrupts: s.interrupts } : null);
 
-export function findDivergence(left: readonly TraceLike[], right: readonly TraceLike[], opts: CompareOptions, ignored: PathFilter): DivergenceReport {
-  const l = place(left);
-  const r = place(right);
+/** `ends`: how each run ended (null while active): a span a stored run left open ended with
+ * it (docs/runtime-traces.md "When a run ends"). */
+export function findDivergence(
+  left: readonly TraceLike[],
+  right: readonly TraceLike[],
+  opts: CompareOptions,
+  ignored: PathFilter,
+  ends: { left: RunEnd | null; right: RunEnd | null } = { left: null, right: null },
+): DivergenceReport {
+  const l = place(left, ends.left);
+  const r = place(right, ends.right);
   const report: DivergenceReport = { available: l.length > 0 && r.length > 0, first: null, only_left: [], only_right: [], same: 0 };
   const rightByKey = new Map(r.map((p) => [p.key, p]));
   const differences: { chain: [number, string][]; divergence: Divergence }[] = [];

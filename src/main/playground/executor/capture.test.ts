@@ -60,9 +60,22 @@ describe('trace capture (spec 4.3 rule 8)', () => {
     expect(capture.accept('nope', [{ name: 'x' }])).toBe(false);
     const token = capture.open(runId);
     capture.accept(token, [{ name: 'evaluation.result', evaluator: 'e', score: 1 }]);
-    expect(capture.close(token)).toEqual([{ evaluator: 'e', score: 1 }]);
+    expect(capture.close(token).scores).toEqual([{ evaluator: 'e', score: 1 }]);
     expect(capture.accept(token, [{ name: 'x' }])).toBe(false);
-    expect(capture.close(null)).toEqual([]);
+    expect(capture.close(null)).toEqual({ scores: [], open: [] });
+    log.close();
+  });
+
+  it('answers the spans still open when the token closes, so the run end can close them', () => {
+    const { runId, capture, log } = setup();
+    const token = capture.open(runId);
+    capture.accept(token, [
+      { name: 'span.start', ts: '2026-01-01T00:00:00.000Z', span_id: 'a', node: 'classify', kind: 'node', step: 1 },
+      { name: 'span.end', span_id: 'a', status: 'completed', duration_ms: 1 },
+      { name: 'span.start', ts: '2026-01-01T00:00:00.002Z', span_id: 'b', node: 'respond', kind: 'node', step: 2 },
+    ]);
+    const { open } = capture.close(token);
+    expect(open).toEqual([{ ts: '2026-01-01T00:00:00.002Z', span_id: 'b', node: 'respond', kind: 'node', step: 2 }]);
     log.close();
   });
 });

@@ -29,6 +29,8 @@ export function scoreFrom(data: Record<string, unknown>): ScoreEntry | null {
 interface Capture {
   runId: string;
   scores: ScoreEntry[];
+  /** The `span.start` data of the spans without their `span.end` yet, by span id. */
+  open: Map<string, Record<string, unknown>>;
 }
 
 /** The capture tokens of the runs being invoked, and the scores their traces carried. */
@@ -43,16 +45,18 @@ export class TraceCapture {
   /** A new token for a run about to be invoked. */
   open(runId: string): string {
     const token = randomBytes(24).toString('base64url');
-    this.byToken.set(token, { runId, scores: [] });
+    this.byToken.set(token, { runId, scores: [], open: new Map() });
     return token;
   }
 
-  /** Ends the token (later posts are refused) and answers the scores captured under it. */
-  close(token: string | null): ScoreEntry[] {
-    if (!token) return [];
+  /** Ends the token (later posts are refused) and answers the scores captured under it and
+   * the spans still open (their `span.start` data, in start order): the run's end closes
+   * them (docs/runtime-traces.md "When a run ends"). */
+  close(token: string | null): { scores: ScoreEntry[]; open: Record<string, unknown>[] } {
+    if (!token) return { scores: [], open: [] };
     const capture = this.byToken.get(token);
     this.byToken.delete(token);
-    return capture?.scores ?? [];
+    return { scores: capture?.scores ?? [], open: [...(capture?.open.values() ?? [])] };
   }
 
   /** Events the runtime posted under a token: appended as the run's `trace` events.
@@ -64,7 +68,10 @@ export class TraceCapture {
     for (const event of events) {
       const { name, ...data } = event;
       delete data[RESERVED_METADATA_KEY];
-      this.log.append(capture.runId, 'trace', { name: String(name), data });
+      const stored = this.log.append(capture.runId, 'trace', { name: String(name), data });
+      const spanId = typeof data.span_id === 'string' ? data.span_id : null;
+      if (stored && spanId && name === 'span.start' && !capture.open.has(spanId)) capture.open.set(spanId, { ts: stored.ts, ...data });
+      else if (spanId && name === 'span.end') capture.open.delete(spanId);
       const score = name === 'evaluation.result' ? scoreFrom(data) : null;
       if (score) {
         capture.scores.push(score);

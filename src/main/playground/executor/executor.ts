@@ -91,6 +91,7 @@ export class RunExecutor {
       if (this.runs.has(row.run_id)) continue;
       const t = transition(row.status, 'shutdown');
       if (!t) continue;
+      this.record.closeSpans(row.run_id, this.record.storedOpenSpans(row.run_id), t.to, t.reason);
       this.record.end(row.run_id, { status: t.to, reason: t.reason, parts: end.shutdownEnd('').parts });
     }
     return rows.length;
@@ -278,7 +279,8 @@ export class RunExecutor {
     const t = run.lifecycle.fire(e.event);
     if (!t) return false;
     this.runs.delete(run.runId);
-    const scores = this.traces.close(run.captureToken);
+    const { scores, open } = this.traces.close(run.captureToken);
+    this.record.closeSpans(run.runId, open, t.to, t.reason);
     if (e.diagnostics) this.record.diagnostics(run.runId, e.diagnostics);
     if (e.phase) this.record.phase(run.runId, e.phase.name, e.phase.state, e.phase.detail);
     this.record.end(run.runId, { status: t.to, reason: t.reason, parts: e.parts, detail: e.detail, blobs: e.blobs, scores });

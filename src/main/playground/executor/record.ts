@@ -1,6 +1,7 @@
 // How a run's progress is written: the run row and its events (docs/playground-api.md
 // "Events"). A state change writes the row and its `run.status` event in one transaction;
 // the end writes the row, the output parts, the `complete` phase and the final status in one.
+import { closingEnd, openSpans } from '../../../shared/spans.ts';
 import type { PhaseName, PhaseState, RunReason, RunStatus, ScoreEntry, TaggedPart } from '../../../shared/playground.ts';
 import type { EventLog } from '../events/log.ts';
 import type { StoredBlob } from '../parts.ts';
@@ -49,6 +50,28 @@ export class RunRecorder {
         ...(d.field !== undefined ? { field: d.field } : {}),
       });
     }
+  }
+
+  /** Closes the spans a run's end left open (their `span.start` data): one `span.end` trace
+   * event each, innermost first, in the run's end state (docs/runtime-traces.md "When a run
+   * ends"). Written by the studio: the runtime that opened them has not said (it died, or
+   * its closing events arrive after the run ended). */
+  closeSpans(runId: string, open: readonly Record<string, unknown>[], status: RunStatus, reason: RunReason | null): void {
+    const now = Date.now();
+    for (const start of [...open].reverse()) this.log.append(runId, 'trace', { name: 'span.end', data: closingEnd(start, status, reason, now) });
+  }
+
+  /** The spans a stored run left open (a run a crash left active), from its stored events. */
+  storedOpenSpans(runId: string): Record<string, unknown>[] {
+    this.log.flush();
+    const traces = this.store
+      .readEventObjects(runId, { kind: 'trace', after: 0, limit: 1_000_000 })
+      .flatMap(({ event }) =>
+        event && typeof event.name === 'string' && event.data && typeof event.data === 'object'
+          ? [{ name: event.name, ts: String(event.ts), data: event.data as Record<string, unknown> }]
+          : [],
+      );
+    return openSpans(traces);
   }
 
   /** The terminal state: row, output, `complete` phase and final status, in one transaction. */

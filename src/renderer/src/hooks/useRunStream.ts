@@ -5,6 +5,7 @@ import { useEffect, useReducer, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { PhaseName, PhaseState, RunDetail, RunEvent, RunStatus, TaggedPart } from '../../../shared/playground.ts';
 import { isActive } from '../../../shared/playground.ts';
+import type { RunEnd } from '../../../shared/spans.ts';
 import { followRunEvents, type StreamConnection } from '../api/runEvents.ts';
 import { invalidateRunLists, keys } from '../api/queries.ts';
 import { useAnnouncer } from '../state/announcer.ts';
@@ -37,6 +38,14 @@ export interface RunStreamState {
   connection: StreamConnection;
   connectionDetail?: string;
   firstTs: string | null;
+}
+
+/** How the run ended, for the span fold (shared/spans.ts): spans a run stored before the
+ * closing rule left open end with it. Null while the run is active. */
+export function runEndOf(state: Pick<RunStreamState, 'status' | 'phases'>): RunEnd | null {
+  if (state.status === null || isActive(state.status)) return null;
+  const at = state.phases.complete ? Date.parse(state.phases.complete.ts) : Number.NaN;
+  return { status: state.status, ...(Number.isFinite(at) ? { at } : {}) };
 }
 
 type Action = { type: 'reset'; runId: string } | { type: 'events'; events: RunEvent[] } | { type: 'connection'; state: StreamConnection; detail?: string };

@@ -4,7 +4,7 @@ import type { GraphNode, GraphView as AgentGraph } from '../../../../shared/grap
 import { buildSpans, graphPath } from '../../../../shared/spans.ts';
 import { isActive } from '../../../../shared/playground.ts';
 import { useAgentGraph, useCreateSession } from '../../api/queries.ts';
-import { useRunStream } from '../../hooks/useRunStream.ts';
+import { runEndOf, useRunStream } from '../../hooks/useRunStream.ts';
 import { useUi } from '../../state/ui.ts';
 import { Composer } from '../composer/Composer.tsx';
 import { GraphView, type RunOverlay } from './GraphView.tsx';
@@ -84,7 +84,9 @@ function NodeDetails({ node, graph }: { node: GraphNode; graph: AgentGraph }) {
 function useRunOverlay(runId: string | null): RunOverlay | undefined {
   const stream = useRunStream(runId);
   if (!runId) return undefined;
-  const path = graphPath(buildSpans(stream.traces.map((e) => ({ name: e.name, ts: e.ts, data: (e.data ?? {}) as Record<string, unknown> }))));
+  const traces = stream.traces.map((e) => ({ name: e.name, ts: e.ts, data: (e.data ?? {}) as Record<string, unknown> }));
+  // A span the run's end left open (a run stored before the closing rule) ended with it.
+  const path = graphPath(buildSpans(traces, runEndOf(stream)));
   return { runId, path, ended: stream.status !== null && !isActive(stream.status) };
 }
 

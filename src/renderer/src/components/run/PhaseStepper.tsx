@@ -19,6 +19,12 @@ function durationOf(info: PhaseInfo | undefined): number | null {
   return typeof d === 'number' ? d : null;
 }
 
+/** The run status a `complete` phase event carries when the run was stopped, not failed. */
+function stoppedStatus(info: PhaseInfo | undefined): 'cancelled' | 'interrupted' | null {
+  const status = info?.detail.status;
+  return status === 'cancelled' || status === 'interrupted' ? status : null;
+}
+
 export function PhaseStepper({ phases, status }: { phases: Partial<Record<PhaseName, PhaseInfo>>; status: RunStatus | null }) {
   const ended = status !== null && !isActive(status);
   return (
@@ -28,6 +34,10 @@ export function PhaseStepper({ phases, status }: { phases: Partial<Record<PhaseN
         let state: StepState = info?.state ?? 'pending';
         // A run that ended while a phase was open (cancel, restart) stopped there.
         if (ended && state === 'started') state = 'stopped';
+        // The complete phase of a run that was cancelled or interrupted is stored `failed`
+        // (spec 6.2 phase states) with the run's status: it shows that status, not a failure.
+        const stoppedAs = name === 'complete' ? stoppedStatus(info) : null;
+        if (stoppedAs) state = 'stopped';
         const notReached = ended && state === 'pending';
         const ms = durationOf(info);
         return (
@@ -36,6 +46,7 @@ export function PhaseStepper({ phases, status }: { phases: Partial<Record<PhaseN
             className={`step step--${state}`}
             data-testid={`phase-${name}`}
             data-state={state}
+            data-status={stoppedAs ?? undefined}
             aria-current={state === 'started' ? 'step' : undefined}
           >
             <span className="step__dot" aria-hidden="true">
@@ -44,7 +55,7 @@ export function PhaseStepper({ phases, status }: { phases: Partial<Record<PhaseN
             <span className="step__text">
               <span className="step__label">{LABEL[name]}</span>
               <span className="step__state">
-                {notReached ? 'not reached' : state === 'pending' ? HINT[name] : state}
+                {notReached ? 'not reached' : state === 'pending' ? HINT[name] : (stoppedAs ?? state)}
                 {ms !== null ? ` · ${formatDuration(ms)}` : ''}
               </span>
             </span>

@@ -6,7 +6,7 @@ import type { RunDetail, TaggedPart } from '../../../../shared/playground.ts';
 import { isActive } from '../../../../shared/playground.ts';
 import { ApiError, errorMessage } from '../../api/client.ts';
 import { useCancelRun, useRerun, useRun } from '../../api/queries.ts';
-import { useRunStream, type RunStreamState } from '../../hooks/useRunStream.ts';
+import { runEndOf, useRunStream, type RunStreamState } from '../../hooks/useRunStream.ts';
 import { changedSince, useProject } from '../../api/project.ts';
 import { formatDateTime, formatDuration, shortId } from '../../lib/format.ts';
 import { useUi } from '../../state/ui.ts';
@@ -17,6 +17,7 @@ import { PartsView } from './Parts.tsx';
 import { PhaseStepper } from './PhaseStepper.tsx';
 import { ScoresTable } from './ScoresTable.tsx';
 import { StatusBanner, type RunFailure } from './StatusBanner.tsx';
+import { streamSummary } from './stream-summary.ts';
 import { loadRunIntoDraft } from '../../state/resend.ts';
 import { TraceList } from './TraceList.tsx';
 import { Waterfall } from './Waterfall.tsx';
@@ -303,7 +304,7 @@ export function RunView({ runId }: { runId: string }) {
             <PartsView parts={shownParts(finalParts, status)} testId="final-output" empty="The run produced no output." />
             {stream.deltaCount > 0 ? (
               <p className="muted small" data-testid="stream-summary" data-delta-count={stream.deltaCount} data-delta-chars={stream.deltaText.length}>
-                Streamed live as {stream.deltaCount} chunks; the stored final answer replaces them.
+                {streamSummary(stream.deltaCount, status)}
               </p>
             ) : null}
           </>
@@ -323,7 +324,7 @@ export function RunView({ runId }: { runId: string }) {
       ) : null}
 
       <Section title="Nodes" count={spanCount} testId="nodes-section">
-        <Waterfall traces={stream.traces} />
+        <Waterfall traces={stream.traces} ended={runEndOf(stream)} />
       </Section>
 
       <Section title="Trace" count={traceEvents.length} testId="trace-section" defaultOpen={false}>

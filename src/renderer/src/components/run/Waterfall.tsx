@@ -3,7 +3,7 @@
 // sized by duration, and the status. A row opens the span: its state update, its error with
 // file:line, and "Go to source".
 import { useEffect, useState } from 'react';
-import { buildSpans, type SpanView } from '../../../../shared/spans.ts';
+import { buildSpans, type RunEnd, type SpanView } from '../../../../shared/spans.ts';
 import { formatDuration } from '../../lib/format.ts';
 import { useUi } from '../../state/ui.ts';
 import type { TraceRunEvent } from '../../hooks/useRunStream.ts';
@@ -16,6 +16,9 @@ const STATUS_LABEL: Record<SpanView['status'], string> = {
   failed: 'failed',
   cancelled: 'cancelled',
 };
+
+/** A span the run's end closed was stopped, not asking for input (docs/runtime-traces.md). */
+const statusLabel = (span: SpanView): string => (span.endedWithRun && span.status === 'interrupted' ? 'interrupted' : STATUS_LABEL[span.status]);
 
 function Bar({ span, total }: { span: SpanView; total: number }) {
   const left = (span.start / total) * 100;
@@ -36,7 +39,7 @@ function SpanDetail({ span }: { span: SpanView }) {
   return (
     <div className="waterfall__detail" data-testid="span-detail" data-span-id={span.id}>
       <p className="waterfall__facts">
-        <strong>{span.node}</strong> · step {span.step} · {STATUS_LABEL[span.status]}
+        <strong>{span.node}</strong> · step {span.step} · {statusLabel(span)}
         {span.duration !== null ? ` · ${formatDuration(span.duration)}` : ''}
         <button
           type="button"
@@ -89,9 +92,13 @@ function SpanDetail({ span }: { span: SpanView }) {
   );
 }
 
-export function Waterfall({ traces }: { traces: TraceRunEvent[] }) {
+/** `ended`: how the run ended (null while active): a span it left open ends with it. */
+export function Waterfall({ traces, ended }: { traces: TraceRunEvent[]; ended: RunEnd | null }) {
   const [selected, setSelected] = useState<string | null>(null);
-  const tree = buildSpans(traces.map((e) => ({ name: e.name, ts: e.ts, data: (e.data ?? {}) as Record<string, unknown> })));
+  const tree = buildSpans(
+    traces.map((e) => ({ name: e.name, ts: e.ts, data: (e.data ?? {}) as Record<string, unknown> })),
+    ended,
+  );
   // A span asked for from elsewhere (the compare view's divergence) opens once it is known.
   const focus = useUi((s) => s.focusSpanId);
   const focusKnown = focus !== null && tree.rows.some((r) => r.id === focus);
@@ -123,6 +130,7 @@ export function Waterfall({ traces }: { traces: TraceRunEvent[] }) {
             data-span-id={span.id}
             data-node={span.node}
             data-status={span.status}
+            data-ended-with-run={span.endedWithRun ? 'true' : undefined}
             data-kind={span.kind}
             data-depth={span.depth}
           >
@@ -137,7 +145,7 @@ export function Waterfall({ traces }: { traces: TraceRunEvent[] }) {
               </span>
               <Bar span={span} total={total} />
               <span className="waterfall__time">{span.duration === null ? '…' : formatDuration(span.duration)}</span>
-              <span className={`waterfall__status waterfall__status--${span.status}`}>{STATUS_LABEL[span.status]}</span>
+              <span className={`waterfall__status waterfall__status--${span.status}`}>{statusLabel(span)}</span>
             </button>
             {span.id === selected ? <SpanDetail span={span} /> : null}
           </li>
