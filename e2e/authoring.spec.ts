@@ -89,7 +89,11 @@ describe('authoring loop', () => {
     // Its sentence reads as one text and the list of diagnostics comes under it, not beside it.
     const [sentence, list] = [(await banner.locator('strong').boundingBox())!, (await banner.locator('ul').boundingBox())!];
     expect(list.y).toBeGreaterThanOrEqual(sentence.y + sentence.height - 1);
-    const pageOverflow = () => page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+    const pageOverflow = () =>
+      page.evaluate(() => {
+        const w = globalThis as unknown as { innerHeight: number; document: { documentElement: { scrollHeight: number } } };
+        return w.document.documentElement.scrollHeight - w.innerHeight;
+      });
     expect(await pageOverflow()).toBeLessThanOrEqual(0);
     await studio.showView('run');
     await page.getByTestId('composer').waitFor();

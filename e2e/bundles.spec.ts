@@ -35,7 +35,7 @@ describe('bundles', () => {
     // the line rather than standing in a column of their own.
     const review = dialog.getByTestId('export-review');
     const lead = await review.evaluate((p) => {
-      const range = document.createRange();
+      const range = p.ownerDocument.createRange();
       range.selectNodeContents(p.firstChild!);
       return { text: range.getBoundingClientRect().width, box: p.clientWidth };
     });

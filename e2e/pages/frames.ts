@@ -7,9 +7,17 @@ import type { Page } from 'playwright-core';
 const ENDED = ['completed', 'input_required', 'failed', 'cancelled', 'interrupted'];
 
 /** Installs the watcher; the rules are the contradictions the studio must never show. */
+/** The few DOM calls the watcher makes (the e2e code is typed without the DOM library). */
+interface Node {
+  querySelector(selector: string): Node | null;
+  querySelectorAll(selector: string): { length: number };
+  getAttribute(name: string): string | null;
+  textContent: string | null;
+}
+
 export async function watchFrames(page: Page): Promise<void> {
   await page.addInitScript((ended: string[]) => {
-    const w = globalThis as unknown as { __contradictions: string[]; document: Document; requestAnimationFrame(cb: () => void): number };
+    const w = globalThis as unknown as { __contradictions: string[]; document: Node; requestAnimationFrame(cb: () => void): number };
     w.__contradictions = [];
     const seen = new Set<string>();
     const note = (what: string) => {
