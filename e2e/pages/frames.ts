@@ -17,8 +17,9 @@ interface Node {
 
 export async function watchFrames(page: Page): Promise<void> {
   await page.addInitScript((ended: string[]) => {
-    const w = globalThis as unknown as { __contradictions: string[]; document: Node; requestAnimationFrame(cb: () => void): number };
+    const w = globalThis as unknown as { __frames: number; __contradictions: string[]; document: Node; requestAnimationFrame(cb: () => void): number };
     w.__contradictions = [];
+    w.__frames = 0;
     const seen = new Set<string>();
     const note = (what: string) => {
       if (seen.has(what)) return;
@@ -26,6 +27,7 @@ export async function watchFrames(page: Page): Promise<void> {
       w.__contradictions.push(what);
     };
     const check = () => {
+      w.__frames += 1;
       const d = w.document;
       // The open session: its run count and its run list say the same.
       const open = d.querySelector('[data-testid="session-item"]:has([data-testid="session-select"][aria-current="true"])');
@@ -52,7 +54,10 @@ export async function watchFrames(page: Page): Promise<void> {
   }, ENDED);
 }
 
-/** What the watcher saw so far (each contradiction once). */
-export function contradictions(page: Page): Promise<string[]> {
-  return page.evaluate(() => (globalThis as unknown as { __contradictions: string[] }).__contradictions);
+/** What the watcher saw so far (each contradiction once), and how many frames it checked. */
+export function contradictions(page: Page): Promise<{ seen: string[]; frames: number }> {
+  return page.evaluate(() => {
+    const w = globalThis as unknown as { __contradictions: string[]; __frames: number };
+    return { seen: w.__contradictions, frames: w.__frames };
+  });
 }
