@@ -108,7 +108,20 @@ describe('authoring loop', () => {
     });
     expect(await banner.getByTestId('project-diagnostic').first().textContent()).toMatch(/^src\/graph\.ts:\d+:\d+$/);
     await screenshot('21-project-banner');
+    // The banner takes its room from the panes below it: the page stays the window's height
+    // (no outer scrollbar at 1440x900), in the source view and in the run view.
+    // Its sentence reads as one text and the list of diagnostics comes under it, not beside it.
+    const [sentence, list] = [(await banner.locator('strong').boundingBox())!, (await banner.locator('ul').boundingBox())!];
+    expect(list.y).toBeGreaterThanOrEqual(sentence.y + sentence.height - 1);
+    const pageOverflow = () =>
+      page.evaluate(() => {
+        const w = globalThis as unknown as { innerHeight: number; document: { documentElement: { scrollHeight: number } } };
+        return w.document.documentElement.scrollHeight - w.innerHeight;
+      });
+    expect(await pageOverflow()).toBeLessThanOrEqual(0);
     await studio.showView('run');
+    await page.getByTestId('composer').waitFor();
+    expect(await pageOverflow()).toBeLessThanOrEqual(0);
     await composer.typeText('hello');
     await page.locator('[data-testid="send-blocked-reason"][data-reason="project_invalid"]').waitFor();
     expect(await composer.sendButton().isDisabled()).toBe(true);

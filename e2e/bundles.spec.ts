@@ -31,6 +31,17 @@ describe('bundles', () => {
     const dialog = page.getByTestId('export-dialog');
     expect(await dialog.locator(`[data-testid="export-session"][data-session-id="${sessionId}"]`).isChecked()).toBe(true);
     await dialog.getByTestId('export-review').waitFor();
+    // A sentence stays one text around its inline code: the words before `[redacted]` fill
+    // the line rather than standing in a column of their own.
+    const review = dialog.getByTestId('export-review');
+    const lead = await review.evaluate((p) => {
+      const range = p.ownerDocument.createRange();
+      range.selectNodeContents(p.firstChild!);
+      return { text: range.getBoundingClientRect().width, box: p.clientWidth };
+    });
+    expect(lead.text).toBeGreaterThan(lead.box * 0.6);
+    // A session made here carries no imported mark.
+    expect(await page.getByTestId('session-imported').count()).toBe(0);
     const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByTestId('export-confirm').click()]);
     expect(download.suggestedFilename()).toBe('support-desk.agentbundle.json');
     const dir = await mkdtemp(join(tmpdir(), 'agent-studio-e2e-bundle-'));
@@ -65,6 +76,10 @@ describe('bundles', () => {
       await page.getByTestId('run-view').waitFor();
       await page.getByTestId('run-imported').waitFor();
       expect(await page.getByTestId('run-imported').textContent()).toContain('support-desk');
+      // The sidebar marks the imported session too, saying where it came from.
+      const mark = page.locator('[data-testid="session-item"]:has([aria-current="true"]) [data-testid="session-imported"]');
+      await mark.waitFor();
+      expect(await mark.getAttribute('title')).toContain('from support-desk');
       const finalText = await page.getByTestId('final-output').getByTestId('part-text').first().textContent();
       expect(finalText).toBe((original.output_parts[0] as { text: string }).text);
       // The file came along, byte for byte.

@@ -87,6 +87,10 @@ export const SessionSchema = z.object({
   updated_at: z.string(),
   run_count: z.number().int(),
   last_run_status: RunStatusSchema.nullable(),
+  /** A session that came in a bundle (its runs are imported, docs/bundles.md): when, and the
+   * project it was exported from; both null for a session made here. */
+  imported_at: z.string().nullable(),
+  imported_project: z.string().nullable(),
 });
 export type Session = z.infer<typeof SessionSchema>;
 

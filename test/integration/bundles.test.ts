@@ -7,7 +7,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bundle, ImportPlan, ImportResult } from '../../src/shared/bundle.ts';
-import type { RunDetail } from '../../src/shared/playground.ts';
+import type { RunDetail, Session } from '../../src/shared/playground.ts';
 import { startTestStudio, waitForRun, type TestStudio } from './helpers/playground-studio.ts';
 
 const FILE = Buffer.from('invoice #42, paid\n');
@@ -154,6 +154,10 @@ describe('bundles', () => {
       expect(strip(copy, newId)).toBe(strip(original, r.run_id));
     }
     expect((await b.call<RunDetail>('GET', `/runs/${mapping.runs[runs[1].run_id]}`)).body.parent_run_id).toBe(mapping.runs[runs[0].run_id]);
+    // The session says it came in a bundle (the sidebar marks it); the original does not.
+    const imported = (await b.call<Session>('GET', `/sessions/${mapping.sessions[session]}`)).body;
+    expect(imported).toMatchObject({ imported_project: 'support-desk', imported_at: expect.any(String) });
+    expect((await a.call<Session>('GET', `/sessions/${session}`)).body).toMatchObject({ imported_at: null, imported_project: null });
     const sha = (runs[0].input_parts[2] as { sha256: string }).sha256;
     const bytes = Buffer.from(await (await fetch(`${b.api}/blobs/${sha}`)).arrayBuffer());
     expect(bytes.equals(FILE)).toBe(true);

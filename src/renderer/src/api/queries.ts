@@ -1,9 +1,10 @@
 // Server state through @tanstack/react-query: one hook per Playground API operation, each
 // reply read with its shared schema (src/shared).
-import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, type InfiniteData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { z } from 'zod';
 import {
+  ACTIVE_STATES,
   isActive,
   RunAcceptedSchema,
   RunDetailSchema,
@@ -11,6 +12,10 @@ import {
   SessionPageSchema,
   SessionSchema,
   TranscriptPageSchema,
+  type RunDetail,
+  type RunReason,
+  type RunStatus,
+  type RunSummary,
   type Session,
 } from '../../../shared/playground.ts';
 import type { CreateRunBody, InputPart } from '../../../shared/playground-requests.ts';
@@ -29,6 +34,7 @@ export const keys = {
 };
 
 const RUN_PAGE = 50;
+type RunPage = z.infer<typeof RunPageSchema>;
 
 /** Every session, following `next_cursor` (the sidebar shows them all); with `search`, those
  * whose title or run input text contains it. */
@@ -142,13 +148,47 @@ export function useAgentGraph() {
   });
 }
 
+/** Marks the lists a run appears in as stale and fetches them again. A fetch already under
+ * way is cancelled first: its reply may have been read before the change that caused this
+ * call, and TanStack Query would otherwise hand that reply to a query that has no data yet
+ * rather than fetch again (a run list or detail showing "running" after the stream said
+ * input_required). */
 export function invalidateRunLists(qc: QueryClient, sessionId?: string | null): void {
-  void qc.invalidateQueries({ queryKey: keys.sessions });
-  if (sessionId) void qc.invalidateQueries({ queryKey: keys.runs(sessionId) });
-  else void qc.invalidateQueries({ queryKey: ['runs'] });
-  void qc.invalidateQueries({ queryKey: sessionId ? keys.transcript(sessionId) : ['transcript'] });
+  refresh(qc, keys.sessions);
+  refresh(qc, sessionId ? keys.runs(sessionId) : ['runs']);
+  refresh(qc, sessionId ? keys.transcript(sessionId) : ['transcript']);
   // A finished run may teach the composer new values.
   void qc.invalidateQueries({ queryKey: keys.contracts });
+}
+
+export function refresh(qc: QueryClient, queryKey: readonly unknown[]): void {
+  void qc.cancelQueries({ queryKey }).then(() => qc.invalidateQueries({ queryKey }));
+}
+
+/** How far along its lifecycle a status is (docs/architecture.md, the run states): a run only
+ * moves forward, and a final state is final. */
+function statusRank(status: RunStatus): number {
+  return isActive(status) ? ACTIVE_STATES.indexOf(status) : ACTIVE_STATES.length;
+}
+
+/** Whether `next`, read from the run's event stream, is news over the cached `current`: a
+ * replayed or late event never moves a run back (a final state stays, running never returns
+ * to queued). */
+export function isNewerStatus(current: RunStatus, next: RunStatus): boolean {
+  return statusRank(next) > statusRank(current) || (next === current && !isActive(next));
+}
+
+/** Writes a run's status, as its event stream says it, into every cached place the run is
+ * shown (its detail, its session's run list) in the same update, so the composer, the sidebar
+ * and the run view agree from that frame on; the lists are then fetched again for the rest. */
+export function applyRunStatus(qc: QueryClient, runId: string, status: RunStatus, reason: RunReason | null): void {
+  const patch = <T extends RunSummary>(r: T): T => (r.run_id === runId && isNewerStatus(r.status, status) ? { ...r, status, reason: reason ?? r.reason } : r);
+  qc.setQueryData<RunDetail>(keys.run(runId), (old) => (old ? patch(old) : old));
+  qc.setQueriesData<InfiniteData<RunPage>>({ queryKey: ['runs'] }, (old) =>
+    old ? { ...old, pages: old.pages.map((p) => ({ ...p, items: p.items.map(patch) })) } : old,
+  );
+  if (!isActive(status)) refresh(qc, keys.run(runId));
+  invalidateRunLists(qc, qc.getQueryData<RunDetail>(keys.run(runId))?.session_id);
 }
 
 const TRANSCRIPT_PAGE = 200;

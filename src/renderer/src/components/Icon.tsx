@@ -9,6 +9,8 @@ const PATHS = {
   spark: 'M8 1.5l1.6 4.9 4.9 1.6-4.9 1.6L8 14.5l-1.6-4.9L1.5 8l4.9-1.6z',
   close: 'M4 4l8 8M12 4l-8 8',
   pencil: 'M10.5 2.5l3 3-8 8H2.5v-3zM9 4l3 3',
+  'chevron-left': 'M10 3L5 8l5 5',
+  'chevron-right': 'M6 3l5 5-5 5',
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -5,6 +5,7 @@ import type { RunSummary, Session } from '../../../shared/playground.ts';
 import { useCreateSession, useDeleteSession, useRenameSession, useRuns, useSessions } from '../api/queries.ts';
 import { errorMessage } from '../api/client.ts';
 import { useUi } from '../state/ui.ts';
+import { useLayout } from '../state/layout.ts';
 import { formatDateTime, formatTime, shortId } from '../lib/format.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { Icon } from './Icon.tsx';
@@ -12,6 +13,31 @@ import { StatusBadge } from './StatusBadge.tsx';
 
 function sessionTitle(s: Session): string {
   return s.title?.trim() || `Session ${shortId(s.session_id)}`;
+}
+
+/** A session's run count. For the open session it is read from the run list shown below it,
+ * the same cached query, so the count and the list change in the same frame ("1 run" beside
+ * "No runs yet" cannot happen while one of two queries is still refetching); a list with
+ * older pages still to load counts at least what the session says. */
+function RunCount({ session, selected }: { session: Session; selected: boolean }) {
+  const runs = useRuns(selected ? session.session_id : null);
+  const n = selected && runs.isSuccess ? (runs.hasNextPage ? Math.max(runs.data.length, session.run_count) : runs.data.length) : session.run_count;
+  return (
+    <span data-testid="session-run-count" data-count={n}>
+      {n} {n === 1 ? 'run' : 'runs'}
+    </span>
+  );
+}
+
+/** The mark of a session that came in a bundle (docs/studio-ui.md, Bundles). */
+function ImportedMark({ session }: { session: Session }) {
+  if (!session.imported_at) return null;
+  const from = session.imported_project ? ` from ${session.imported_project}` : '';
+  return (
+    <span className="pill pill--added session__imported" data-testid="session-imported" title={`Imported${from} on ${formatDateTime(session.imported_at)}`}>
+      imported
+    </span>
+  );
 }
 
 const ORIGIN_LABEL: Record<RunSummary['origin'], string> = { send: 'Message', resume: 'Reply', rerun: 'Rerun' };
@@ -155,6 +181,9 @@ export function Sidebar() {
   const selectSession = useUi((s) => s.selectSession);
   const [pendingDelete, setPendingDelete] = useState<Session | null>(null);
 
+  const collapsed = useLayout((l) => l.sidebarCollapsed);
+  const toggleSidebar = useLayout((l) => l.toggleSidebar);
+
   const onCreate = async () => {
     const s = await create.mutateAsync(undefined);
     selectSession(s.session_id);
@@ -162,9 +191,39 @@ export function Sidebar() {
 
   const list = sessions.data ? [...sessions.data].sort((a, b) => b.created_at.localeCompare(a.created_at)) : [];
 
+  // Collapsed, the column is a narrow rail with the one button that opens it again: the
+  // source view's files and editor get its width (docs/studio-ui.md, Layout).
+  if (collapsed)
+    return (
+      <nav className="sidebar sidebar--collapsed" aria-label="Sessions" data-testid="sidebar" data-collapsed="true">
+        <button
+          type="button"
+          className="iconbtn sidebar__toggle"
+          aria-label="Show sessions"
+          title="Show sessions"
+          aria-expanded={false}
+          onClick={toggleSidebar}
+          data-testid="sidebar-toggle"
+        >
+          <Icon name="chevron-right" />
+        </button>
+      </nav>
+    );
+
   return (
-    <nav className="sidebar" aria-label="Sessions" data-testid="sidebar">
+    <nav className="sidebar" aria-label="Sessions" data-testid="sidebar" data-collapsed="false">
       <div className="sidebar__header">
+        <button
+          type="button"
+          className="iconbtn sidebar__toggle"
+          aria-label="Hide sessions"
+          title="Hide sessions"
+          aria-expanded={true}
+          onClick={toggleSidebar}
+          data-testid="sidebar-toggle"
+        >
+          <Icon name="chevron-left" />
+        </button>
         <h2 className="sidebar__title">Sessions</h2>
         <button type="button" className="btn btn--primary btn--small" onClick={onCreate} disabled={create.isPending} data-testid="new-session">
           + New session
@@ -231,7 +290,8 @@ export function Sidebar() {
                   >
                     <SessionTitle session={s} editing={renaming === s.session_id} onDone={() => setRenaming(null)} />
                     <span className="session__meta">
-                      {s.run_count} {s.run_count === 1 ? 'run' : 'runs'} · {formatDateTime(s.updated_at || s.created_at)}
+                      <ImportedMark session={s} />
+                      <RunCount session={s} selected={selected} /> · {formatDateTime(s.updated_at || s.created_at)}
                     </span>
                     {s.last_run_status && !selected ? <StatusBadge status={s.last_run_status} compact /> : null}
                   </button>

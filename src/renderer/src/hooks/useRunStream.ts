@@ -2,12 +2,13 @@
 // timeline shows. Events are applied in batches (one React update per ~50 ms) so a run
 // streaming thousands of deltas stays smooth.
 import { useEffect, useReducer, useRef } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
-import type { PhaseName, PhaseState, RunDetail, RunEvent, RunStatus, TaggedPart } from '../../../shared/playground.ts';
+import { notifyManager, useQueryClient } from '@tanstack/react-query';
+import { flushSync } from 'react-dom';
+import type { PhaseName, PhaseState, RunEvent, RunStatus, TaggedPart } from '../../../shared/playground.ts';
 import { isActive } from '../../../shared/playground.ts';
 import type { RunEnd } from '../../../shared/spans.ts';
 import { followRunEvents, type StreamConnection } from '../api/runEvents.ts';
-import { invalidateRunLists, keys } from '../api/queries.ts';
+import { applyRunStatus } from '../api/queries.ts';
 import { useAnnouncer } from '../state/announcer.ts';
 
 export const PHASES: readonly PhaseName[] = ['queue', 'prepare', 'invoke', 'complete'];
@@ -152,19 +153,17 @@ export function useRunStream(runId: string | null): RunStreamState {
       const events = buffer.current;
       buffer.current = [];
       if (events.length === 0) return;
-      dispatch({ type: 'events', events });
-      for (const e of events) {
-        if (e.kind === 'run.phase' && Date.parse(e.ts) >= mountedAt) announce(phaseAnnouncement(e));
-        if (e.kind === 'run.status') {
-          // Keep the cached run detail and the lists in step with what the stream says.
-          qc.setQueryData<RunDetail>(keys.run(runId), (old) => (old ? { ...old, status: e.status, reason: e.reason ?? old.reason } : old));
-          if (!isActive(e.status)) {
-            void qc.invalidateQueries({ queryKey: keys.run(runId) });
-          }
-          const sessionId = qc.getQueryData<RunDetail>(keys.run(runId))?.session_id;
-          invalidateRunLists(qc, sessionId);
+      // The run's status reaches the screen twice: in this hook's state (the run view) and in
+      // the query cache (the composer's Send, the sidebar's run list). Both are written in one
+      // notification batch and rendered in one synchronous pass, so no frame shows the run
+      // ended in one place and still running in another.
+      notifyManager.batch(() => {
+        for (const e of events) {
+          if (e.kind === 'run.phase' && Date.parse(e.ts) >= mountedAt) announce(phaseAnnouncement(e));
+          if (e.kind === 'run.status') applyRunStatus(qc, runId, e.status, e.reason ?? null);
         }
-      }
+        notifyManager.schedule(() => flushSync(() => dispatch({ type: 'events', events })));
+      });
     };
 
     void followRunEvents({
