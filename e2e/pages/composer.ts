@@ -52,6 +52,13 @@ export class ComposerPage {
     await editor.locator('.monaco-editor').click();
     await this.page.keyboard.press('ControlOrMeta+A');
     await this.page.keyboard.press('ControlOrMeta+V');
+    // The paste lands asynchronously: keys pressed before it would act on the old text.
+    const squash = (t: string) => t.replace(/\s+/g, '');
+    const deadline = Date.now() + 10_000;
+    while (squash(await this.editorText()) !== squash(json)) {
+      if (Date.now() > deadline) throw new Error(`the pasted JSON did not appear in the editor: ${await this.editorText()}`);
+      await this.page.waitForTimeout(50);
+    }
   }
 
   async editorText(): Promise<string> {
