@@ -179,7 +179,9 @@ describe('agent-studio runtime --workers', () => {
       }
       expect(foundElsewhere).toBe(true);
 
-      // the workers' own log lines say which worker wrote them
+      // the workers' own log lines say which worker wrote them (a worker's log reaches the
+      // primary's stderr asynchronously: awaited, not read at once)
+      for (const worker of [1, 2]) await p.until((e) => e.role !== 'primary' && e.worker === worker, `a log line of worker ${worker}`);
       const workerLines = p.entries.filter((e) => e.role !== 'primary' && typeof e.worker === 'number');
       expect(new Set(workerLines.map((e) => e.worker))).toEqual(new Set([1, 2]));
 
