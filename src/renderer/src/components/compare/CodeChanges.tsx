@@ -9,7 +9,7 @@ import { errorMessage } from '../../api/client.ts';
 import { fetchProjectFile } from '../../api/project.ts';
 import { fileComparison } from '../../lib/fileDiff.ts';
 import { useUi } from '../../state/ui.ts';
-import { TextDiff, type DiffMode } from './TextDiff.tsx';
+import { DiffModeToggle, TextDiff, type DiffMode } from './TextDiff.tsx';
 
 /** Diffs shown open at first; more changed files than this start closed. */
 const OPEN_AT_FIRST = 3;
@@ -62,20 +62,7 @@ export function CodeChanges({ c, mode, onMode }: { c: RunComparison; mode: DiffM
       <p>
         The code changed between the runs ({files.length} file{files.length === 1 ? '' : 's'}):
       </p>
-      <div className="segmented" role="group" aria-label="Code diff layout">
-        {(['inline', 'split'] as const).map((m) => (
-          <button
-            key={m}
-            type="button"
-            className={`segmented__btn${mode === m ? ' is-on' : ''}`}
-            aria-pressed={mode === m}
-            onClick={() => onMode(m)}
-            data-testid={`code-diff-mode-${m}`}
-          >
-            {m === 'inline' ? 'Inline' : 'Side by side'}
-          </button>
-        ))}
-      </div>
+      <DiffModeToggle mode={mode} onMode={onMode} label="Code diff layout" testIdPrefix="code-diff-mode" />
       <ul className="compare__files">
         {files.map((f) => (
           <li key={f.path} data-testid="code-change" data-path={f.path} data-change={f.change}>

@@ -16,7 +16,7 @@ import { DataDiff } from './DataDiff.tsx';
 import { DivergencePanel } from './Divergence.tsx';
 import { StabilityPanel } from './Stability.tsx';
 import { Delta, FilesDiff, ScoresDiff } from './Tables.tsx';
-import { TextDiff, type DiffMode } from './TextDiff.tsx';
+import { DiffModeToggle, TextDiff, type DiffMode } from './TextDiff.tsx';
 
 const ORIGIN: Record<RunSummary['origin'], string> = { send: 'Message', resume: 'Reply', rerun: 'Rerun' };
 
@@ -168,20 +168,7 @@ function Result({ c, options }: { c: RunComparison; options: CompareOptions }) {
         <DivergencePanel c={c} />
       </Section>
       <Section title="Text" testId="compare-text" badge={changedText ? `${changedText} changed` : undefined}>
-        <div className="segmented" role="group" aria-label="Diff layout">
-          {(['inline', 'split'] as const).map((m) => (
-            <button
-              key={m}
-              type="button"
-              className={`segmented__btn${mode === m ? ' is-on' : ''}`}
-              aria-pressed={mode === m}
-              onClick={() => setMode(m)}
-              data-testid={`diff-mode-${m}`}
-            >
-              {m === 'inline' ? 'Inline' : 'Side by side'}
-            </button>
-          ))}
-        </div>
+        <DiffModeToggle mode={mode} onMode={setMode} label="Diff layout" testIdPrefix="diff-mode" />
         {c.output.text.length === 0 ? <p className="muted">No text on either side.</p> : c.output.text.map((t) => <TextDiff key={t.index} c={t} mode={mode} />)}
       </Section>
       <Section title="Data" testId="compare-data" badge={changedData ? `${changedData} changed` : undefined}>

@@ -101,3 +101,23 @@ export function TextDiff({ c, mode, testId = 'text-diff' }: { c: TextComparison;
     </div>
   );
 }
+
+/** The inline / side-by-side switch of a diff; `testIdPrefix` names its buttons (`<prefix>-inline`). */
+export function DiffModeToggle({ mode, onMode, label, testIdPrefix }: { mode: DiffMode; onMode: (m: DiffMode) => void; label: string; testIdPrefix: string }) {
+  return (
+    <div className="segmented" role="group" aria-label={label}>
+      {(['inline', 'split'] as const).map((m) => (
+        <button
+          key={m}
+          type="button"
+          className={`segmented__btn${mode === m ? ' is-on' : ''}`}
+          aria-pressed={mode === m}
+          onClick={() => onMode(m)}
+          data-testid={`${testIdPrefix}-${m}`}
+        >
+          {m === 'inline' ? 'Inline' : 'Side by side'}
+        </button>
+      ))}
+    </div>
+  );
+}
