@@ -170,6 +170,24 @@ function SessionTitle({ session, editing, onDone }: { session: Session; editing:
   );
 }
 
+/** Hides or shows the sessions column (remembered, state/layout.ts). */
+function SidebarToggle({ collapsed, onToggle }: { collapsed: boolean; onToggle: () => void }) {
+  const label = collapsed ? 'Show sessions' : 'Hide sessions';
+  return (
+    <button
+      type="button"
+      className="iconbtn sidebar__toggle"
+      aria-label={label}
+      title={label}
+      aria-expanded={!collapsed}
+      onClick={onToggle}
+      data-testid="sidebar-toggle"
+    >
+      <Icon name={collapsed ? 'chevron-right' : 'chevron-left'} />
+    </button>
+  );
+}
+
 export function Sidebar() {
   const [search, setSearch] = useState('');
   const deferredSearch = useDeferredValue(search);
@@ -196,34 +214,14 @@ export function Sidebar() {
   if (collapsed)
     return (
       <nav className="sidebar sidebar--collapsed" aria-label="Sessions" data-testid="sidebar" data-collapsed="true">
-        <button
-          type="button"
-          className="iconbtn sidebar__toggle"
-          aria-label="Show sessions"
-          title="Show sessions"
-          aria-expanded={false}
-          onClick={toggleSidebar}
-          data-testid="sidebar-toggle"
-        >
-          <Icon name="chevron-right" />
-        </button>
+        <SidebarToggle collapsed onToggle={toggleSidebar} />
       </nav>
     );
 
   return (
     <nav className="sidebar" aria-label="Sessions" data-testid="sidebar" data-collapsed="false">
       <div className="sidebar__header">
-        <button
-          type="button"
-          className="iconbtn sidebar__toggle"
-          aria-label="Hide sessions"
-          title="Hide sessions"
-          aria-expanded={true}
-          onClick={toggleSidebar}
-          data-testid="sidebar-toggle"
-        >
-          <Icon name="chevron-left" />
-        </button>
+        <SidebarToggle collapsed={false} onToggle={toggleSidebar} />
         <h2 className="sidebar__title">Sessions</h2>
         <button type="button" className="btn btn--primary btn--small" onClick={onCreate} disabled={create.isPending} data-testid="new-session">
           + New session

@@ -44,8 +44,26 @@ function CodeFileDiff({ file, leftRun, rightRun, mode }: { file: FileChange; lef
   return <TextDiff c={comparison} mode={mode} testId="code-diff" />;
 }
 
-export function CodeChanges({ c, mode, onMode }: { c: RunComparison; mode: DiffMode; onMode: (mode: DiffMode) => void }) {
+/** Opens `path` in the source view as the run on `side` had it (read-only). */
+function OpenAsRun({ path, side, runId }: { path: string; side: 'left' | 'right'; runId: string }) {
   const openSource = useUi((s) => s.openSource);
+  return (
+    <>
+      {' '}
+      <button
+        type="button"
+        className="linkbtn small"
+        onClick={() => openSource({ file: path, runId })}
+        title={`Open this file as the ${side} run had it (read-only)`}
+        data-testid={`code-open-${side}`}
+      >
+        (as {side} had it)
+      </button>
+    </>
+  );
+}
+
+export function CodeChanges({ c, mode, onMode }: { c: RunComparison; mode: DiffMode; onMode: (mode: DiffMode) => void }) {
   const files = c.code.changed_files;
   const [open, setOpen] = useState<Set<string>>(() => new Set(files.slice(0, OPEN_AT_FIRST).map((f) => f.path)));
   if (!c.code.known)
@@ -76,32 +94,9 @@ export function CodeChanges({ c, mode, onMode }: { c: RunComparison; mode: DiffM
               data-testid="code-diff-toggle"
             >
               <code>{f.path}</code>
-            </button>{' '}
-            {f.change !== 'removed' ? (
-              <button
-                type="button"
-                className="linkbtn small"
-                onClick={() => openSource({ file: f.path, runId: c.right.run_id })}
-                title="Open this file as the right run had it (read-only)"
-                data-testid="code-open-right"
-              >
-                (as right had it)
-              </button>
-            ) : null}
-            {f.change !== 'added' ? (
-              <>
-                {' '}
-                <button
-                  type="button"
-                  className="linkbtn small"
-                  onClick={() => openSource({ file: f.path, runId: c.left.run_id })}
-                  title="Open this file as the left run had it (read-only)"
-                  data-testid="code-open-left"
-                >
-                  (as left had it)
-                </button>
-              </>
-            ) : null}
+            </button>
+            {f.change !== 'removed' ? <OpenAsRun path={f.path} side="right" runId={c.right.run_id} /> : null}
+            {f.change !== 'added' ? <OpenAsRun path={f.path} side="left" runId={c.left.run_id} /> : null}
             {open.has(f.path) ? <CodeFileDiff file={f} leftRun={c.left.run_id} rightRun={c.right.run_id} mode={mode} /> : null}
           </li>
         ))}
