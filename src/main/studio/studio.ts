@@ -2,7 +2,6 @@
 // 127.0.0.1, the supervised agent runtime, the trace capture endpoint and the built
 // renderer at `/`. `agent-studio serve` and the Electron shell both call startStudio.
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import express, { type RequestHandler } from 'express';
@@ -23,8 +22,8 @@ import { CAPTURE_PATH, createCaptureRouter } from './capture.ts';
 import { lockDataDir } from './lock.ts';
 import { repoRoot } from './paths.ts';
 import { hostOriginGuard, LOOPBACK_NAMES } from './security.ts';
-import { requestTargetGuard, screenRequestTarget } from '../http/request-target.ts';
-import { answerClientErrors } from '../http/client-errors.ts';
+import { requestTargetGuard } from '../http/request-target.ts';
+import { edgeServer } from '../http/server.ts';
 import { createStaticRouter } from './static.ts';
 import { ProjectState } from './project/state.ts';
 import { ProjectWatcher } from './project/watcher.ts';
@@ -191,12 +190,7 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
   app.use(notFoundRoute);
   app.use(errorHandler(logger));
 
-  const server = http.createServer((req, res) => {
-    screenRequestTarget(req);
-    app(req, res);
-  });
-  server.keepAliveTimeout = 65_000;
-  answerClientErrors(server, (status, message) => ({ detail: { error: status === 405 ? 'method_not_allowed' : 'invalid_request', message } }));
+  const server = edgeServer(app, (status, message) => ({ detail: { error: status === 405 ? 'method_not_allowed' : 'invalid_request', message } }));
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

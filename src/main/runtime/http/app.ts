@@ -9,8 +9,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { Logger } from 'pino';
-import { requestTargetGuard, screenRequestTarget } from '../../http/request-target.ts';
-import { answerClientErrors } from '../../http/client-errors.ts';
+import { requestTargetGuard } from '../../http/request-target.ts';
+import { edgeServer } from '../../http/server.ts';
 import { edgeGuard, runtimeErrorHandler, runtimeNotFound, type EdgePolicy } from './edge.ts';
 import { requestContext } from '../observability/request-context.ts';
 
@@ -34,12 +34,7 @@ export function runtimeServer({ edge, routers, log }: HttpServerDeps): http.Serv
   for (const router of routers) app.use(router);
   app.use(runtimeNotFound);
   app.use(runtimeErrorHandler(log));
-  const server = http.createServer((req, res) => {
-    screenRequestTarget(req);
-    app(req, res);
-  });
-  server.keepAliveTimeout = 65_000;
-  answerClientErrors(server, (status, message) => ({ success: false, data: null, error: { code: status === 405 ? 'NOT_FOUND' : 'BAD_REQUEST', message } }));
+  const server = edgeServer(app, (status, message) => ({ success: false, data: null, error: { code: status === 405 ? 'NOT_FOUND' : 'BAD_REQUEST', message } }));
   return server;
 }
 
