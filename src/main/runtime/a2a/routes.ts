@@ -3,11 +3,12 @@
 import express from 'express';
 import type { AgentCard } from '@a2a-js/sdk';
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
-import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import { agentCardHandler, jsonRpcHandler } from '@a2a-js/sdk/server/express';
 import { jsonBody } from '../../http/json-body.ts';
 import { RUNTIME_RPC_BODY_LIMIT } from '../../http/limits.ts';
 import { jsonRpcGate, type GateOptions, type RequestMetaStore } from './request-meta.ts';
 import { AGENT_CARD_ROUTE } from '../../../shared/runtime-contract.ts';
+import { principalUserBuilder } from '../auth/principal.ts';
 
 export interface A2aRouteDeps {
   handler: A2ARequestHandler;
@@ -23,7 +24,7 @@ export function a2aRouter(deps: A2aRouteDeps): express.Router {
     '/',
     jsonBody({ limit: RUNTIME_RPC_BODY_LIMIT }),
     jsonRpcGate(deps.requestMeta, deps.gate),
-    jsonRpcHandler({ requestHandler: deps.handler, userBuilder: UserBuilder.noAuthentication }),
+    jsonRpcHandler({ requestHandler: deps.handler, userBuilder: principalUserBuilder }),
   );
   router.use(AGENT_CARD_ROUTE, agentCardHandler({ agentCardProvider: async () => deps.card }));
   // D-26: the card's url is this endpoint; a client that GETs it finds the card there too.
