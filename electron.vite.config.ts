@@ -1,12 +1,20 @@
 // electron-vite: the Electron main process (src/main/index.ts), the sandboxed preload
 // (src/preload/index.ts, bundled to one CommonJS file because sandboxed preloads cannot be
 // ES modules) and the renderer (src/renderer, the same build as vite.renderer.config.ts).
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import { devCspPlugin, rendererBuild, rendererDevServer, rendererRoot } from './vite.renderer.config.ts';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+// electron-vite reads Electron's major version (for the main process's Node target and ES
+// module output) from the installed `electron` package. Electron is an optional dependency
+// that Node < 22.12 does not install (docs/installers.md, "Node versions"): the version it
+// would build for is the one package.json pins.
+const pinnedElectron = (JSON.parse(readFileSync(here('./package.json'), 'utf8')) as { optionalDependencies: Record<string, string> }).optionalDependencies.electron;
+process.env.ELECTRON_MAJOR_VER ??= pinnedElectron.split('.')[0];
 
 /**
  * The main process and every module it loads by URL at run time. The source-analysis client
