@@ -13,7 +13,8 @@ const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 // module output) from the installed `electron` package. Electron is an optional dependency
 // that Node < 22.12 does not install (docs/installers.md, "Node versions"): the version it
 // would build for is the one package.json pins.
-const pinnedElectron = (JSON.parse(readFileSync(here('./package.json'), 'utf8')) as { optionalDependencies: Record<string, string> }).optionalDependencies.electron;
+const pinnedElectron = (JSON.parse(readFileSync(here('./package.json'), 'utf8')) as { optionalDependencies: Record<string, string> }).optionalDependencies
+  .electron;
 process.env.ELECTRON_MAJOR_VER ??= pinnedElectron.split('.')[0];
 
 /**
