@@ -34,7 +34,10 @@ export function findElectronBinary(): ElectronBinary {
   try {
     pkgDir = dirname(createRequire(import.meta.url).resolve('electron/package.json'));
   } catch {
-    return { ok: false, reason: 'the electron package is not installed (an optional dependency that Node >= 22.12 installs; docs/installers.md, "Node versions")' };
+    return {
+      ok: false,
+      reason: 'the electron package is not installed (an optional dependency that Node >= 22.12 installs; docs/installers.md, "Node versions")',
+    };
   }
   const pathFile = join(pkgDir, 'path.txt');
   const relPath = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : '';
