@@ -44,7 +44,11 @@ describe('cluster control messages are signed', () => {
     for (const rt of [a, b])
       await waitFor(async () => (await management(rt, 'api/v1/status')).cluster_control?.state === 'subscribed', 10_000, 'cluster control to subscribe');
     plain = await connect({ servers: nats.url });
-    plain.subscribe(SUBJECT, { callback: (_err, m) => seen.push(m) });
+    plain.subscribe(SUBJECT, {
+      callback: (_err, m) => {
+        seen.push(m);
+      },
+    });
     await plain.flush();
   });
   afterAll(async () => {

@@ -163,7 +163,7 @@ describe('every NATS feature on a nats-server with exactly the documented permis
       body: '{"url":"https://agents.example.com/desk"}',
     });
     await waitFor(
-      async () => (await (await fetch(`${b.url}.well-known/agent-card.json`)).json()).url === 'https://agents.example.com/desk',
+      async () => ((await (await fetch(`${b.url}.well-known/agent-card.json`)).json()) as { url: string }).url === 'https://agents.example.com/desk',
       10_000,
       'B to serve the URL',
     );
