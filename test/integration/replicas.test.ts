@@ -3,7 +3,7 @@
 // resume work across, a cancel asked on one reaches the run on the other, resubscribe says
 // where the task runs, and a task whose replica is killed with -9 ends `failed`
 // (UPSTREAM_UNAVAILABLE, replica_lost) within the lease, on the replica that is left.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -156,6 +156,7 @@ describe('two replicas with cluster control on NATS', () => {
       TASK_LEASE_MS: '600000',
       AGENT_ID: 'clustered',
       CLUSTER_CONTROL: 'nats',
+      CLUSTER_CONTROL_SECRET: randomBytes(32).toString('base64'),
       NATS_URL: nats.url,
       INTERNAL_RUNTIME_CONTROL_ENABLED: 'true',
     };

@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { RUNTIME_ENV } from '../../shared/runtime-contract.ts';
+import { natsSettings, signingSecret, type NatsSettings } from './cluster/nats-settings.ts';
+import { SettingsError } from './settings-error.ts';
 
 export interface RuntimeSettings {
   /** Owner of every thread this runtime writes (spec 1.5). Empty when unset. */
@@ -35,10 +37,12 @@ export interface RuntimeSettings {
   traceLog: boolean;
   /** The outbound connection pool (spec 8): OUTBOUND_MAX_CONNECTIONS (32), OUTBOUND_QUEUE_TIMEOUT_MS (30000). */
   outbound: { maxConnections: number; queueTimeoutMs: number };
-  /** Cluster-wide control through NATS (CLUSTER_CONTROL=nats; CONTROL_NATS_PREFIX). */
-  clusterControl: { servers: string; prefix: string } | null;
-  /** Registry change events from NATS (REGISTRY_EVENTS=nats; REGISTRY_NATS_PREFIX). */
-  registryEvents: { servers: string; prefix: string } | null;
+  /** Cluster-wide control through NATS (CLUSTER_CONTROL=nats; CONTROL_NATS_PREFIX), signed with CLUSTER_CONTROL_SECRET (D-48). */
+  clusterControl: { servers: string; prefix: string; secret: Buffer } | null;
+  /** Registry change events from NATS (REGISTRY_EVENTS=nats; REGISTRY_NATS_PREFIX); signed ones only when REGISTRY_EVENTS_SECRET is set. */
+  registryEvents: { servers: string; prefix: string; secret: Buffer | null } | null;
+  /** How every feature above connects to NATS (cluster/nats-settings.ts); null when none is on. */
+  nats: NatsSettings | null;
   /** This process among the agent's replicas (REPLICA_ID; default host-pid-random). */
   replicaId: string | null;
   /** The merged environment (file then process), as the project's code sees it. */
@@ -48,9 +52,7 @@ export interface RuntimeSettings {
 
 export type MemoryStoreSettings = { backend: 'sqlite' } | { backend: 'postgres'; dsn: string; schema: string; poolMax: number; leaseMs: number };
 
-export class SettingsError extends Error {
-  override readonly name = 'SettingsError';
-}
+export { SettingsError };
 
 export const DEFAULT_FANOUT_MAX_CONCURRENCY = 4;
 export const DEFAULT_HISTORY_MAX_MESSAGES = 50;
@@ -110,6 +112,9 @@ export function loadSettings(projectDir: string, processEnv: NodeJS.ProcessEnv =
       throw new SettingsError(`PUBLIC_AGENT_URL must be an absolute http(s) URL, got '${publicUrl}'`);
     }
   }
+  const traceNats = traceNatsSettings(env);
+  const clusterControl = natsFeature(env, 'CLUSTER_CONTROL', 'CONTROL_NATS_PREFIX', 'agent-studio.control');
+  const registryEvents = registryEventSettings(env);
   return {
     agentId: (env.AGENT_ID || env[RUNTIME_ENV.defaultAgentId] || '').trim(),
     publicAgentUrl: publicUrl || null,
@@ -126,11 +131,12 @@ export function loadSettings(projectDir: string, processEnv: NodeJS.ProcessEnv =
     randomPool: !/^(0|false|no|off)$/i.test(env.RANDOM_POOL ?? ''),
     lightRunContext: !/^(0|false|no|off)$/i.test(env.LIGHT_RUN_CONTEXT ?? ''),
     memoryStore: memoryStoreSettings(env),
-    traceNats: traceNatsSettings(env),
+    traceNats,
     traceLog: traceSinkNames(env).includes('log'),
-    registryEvents: registryEventSettings(env),
+    registryEvents,
     outbound: { maxConnections: positiveInt(env, 'OUTBOUND_MAX_CONNECTIONS', 32)!, queueTimeoutMs: positiveInt(env, 'OUTBOUND_QUEUE_TIMEOUT_MS', 30_000)! },
-    clusterControl: natsFeature(env, 'CLUSTER_CONTROL', 'CONTROL_NATS_PREFIX', 'agent-studio.control'),
+    clusterControl: clusterControl && { ...clusterControl, secret: signingSecret(env, 'CLUSTER_CONTROL_SECRET', 'CLUSTER_CONTROL=nats')! },
+    nats: traceNats || clusterControl || registryEvents ? natsSettings(env) : null,
     replicaId: env.REPLICA_ID?.trim() || null,
     env,
     envFile,
@@ -179,9 +185,10 @@ function traceNatsSettings(env: Record<string, string>): RuntimeSettings['traceN
   };
 }
 
-/** REGISTRY_EVENTS (off | nats), REGISTRY_NATS_PREFIX (agent-studio.registry), NATS_URL. */
+/** REGISTRY_EVENTS (off | nats), REGISTRY_NATS_PREFIX (agent-studio.registry), NATS_URL, REGISTRY_EVENTS_SECRET (optional). */
 function registryEventSettings(env: Record<string, string>): RuntimeSettings['registryEvents'] {
-  return natsFeature(env, 'REGISTRY_EVENTS', 'REGISTRY_NATS_PREFIX', 'agent-studio.registry');
+  const feature = natsFeature(env, 'REGISTRY_EVENTS', 'REGISTRY_NATS_PREFIX', 'agent-studio.registry');
+  return feature && { ...feature, secret: signingSecret(env, 'REGISTRY_EVENTS_SECRET', null) };
 }
 
 /** A feature on NATS: `<switch>` off | nats, its subject prefix, NATS_URL. */

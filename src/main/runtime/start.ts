@@ -14,6 +14,7 @@ import { RegistryEvents } from './cluster/registry-events.ts';
 import { ClusterControl } from './cluster/control.ts';
 import { CancelRequests } from './cluster/cancels.ts';
 import { controlHandlers } from './cluster/commands.ts';
+import { natsDescription } from './cluster/nats-settings.ts';
 import { OutboundPool } from './outbound/pool.ts';
 import { McpManager } from './outbound/mcp.ts';
 import { openSqliteStore } from './store/sqlite.ts';
@@ -160,11 +161,14 @@ function buildA2a(f: Foundation, extraSinks: TraceSink[]) {
   const card = buildAgentCard(registry.current, settings.publicAgentUrl ?? 'http://127.0.0.1/');
   const stats = newRuntimeStats();
   const requestMeta = new RequestMetaStore();
-  const nats = settings.traceNats ? new NatsTraceSink({ ...settings.traceNats, agentId: settings.agentId, log }) : null;
+  const nats = settings.traceNats && settings.nats ? new NatsTraceSink({ ...settings.traceNats, nats: settings.nats, agentId: settings.agentId, log }) : null;
   const sinks: TraceSink[] = [...(settings.traceLog ? [new LogTraceSink(log)] : []), ...(nats ? [nats] : []), ...extraSinks];
   const summarizer = createSummarizer(settings.env, registry.current.project.manifest.model, f.outbound.fetch);
   const executor = new GraphAgentExecutor({ registry, settings, sinks, requestMeta, log, stats, store, memory, summarizer });
-  const control = settings.clusterControl ? new ClusterControl({ ...settings.clusterControl, agentId: settings.agentId, replica, log }) : null;
+  const control =
+    settings.clusterControl && settings.nats
+      ? new ClusterControl({ ...settings.clusterControl, nats: settings.nats, agentId: settings.agentId, replica, log })
+      : null;
   const replicas =
     f.shared && settings.memoryStore.backend === 'postgres'
       ? { tasks: f.shared, replica, leaseMs: settings.memoryStore.leaseMs, runsHere: (id: string) => executor.runsHere(id), control }
@@ -200,9 +204,17 @@ function buildManagement(f: Foundation, a: A2aParts) {
     }),
   );
   // spec 6.4: registry change events for this agent reload it like POST /api/v1/registry/reload.
-  const registryEvents = settings.registryEvents
-    ? new RegistryEvents({ ...settings.registryEvents, agentId: settings.agentId, replica: f.replica, reload: () => registryService.reload(), log })
-    : null;
+  const registryEvents =
+    settings.registryEvents && settings.nats
+      ? new RegistryEvents({
+          ...settings.registryEvents,
+          nats: settings.nats,
+          agentId: settings.agentId,
+          replica: f.replica,
+          reload: () => registryService.reload(),
+          log,
+        })
+      : null;
   const status = () =>
     runtimeStatus({
       agentId: settings.agentId,
@@ -215,6 +227,7 @@ function buildManagement(f: Foundation, a: A2aParts) {
       traceSinks: a.nats ? { nats: a.nats } : {},
       registryEvents,
       control,
+      nats: settings.nats && natsDescription(settings.nats),
     });
   const router = managementRouter({ cardUrl, memory: memoryService, threads, registry: registryService, status, control, settings, log });
   return { router, registryEvents, threads };

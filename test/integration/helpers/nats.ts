@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { tempDir } from './runtime.ts';
 
 export const NATS_SERVER = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server';
@@ -30,7 +31,9 @@ export interface TestNats {
   stop(): Promise<void>;
 }
 
-export async function startNats(): Promise<TestNats> {
+/** A nats-server on a free loopback port; `config` (nats-server's config syntax, e.g. an
+ * `authorization` block or `tls`) is written to a file it reads. */
+export async function startNats(opts: { config?: string } = {}): Promise<TestNats> {
   if (!fs.existsSync(NATS_SERVER)) throw new Error(`the NATS tests need nats-server at ${NATS_SERVER} (apt-get install nats-server, or set NATS_SERVER_BIN)`);
   const port = await freePort();
   const dir = tempDir('nats');
@@ -39,9 +42,13 @@ export async function startNats(): Promise<TestNats> {
     url: `nats://127.0.0.1:${port}`,
     port,
     async start() {
-      child = spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir], { stdio: 'ignore' });
+      const conf = opts.config === undefined ? [] : ['-c', path.join(dir, 'nats.conf')];
+      if (opts.config !== undefined) fs.writeFileSync(conf[1], opts.config);
+      child = spawn(NATS_SERVER, [...conf, '-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + String(d)).slice(-2000)));
       for (let i = 0; i < 100 && !(await listening(port)); i++) await new Promise((r) => setTimeout(r, 50));
-      if (!(await listening(port))) throw new Error(`nats-server did not listen on ${port}`);
+      if (!(await listening(port))) throw new Error(`nats-server did not listen on ${port}: ${stderr}`);
     },
     async stop() {
       const c = child;

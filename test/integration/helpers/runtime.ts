@@ -37,7 +37,9 @@ export function copyExample(name: string): string {
   return dir;
 }
 
-export async function startTestRuntime(opts: { projectDir?: string; env?: Record<string, string>; dataDir?: string } = {}): Promise<TestRuntime> {
+export async function startTestRuntime(
+  opts: { projectDir?: string; env?: Record<string, string>; dataDir?: string; logger?: pino.Logger } = {},
+): Promise<TestRuntime> {
   const traces: TraceEvent[] = [];
   const sink: TraceSink = { emit: (e) => traces.push(e) };
   const dataDir = opts.dataDir ?? tempDir('rt-data');
@@ -48,7 +50,7 @@ export async function startTestRuntime(opts: { projectDir?: string; env?: Record
     host: '127.0.0.1',
     dataDir,
     env,
-    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    logger: opts.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     sinks: [sink],
   });
   // The card may advertise a PUBLIC_AGENT_URL that is not this test server: talk to the server.

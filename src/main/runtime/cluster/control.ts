@@ -12,10 +12,15 @@
 //   reload         the registry reload, as POST /api/v1/registry/reload ran it;
 //   follow         "stream task T's events to this inbox": tasks/resubscribe on a replica
 //                  that does not run T, answered by the one that does.
-import { createInbox, type NatsConnection, type Subscription } from '@nats-io/nats-core';
+// Every notification, and every event streamed to a follower's inbox, is signed with
+// CLUSTER_CONTROL_SECRET (signing.ts, D-48): one that is unsigned, badly signed, stale or
+// replayed is refused with a warning, so only the agent's own replicas can act through NATS.
+import { createInbox, type Msg, type NatsConnection, type Subscription } from '@nats-io/nats-core';
 import { connectNats } from './nats.ts';
 import type { Logger } from 'pino';
-import { subjectToken } from '../observability/trace-nats.ts';
+import type { NatsSettings } from './nats-settings.ts';
+import { controlSubject } from './nats-subjects.ts';
+import { MessageSigner } from './signing.ts';
 
 export type ControlMessage =
   | { op: 'cancel'; task_id: string }
@@ -39,8 +44,10 @@ export interface ControlHandlers {
 }
 
 export interface ClusterControlOptions {
-  servers: string;
+  nats: NatsSettings;
   prefix: string;
+  /** CLUSTER_CONTROL_SECRET, the same on every replica. */
+  secret: Buffer;
   agentId: string;
   replica: string;
   log: Logger;
@@ -51,12 +58,15 @@ export class ClusterControl {
   private sub: Subscription | null = null;
   private closed = false;
   private handlers: ControlHandlers | null = null;
-  private readonly counts = { sent: 0, received: 0 };
+  private readonly counts = { sent: 0, received: 0, refused: 0 };
+  private readonly signer: MessageSigner;
 
-  constructor(private readonly o: ClusterControlOptions) {}
+  constructor(private readonly o: ClusterControlOptions) {
+    this.signer = new MessageSigner(o.secret);
+  }
 
   get subject(): string {
-    return `${this.o.prefix}.${subjectToken(this.o.agentId || 'anonymous')}`;
+    return controlSubject(this.o.prefix, this.o.agentId);
   }
 
   get connected(): boolean {
@@ -76,11 +86,12 @@ export class ClusterControl {
   }
 
   private async connect(): Promise<void> {
-    this.nc = await connectNats({ servers: this.o.servers, name: `agent-runtime ${this.o.agentId} control`, log: this.o.log }, () => this.closed);
+    this.nc = await connectNats({ nats: this.o.nats, name: `agent-runtime ${this.o.agentId} control`, log: this.o.log }, () => this.closed);
     if (this.closed || !this.nc) return;
     this.sub = this.nc.subscribe(this.subject, {
       callback: (err, m) => {
         if (err) return this.o.log.warn({ err: err.message }, 'cluster control subscription error');
+        if (!this.genuine(m)) return;
         let env: Envelope;
         try {
           env = m.json<Envelope>();
@@ -93,6 +104,21 @@ export class ClusterControl {
       },
     });
     await this.nc.flush();
+  }
+
+  /** Whether `m` was signed by a replica holding the secret, and is new (logged when not). */
+  private genuine(m: Msg): boolean {
+    const refused = this.signer.verify(m.subject, m.data, m.headers);
+    if (!refused) return true;
+    this.counts.refused += 1;
+    this.o.log.warn({ subject: m.subject, reason: refused }, 'cluster control: refused a message not signed with CLUSTER_CONTROL_SECRET (docs/security.md)');
+    return false;
+  }
+
+  /** Publishes `body` on `subject`, signed. */
+  private send(nc: NatsConnection, subject: string, body: unknown): void {
+    const data = JSON.stringify(body);
+    nc.publish(subject, data, { headers: this.signer.sign(subject, data) });
   }
 
   private async apply(msg: ControlMessage): Promise<void> {
@@ -117,8 +143,8 @@ export class ClusterControl {
           if (!nc) break;
           h.follow(
             msg.task_id,
-            (event) => nc.publish(msg.inbox, JSON.stringify({ event })),
-            () => nc.publish(msg.inbox, JSON.stringify({ done: true })),
+            (event) => this.send(nc, msg.inbox, { event }),
+            () => this.send(nc, msg.inbox, { done: true }),
           );
           break;
         }
@@ -133,7 +159,7 @@ export class ClusterControl {
   publish(msg: ControlMessage): void {
     if (!this.nc || this.closed) return;
     try {
-      this.nc.publish(this.subject, JSON.stringify({ origin: this.o.replica, msg } satisfies Envelope));
+      this.send(this.nc, this.subject, { origin: this.o.replica, msg } satisfies Envelope);
       this.counts.sent += 1;
     } catch (err) {
       this.o.log.warn({ op: msg.op, err: (err as Error).message }, 'cluster control: could not notify the other replicas');
@@ -148,9 +174,9 @@ export class ClusterControl {
   async follow(taskId: string, firstEventMs = 2_000): Promise<AsyncGenerator<unknown> | null> {
     const nc = this.nc;
     if (!nc) return null;
-    const inbox = createInbox();
+    const inbox = createInbox(this.o.nats.inboxPrefix);
     const sub = nc.subscribe(inbox);
-    const it = sub[Symbol.asyncIterator]();
+    const it = this.signedOnly(sub);
     this.publish({ op: 'follow', task_id: taskId, inbox });
     const first = await Promise.race([it.next(), new Promise<null>((r) => setTimeout(() => r(null), firstEventMs))]);
     if (!first || first.done) {
@@ -158,7 +184,7 @@ export class ClusterControl {
       return null;
     }
     async function* events(): AsyncGenerator<unknown> {
-      let next: IteratorResult<{ json<T>(): T }> | null = first as IteratorResult<{ json<T>(): T }>;
+      let next: IteratorResult<Msg> | null = first as IteratorResult<Msg>;
       try {
         while (next && !next.done) {
           const body = next.value.json<{ event?: unknown; done?: boolean }>();
@@ -171,6 +197,11 @@ export class ClusterControl {
       }
     }
     return events();
+  }
+
+  /** The messages of `sub` that are genuine (a forged event on a follower's inbox is dropped). */
+  private async *signedOnly(sub: Subscription): AsyncGenerator<Msg> {
+    for await (const m of sub) if (this.genuine(m)) yield m;
   }
 
   async close(): Promise<void> {

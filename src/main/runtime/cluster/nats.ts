@@ -1,21 +1,39 @@
 // One way the runtime connects to NATS (trace sink, registry events, cluster control): the
-// client's own reconnection once connected, and a retry every second until the first
-// connection succeeds, logging why it did not. Resolves null when `closed()` turns true first.
+// credentials and TLS of the settings (nats-settings.ts), the client's own reconnection once
+// connected, and a retry every second until the first connection succeeds, logging why it did
+// not (the client's message: it names the failure, never the credential). Resolves null when
+// `closed()` turns true first.
 import { connect } from '@nats-io/transport-node';
-import type { NatsConnection } from '@nats-io/nats-core';
+import type { ConnectionOptions, NatsConnection } from '@nats-io/nats-core';
 import type { Logger } from 'pino';
+import type { NatsSettings } from './nats-settings.ts';
+
+/** The client's options for `s`: servers, authenticator, TLS, inbox prefix. */
+export function natsConnectOptions(s: NatsSettings): ConnectionOptions {
+  return {
+    // nats.js reads host:port and ignores the scheme: TLS is asked with `tls`.
+    servers: s.servers,
+    ...(s.authenticator ? { authenticator: s.authenticator } : {}),
+    ...(s.tls ? { tls: s.tls } : {}),
+    inboxPrefix: s.inboxPrefix,
+  };
+}
 
 export async function connectNats(
-  o: { servers: string; name: string; log: Logger; onError?: (message: string) => void },
+  o: { nats: NatsSettings; name: string; log: Logger; onError?: (message: string) => void },
   closed: () => boolean,
 ): Promise<NatsConnection | null> {
+  let lastMessage = '';
   while (!closed()) {
     try {
-      return await connect({ servers: o.servers, name: o.name, reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+      return await connect({ ...natsConnectOptions(o.nats), name: o.name, reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
     } catch (err) {
       const message = (err as Error).message;
       o.onError?.(message);
-      o.log.warn({ err: message, servers: o.servers }, `${o.name}: cannot connect to NATS; retrying every second`);
+      // The same failure every second is logged once, until it changes.
+      if (message !== lastMessage)
+        o.log.warn({ err: message, servers: o.nats.servers.join(','), auth: o.nats.auth }, `${o.name}: cannot connect to NATS; retrying every second`);
+      lastMessage = message;
       await new Promise((r) => setTimeout(r, 1000).unref());
     }
   }

@@ -8,7 +8,9 @@
 import { connectNats } from './nats.ts';
 import type { Msg, NatsConnection, Subscription } from '@nats-io/nats-core';
 import type { Logger } from 'pino';
-import { subjectToken } from '../observability/trace-nats.ts';
+import { registryEventSubject, registryEventSubscription } from './nats-subjects.ts';
+import type { NatsSettings } from './nats-settings.ts';
+import { MessageSigner } from './signing.ts';
 
 export interface RegistryChangeEvent {
   agent_id: string;
@@ -33,8 +35,10 @@ export interface RegistryEventOutcome {
 }
 
 export interface RegistryEventsOptions {
-  servers: string;
+  nats: NatsSettings;
   prefix: string;
+  /** REGISTRY_EVENTS_SECRET: when set, only events signed with it are acted on (signing.ts). */
+  secret: Buffer | null;
   agentId: string;
   replica: string;
   /** What POST /api/v1/registry/reload runs; throws a ManagementError (`code`, `message`, `extra.diagnostics`) on failure. */
@@ -47,30 +51,32 @@ export class RegistryEvents {
   private sub: Subscription | null = null;
   private closed = false;
   private chain: Promise<void> = Promise.resolve();
-  private readonly counts = { received: 0, ignored: 0, reloaded: 0, unchanged: 0, failed: 0, invalid: 0 };
+  private readonly counts = { received: 0, ignored: 0, reloaded: 0, unchanged: 0, failed: 0, invalid: 0, refused: 0 };
+  private readonly signer: MessageSigner | null;
   private state: 'connecting' | 'subscribed' | 'closed' = 'connecting';
   private lastError: string | null = null;
   constructor(private readonly o: RegistryEventsOptions) {
+    this.signer = o.secret ? new MessageSigner(o.secret) : null;
     void this.start();
   }
 
   get subject(): string {
-    return `${this.o.prefix}.${subjectToken(this.o.agentId || 'anonymous')}`;
+    return registryEventSubject(this.o.prefix, this.o.agentId);
   }
 
   status() {
-    return { state: this.state, subject: this.subject, ...this.counts, last_error: this.lastError };
+    return { state: this.state, subject: this.subject, signed: this.signer !== null, ...this.counts, last_error: this.lastError };
   }
 
   private async start(): Promise<void> {
     this.nc = await connectNats(
-      { servers: this.o.servers, name: `agent-runtime ${this.o.agentId} registry`, log: this.o.log, onError: (m) => (this.lastError = m) },
+      { nats: this.o.nats, name: `agent-runtime ${this.o.agentId} registry`, log: this.o.log, onError: (m) => (this.lastError = m) },
       () => this.closed,
     );
     if (this.closed || !this.nc) return;
     // Every agent's subject: an event for another agent is seen, counted and ignored, so an
     // operator can tell "not for me" from "never arrived" in the status.
-    this.sub = this.nc.subscribe(`${this.o.prefix}.>`, {
+    this.sub = this.nc.subscribe(registryEventSubscription(this.o.prefix), {
       callback: (err, msg) => (err ? this.o.log.warn({ err: err.message }, 'registry events subscription error') : this.onMessage(msg)),
     });
     await this.nc.flush();
@@ -79,14 +85,19 @@ export class RegistryEvents {
 
   private onMessage(msg: Msg): void {
     this.counts.received += 1;
+    const refused = this.signer?.verify(msg.subject, msg.data, msg.headers);
+    if (refused) {
+      this.counts.refused += 1;
+      this.o.log.warn({ subject: msg.subject, reason: refused }, 'registry events: refused an event (REGISTRY_EVENTS_SECRET is set; docs/security.md)');
+      return;
+    }
     let event: RegistryChangeEvent;
     try {
       event = msg.json<RegistryChangeEvent>();
       if (!event || typeof event !== 'object' || typeof event.agent_id !== 'string') throw new Error('agent_id (a string) is required');
     } catch (err) {
       this.counts.invalid += 1;
-      const subjectAgent = msg.subject.slice(this.o.prefix.length + 1);
-      if (subjectAgent === subjectToken(this.o.agentId || 'anonymous')) {
+      if (msg.subject === this.subject) {
         this.respond(msg, undefined, {
           agent_id: this.o.agentId,
           replica: this.o.replica,

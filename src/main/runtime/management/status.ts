@@ -24,6 +24,8 @@ export interface StatusSources {
   registryEvents: StatusSource | null;
   /** Cluster-wide control through NATS, null when off. */
   control: StatusSource | null;
+  /** The NATS connection the features above share: servers, credential kind, TLS (never a secret); null when none is on. */
+  nats: unknown;
 }
 
 export function runtimeStatus(s: StatusSources) {
@@ -35,6 +37,7 @@ export function runtimeStatus(s: StatusSources) {
     trace_sinks: { ...(s.traceLog ? { log: { state: 'on' } } : {}), ...sinks },
     registry_events: s.registryEvents?.status() ?? null,
     cluster_control: s.control?.status() ?? null,
+    nats: s.nats ?? null,
     outbound: s.outbound.status(),
     a2a: {
       card_url: s.card.url,

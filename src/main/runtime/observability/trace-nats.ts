@@ -7,13 +7,18 @@
 // or down the buffer fills; past its cap the oldest events are dropped and counted.
 import crypto from 'node:crypto';
 import { connectNats } from '../cluster/nats.ts';
+import type { NatsSettings } from '../cluster/nats-settings.ts';
+import { traceSubject } from '../cluster/nats-subjects.ts';
 import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import type { Logger } from 'pino';
 import type { TraceEvent, TraceSink } from './trace.ts';
 
 export interface NatsSinkOptions {
+  /** NATS_URL as given (shown in the status). */
   servers: string;
+  /** How to connect: servers, credentials, TLS (cluster/nats-settings.ts). */
+  nats: NatsSettings;
   /** Subject prefix (default `agent-studio.traces`). */
   prefix: string;
   agentId: string;
@@ -37,11 +42,7 @@ export interface NatsSinkStatus {
 
 const WINDOW = 64;
 
-/** A NATS subject token: no dots, spaces or wildcards. */
-export function subjectToken(s: string): string {
-  const t = s.replace(/[^A-Za-z0-9_-]+/g, '_');
-  return t || '_';
-}
+export { subjectToken } from '../cluster/nats-subjects.ts';
 
 export class NatsTraceSink implements TraceSink {
   private readonly queue: { subject: string; id: string; data: string }[] = [];
@@ -70,7 +71,7 @@ export class NatsTraceSink implements TraceSink {
 
   emit(event: TraceEvent): void {
     if (this.closed) return;
-    const subject = `${this.o.prefix}.${subjectToken(this.o.agentId || 'anonymous')}.${subjectToken(event.name)}`;
+    const subject = traceSubject(this.o.prefix, this.o.agentId, event.name);
     this.queue.push({ subject, id: `${this.boot}-${++this.seq}`, data: JSON.stringify(event) });
     if (this.queue.length > this.o.bufferMax) {
       this.queue.splice(0, this.queue.length - this.o.bufferMax);
@@ -87,7 +88,7 @@ export class NatsTraceSink implements TraceSink {
   private async run(): Promise<void> {
     while (!this.closed && !this.js) {
       const nc = await connectNats(
-        { servers: this.o.servers, name: `agent-runtime ${this.o.agentId}`, log: this.o.log, onError: (m) => (this.stats.last_error = m) },
+        { nats: this.o.nats, name: `agent-runtime ${this.o.agentId}`, log: this.o.log, onError: (m) => (this.stats.last_error = m) },
         () => this.closed,
       );
       if (!nc) break;
