@@ -17,7 +17,10 @@ const CONTROL_TOKEN = 'control-token-of-the-test';
 /** The official client, sending `headers` with every request. */
 function clientWith(url: string, headers: Record<string, string>): A2AClient {
   const fetchImpl: typeof fetch = (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } });
-  return new A2AClient({ name: 'x', description: 'x', url, version: '0', protocolVersion: '0.3.0', capabilities: {}, defaultInputModes: [], defaultOutputModes: [], skills: [] }, { fetchImpl });
+  return new A2AClient(
+    { name: 'x', description: 'x', url, version: '0', protocolVersion: '0.3.0', capabilities: {}, defaultInputModes: [], defaultOutputModes: [], skills: [] },
+    { fetchImpl },
+  );
 }
 
 async function rpc(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: any }> {

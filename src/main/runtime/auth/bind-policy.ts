@@ -18,8 +18,10 @@ export interface BindCheck {
 export function insecureBindRefusal(c: BindCheck): string | null {
   if (isLoopbackAddress(c.host) || c.insecureFlag || c.auth.insecure) return null;
   const missing: string[] = [];
-  if (!callerAuthConfigured(c.auth)) missing.push('no caller credential for POST / (set A2A_API_KEYS, A2A_API_KEYS_FILE or A2A_JWT_JWKS_URL/A2A_JWT_PUBLIC_KEY)');
-  if (c.auth.operatorKeys.size === 0 && !c.controlToken) missing.push('no operator credential for /api/v1 (set MANAGEMENT_API_KEYS or MANAGEMENT_API_KEYS_FILE)');
+  if (!callerAuthConfigured(c.auth))
+    missing.push('no caller credential for POST / (set A2A_API_KEYS, A2A_API_KEYS_FILE or A2A_JWT_JWKS_URL/A2A_JWT_PUBLIC_KEY)');
+  if (c.auth.operatorKeys.size === 0 && !c.controlToken)
+    missing.push('no operator credential for /api/v1 (set MANAGEMENT_API_KEYS or MANAGEMENT_API_KEYS_FILE)');
   if (!missing.length) return null;
   return (
     `refusing to listen on ${c.host} (reachable from other machines) with ${missing.join(' and ')}; ` +

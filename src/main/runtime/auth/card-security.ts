@@ -7,7 +7,12 @@ import type { CallerAuthenticator } from './credentials.ts';
 export function cardSecurity(callers: Pick<CallerAuthenticator, 'schemes'>): Pick<AgentCard, 'securitySchemes' | 'security'> {
   const schemes: NonNullable<AgentCard['securitySchemes']> = {};
   if (callers.schemes.apiKey)
-    schemes.apiKey = { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key issued by the operator (also accepted as Authorization: Bearer).' };
+    schemes.apiKey = {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-API-Key',
+      description: 'An API key issued by the operator (also accepted as Authorization: Bearer).',
+    };
   if (callers.schemes.bearerJwt) schemes.bearerJwt = { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A JWT from the identity provider.' };
   const names = Object.keys(schemes);
   if (!names.length) return {};

@@ -74,7 +74,10 @@ export function operatorGates(opts: OperatorGateOptions): { all: RequestHandler;
       if (verdict.ok) {
         log.warn({ ...peer(req), principal: verdict.principal.name }, 'management request refused: a caller credential, not an operator one');
         return next(
-          new ManagementError('OPERATOR_CREDENTIAL_REQUIRED', 'The management API needs an operator credential (Authorization: Bearer <management key>), not a caller key.'),
+          new ManagementError(
+            'OPERATOR_CREDENTIAL_REQUIRED',
+            'The management API needs an operator credential (Authorization: Bearer <management key>), not a caller key.',
+          ),
         );
       }
       log[presented.kind === 'none' ? 'debug' : 'warn']({ ...peer(req) }, 'management request refused: not authenticated');
