@@ -6,6 +6,7 @@ import { parse as parseDotenv } from 'dotenv';
 import { RUNTIME_ENV } from '../../shared/runtime-contract.ts';
 import { natsSettings, signingSecret, type NatsSettings } from './cluster/nats-settings.ts';
 import { SettingsError } from './settings-error.ts';
+import { authSettings, type AuthSettings } from './auth/settings.ts';
 
 export interface RuntimeSettings {
   /** Owner of every thread this runtime writes (spec 1.5). Empty when unset. */
@@ -45,6 +46,8 @@ export interface RuntimeSettings {
   nats: NatsSettings | null;
   /** This process among the agent's replicas (REPLICA_ID; default host-pid-random). */
   replicaId: string | null;
+  /** Who may call POST / and the management API (auth/settings.ts, docs/security.md). */
+  auth: AuthSettings;
   /** The merged environment (file then process), as the project's code sees it. */
   env: Record<string, string>;
   envFile: string;
@@ -138,6 +141,7 @@ export function loadSettings(projectDir: string, processEnv: NodeJS.ProcessEnv =
     clusterControl: clusterControl && { ...clusterControl, secret: signingSecret(env, 'CLUSTER_CONTROL_SECRET', 'CLUSTER_CONTROL=nats')! },
     nats: traceNats || clusterControl || registryEvents ? natsSettings(env) : null,
     replicaId: env.REPLICA_ID?.trim() || null,
+    auth: authSettings(env, projectDir),
     env,
     envFile,
   };
