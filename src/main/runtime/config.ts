@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { RUNTIME_ENV } from '../../shared/runtime-contract.ts';
+import { SettingsError } from './settings-error.ts';
+import { authSettings, type AuthSettings } from './auth/settings.ts';
 
 export interface RuntimeSettings {
   /** Owner of every thread this runtime writes (spec 1.5). Empty when unset. */
@@ -41,6 +43,8 @@ export interface RuntimeSettings {
   registryEvents: { servers: string; prefix: string } | null;
   /** This process among the agent's replicas (REPLICA_ID; default host-pid-random). */
   replicaId: string | null;
+  /** Who may call POST / and the management API (auth/settings.ts, docs/security.md). */
+  auth: AuthSettings;
   /** The merged environment (file then process), as the project's code sees it. */
   env: Record<string, string>;
   envFile: string;
@@ -48,9 +52,7 @@ export interface RuntimeSettings {
 
 export type MemoryStoreSettings = { backend: 'sqlite' } | { backend: 'postgres'; dsn: string; schema: string; poolMax: number; leaseMs: number };
 
-export class SettingsError extends Error {
-  override readonly name = 'SettingsError';
-}
+export { SettingsError };
 
 export const DEFAULT_FANOUT_MAX_CONCURRENCY = 4;
 export const DEFAULT_HISTORY_MAX_MESSAGES = 50;
@@ -132,6 +134,7 @@ export function loadSettings(projectDir: string, processEnv: NodeJS.ProcessEnv =
     outbound: { maxConnections: positiveInt(env, 'OUTBOUND_MAX_CONNECTIONS', 32)!, queueTimeoutMs: positiveInt(env, 'OUTBOUND_QUEUE_TIMEOUT_MS', 30_000)! },
     clusterControl: natsFeature(env, 'CLUSTER_CONTROL', 'CONTROL_NATS_PREFIX', 'agent-studio.control'),
     replicaId: env.REPLICA_ID?.trim() || null,
+    auth: authSettings(env, projectDir),
     env,
     envFile,
   };
