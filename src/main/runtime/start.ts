@@ -163,7 +163,7 @@ async function openFoundation(opts: RuntimeOptions, settings: RuntimeSettings): 
 /** The A2A side: the card, the executor running turns, and the SDK's request handler. */
 function buildA2a(f: Foundation, extraSinks: TraceSink[]) {
   const { settings, log, registry, store, memory, replica } = f;
-  const callers = new CallerAuthenticator(settings.auth);
+  const callers = new CallerAuthenticator(settings.auth, settings.controlToken);
   const card = Object.assign(buildAgentCard(registry.current, settings.publicAgentUrl ?? 'http://127.0.0.1/'), cardSecurity(callers));
   const stats = newRuntimeStats();
   const requestMeta = new RequestMetaStore();

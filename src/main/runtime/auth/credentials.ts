@@ -2,9 +2,10 @@
 // `Authorization: Bearer <token>` or `X-API-Key: <key>`, and which principal a caller's
 // credential stands for. Nothing here answers HTTP; the middleware (middleware.ts) does.
 import type { IncomingMessage } from 'node:http';
-import type { Principal } from './principal.ts';
+import { timingSafeEqual } from 'node:crypto';
+import { ANONYMOUS, type Principal } from './principal.ts';
 import { callerAuthConfigured, type AuthSettings } from './settings.ts';
-import type { KeyRing } from './api-keys.ts';
+import { sha256, type KeyRing } from './api-keys.ts';
 import { JwtRefusal, JwtVerifier, looksLikeJwt } from './jwt.ts';
 
 /** What a request carries: nothing, a bearer token, an X-API-Key value, or something unusable. */
@@ -34,7 +35,12 @@ export class CallerAuthenticator {
   readonly configured: boolean;
   readonly schemes: { apiKey: boolean; bearerJwt: boolean };
 
-  constructor(settings: AuthSettings) {
+  private readonly controlToken: Buffer | null;
+
+  /** `controlToken`: RUNTIME_CONTROL_TOKEN, with which the studio's Playground calls its child.
+   * It acts as ANONYMOUS, the principal every caller was before authentication was configured. */
+  constructor(settings: AuthSettings, controlToken: string | null = null) {
+    this.controlToken = controlToken ? sha256(controlToken) : null;
     this.keys = settings.callerKeys;
     this.jwt = settings.jwt ? new JwtVerifier(settings.jwt) : null;
     this.trusted = settings.trusted;
@@ -45,6 +51,8 @@ export class CallerAuthenticator {
   async verify(presented: Presented): Promise<CallerVerdict> {
     if (presented.kind === 'none') return { ok: false, missing: true, reason: 'no credential' };
     if (presented.kind === 'malformed') return { ok: false, missing: false, reason: presented.reason };
+    if (presented.kind === 'bearer' && this.controlToken && timingSafeEqual(sha256(presented.token), this.controlToken))
+      return { ok: true, principal: ANONYMOUS };
     // A bearer token shaped like a JWT is a JWT when JWTs are configured, else a key.
     if (presented.kind === 'bearer' && this.jwt && looksLikeJwt(presented.token)) {
       try {

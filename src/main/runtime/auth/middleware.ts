@@ -25,10 +25,8 @@ const peer = (req: Request) => ({ remote: req.socket.remoteAddress, method: req.
 export function callerAuthRouter(callers: CallerAuthenticator, log: Logger): express.Router {
   const router = express.Router();
   if (!callers.configured) return router; // every caller is ANONYMOUS (principal.ts)
-  const challenges = [
-    ...(callers.schemes.bearerJwt || callers.schemes.apiKey ? ['Bearer realm="a2a"'] : []),
-    ...(callers.schemes.apiKey ? ['ApiKey realm="a2a", header="X-API-Key"'] : []),
-  ];
+  // RFC 9110 11.6.1: one challenge per scheme; a key may also come as a bearer token.
+  const challenges = ['Bearer realm="a2a"', ...(callers.schemes.apiKey ? ['ApiKey realm="a2a", header="X-API-Key"'] : [])];
   router.post('/', (req, res, next) => {
     void callers.verify(presentedCredential(req)).then((verdict) => {
       if (verdict.ok) {
