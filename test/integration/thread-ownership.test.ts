@@ -92,7 +92,8 @@ function postgres(): Backend {
   return {
     name: 'postgres',
     replicas: 2,
-    env: () => ({ MEMORY_BACKEND: 'postgres', POSTGRES_DSN: TEST_DSN, POSTGRES_SCHEMA: schema }),
+    // A short task lease: a cancel asked on one replica reaches the run on the other quickly.
+    env: () => ({ MEMORY_BACKEND: 'postgres', POSTGRES_DSN: TEST_DSN, POSTGRES_SCHEMA: schema, TASK_LEASE_MS: '1500' }),
     setup: async () => {
       await ensurePostgres();
       schema = newSchema('own');
@@ -187,6 +188,35 @@ describe.each([sqlite(), postgres()])('thread ownership on $name', (backend) => 
     // alice herself reads it, and her cancel of a completed task is TaskNotCancelable, not unknown.
     expect(task(await as(b, alice).getTask({ id: mine.id })).status.state).toBe('completed');
     expect(((await as(b, alice).cancelTask({ id: mine.id })) as any).error.code).toBe(-32002);
+  });
+
+  it.runIf(backend.replicas > 1)("checks before a cancel or resubscribe is handed to the replica running alice's task", async () => {
+    const stream = as(a, alice).sendMessageStream(sendParams('Where is my order ORD-23456?', {}, { metadata: { scriptedDelayMs: 300, scriptedChunks: 20 } }));
+    let taskId = '';
+    let asked: Promise<unknown[]> | null = null;
+    const unknown = randomUUID();
+    const states: string[] = [];
+    for await (const event of stream) {
+      if (event.kind === 'task') taskId = event.id;
+      if (event.kind === 'status-update') states.push(event.status.state);
+      if (event.kind === 'artifact-update' && taskId && !asked) {
+        // Running on replica A: bob on B is answered as for an unknown id (not forwarded to A,
+        // not told where it runs); then alice's own cancel on B reaches the run on A.
+        asked = (async () => [
+          await as(b, bob).cancelTask({ id: taskId }),
+          await as(b, bob).cancelTask({ id: unknown }),
+          await streamError(as(b, bob).resubscribeTask({ id: taskId })),
+          await streamError(as(b, bob).resubscribeTask({ id: unknown })),
+          task(await as(b, alice).cancelTask({ id: taskId })),
+        ])();
+      }
+    }
+    const [bobCancel, unknownCancel, bobFollow, unknownFollow, aliceCancel] = (await asked) as any[];
+    expect(JSON.stringify(bobCancel.error).replaceAll(taskId, unknown)).toBe(JSON.stringify(unknownCancel.error));
+    expect(bobCancel.error.code).toBe(-32001);
+    expect(bobFollow.replaceAll(taskId, unknown)).toBe(unknownFollow);
+    expect(aliceCancel.status.state).toBe('canceled');
+    expect(states.at(-1)).toBe('canceled');
   });
 
   it("lets the trusted gateway act for alice (metadata.userId) with metadata.history; refuses bob's metadata.history", async () => {
