@@ -153,7 +153,7 @@ describe.each([sqlite(), postgres()])('thread ownership on $name', (backend) => 
         data: { field: 'params.message.contextId' },
       });
     }
-    // The same refusal for a thread that holds nothing of alice's yet but is hers: any taken id.
+    // message/stream is refused the same way, as the stream's error event.
     const stream = await streamError(as(b, bob).sendMessageStream(sendParams('hello', { contextId })));
     expect(stream).toContain('(Code: -32602)');
     // bob's own thread naming alice's task: that task is unknown to him.
