@@ -69,6 +69,14 @@ describe('starting on a non-loopback address', () => {
       expect((await fetch(rt.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
       expect((await fetch(`${rt.url}api/v1/status`)).status).toBe(401);
       expect((await fetch(`${rt.url}api/v1/status`, { headers: { authorization: `Bearer ${operator.key}` } })).status).toBe(200);
+      // The log says why a credential was refused, never the credential.
+      const stolen = newKey('mallory').key;
+      expect((await fetch(rt.url, { method: 'POST', headers: { 'x-api-key': stolen, 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
+      expect((await fetch(`${rt.url}api/v1/status`, { headers: { authorization: `Bearer ${caller.key}` } })).status).toBe(403);
+      const log = lines.join('');
+      expect(log).toMatch(/"reason":"unknown API key \(X-API-Key\)".*"msg":"JSON-RPC request refused: not authenticated"/);
+      expect(log).toMatch(/"principal":"alice".*"msg":"management request refused: a caller credential, not an operator one"/);
+      for (const secret of [stolen, caller.key, operator.key]) expect(log).not.toContain(secret);
     } finally {
       await rt.close();
     }

@@ -49,10 +49,26 @@ describe('runtime with API keys (A2A_API_KEYS) and operator keys (MANAGEMENT_API
         MANAGEMENT_API_KEYS: operator.entry,
         RUNTIME_CONTROL_TOKEN: CONTROL_TOKEN,
         INTERNAL_RUNTIME_CONTROL_ENABLED: 'true',
+        A2A_CORS_ORIGINS: 'https://app.example.com',
       },
     });
   });
   afterAll(async () => rt?.close());
+
+  it('answers the CORS preflight without credentials, and a browser page with a key', async () => {
+    const origin = 'https://app.example.com';
+    const preflight = await fetch(rt.url, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-api-key' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('x-api-key');
+    const refused = await rpc(rt.url, { origin });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('access-control-allow-origin')).toBe(origin); // the page can read why
+    const served = await rpc(rt.url, { origin, 'x-api-key': alice.key });
+    expect(served.body.result.status.state).toBe('completed');
+  });
 
   it('refuses POST / without a credential: 401, WWW-Authenticate and a JSON-RPC error', async () => {
     expectUnauthenticated(await rpc(rt.url));
