@@ -180,7 +180,7 @@ function buildA2a(f: Foundation, extraSinks: TraceSink[]) {
     f.shared && settings.memoryStore.backend === 'postgres'
       ? { tasks: f.shared, replica, leaseMs: settings.memoryStore.leaseMs, runsHere: (id: string) => executor.runsHere(id), control }
       : null;
-  const handler = new ReplicaAwareRequestHandler(card, store.taskStore(), executor, replicas);
+  const handler = new ReplicaAwareRequestHandler(card, store.taskStore(), executor, replicas, { store, agentId: settings.agentId });
   // A cancel asked on another replica, for a run of this one: cancel it here.
   f.cancels.listen(
     (id) =>

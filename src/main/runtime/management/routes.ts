@@ -14,7 +14,7 @@ import type { CardUrlService } from './card-url.ts';
 import type { MemoryService } from './memory.ts';
 import type { ThreadService } from './threads.ts';
 import type { RegistryService } from './registry-control.ts';
-import { CardUrlSchema, DeleteAllThreadsQuerySchema, MigrateAgentIdSchema, parseParams } from './schemas.ts';
+import { CardUrlSchema, DeleteAllThreadsQuerySchema, ListThreadsQuerySchema, MigrateAgentIdSchema, parseParams } from './schemas.ts';
 import { MANAGEMENT_BASE, REGISTRY_ROUTES } from '../../../shared/runtime-contract.ts';
 
 type Handler = (req: Request, res: Response) => Promise<unknown> | unknown;
@@ -147,7 +147,10 @@ export function managementRouter(deps: ManagementDeps): express.Router {
 function mountThreads(api: express.Router, threads: ThreadService, body: express.RequestHandler): void {
   api.get(
     '/memory/threads',
-    route(() => threads.list()),
+    route((req) => {
+      threads.agentId();
+      return threads.list(parseParams(ListThreadsQuerySchema, req.query).user);
+    }),
   );
   api.delete(
     '/memory/threads',
