@@ -4,7 +4,8 @@
 // Chromium (#root[data-app-state="ready"], the studio's explicit ready marker), and to the
 // background production build starting and ending; `runs` times, each from a cold cache.
 // It deletes the checkout's built renderer: it is rebuilt by the last run's background build.
-// Usage: node bin/run-ts.mjs bench/cold-start.bench.ts [runs=3]
+// Usage: node bin/run-ts.mjs bench/cold-start.bench.ts [runs=3] [--build] (--build: the last
+// run also waits for the background build to end)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,7 +14,8 @@ import { chromium } from 'playwright-core';
 import { REPO } from './load.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const runs = Number(process.argv[2] ?? 3);
+const runs = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 3);
+const waitForLastBuild = process.argv.includes('--build');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -66,7 +68,7 @@ async function once(waitForBuild: boolean): Promise<Record<string, number>> {
 
 console.log(`cold start, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(2)} at the start`);
 for (let i = 1; i <= runs; i++) {
-  const t = await once(i === runs);
+  const t = await once(waitForLastBuild && i === runs);
   console.log(
     `run ${i}: studio answers ${s(t.studioAnswers!)}, first page ready ${s(t.pageReady!)}, build started ${t.buildStarted ? s(t.buildStarted) : 'not yet'}` +
       (t.buildReady ? `, build ready ${s(t.buildReady)}` : ''),
