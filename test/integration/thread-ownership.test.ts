@@ -190,34 +190,36 @@ describe.each([sqlite(), postgres()])('thread ownership on $name', (backend) => 
     expect(((await as(b, alice).cancelTask({ id: mine.id })) as any).error.code).toBe(-32002);
   });
 
-  it.runIf(backend.replicas > 1)("checks before a cancel or resubscribe is handed to the replica running alice's task", async () => {
-    const stream = as(a, alice).sendMessageStream(sendParams('Where is my order ORD-23456?', {}, { metadata: { scriptedDelayMs: 300, scriptedChunks: 20 } }));
-    let taskId = '';
-    let asked: Promise<unknown[]> | null = null;
-    const unknown = randomUUID();
-    const states: string[] = [];
-    for await (const event of stream) {
-      if (event.kind === 'task') taskId = event.id;
-      if (event.kind === 'status-update') states.push(event.status.state);
-      if (event.kind === 'artifact-update' && taskId && !asked) {
-        // Running on replica A: bob on B is answered as for an unknown id (not forwarded to A,
-        // not told where it runs); then alice's own cancel on B reaches the run on A.
-        asked = (async () => [
-          await as(b, bob).cancelTask({ id: taskId }),
-          await as(b, bob).cancelTask({ id: unknown }),
-          await streamError(as(b, bob).resubscribeTask({ id: taskId })),
-          await streamError(as(b, bob).resubscribeTask({ id: unknown })),
-          task(await as(b, alice).cancelTask({ id: taskId })),
-        ])();
+  // Only PostgreSQL runs replicas: on SQLite the case does not exist, so it is not registered.
+  if (backend.replicas > 1)
+    it("checks before a cancel or resubscribe is handed to the replica running alice's task", async () => {
+      const stream = as(a, alice).sendMessageStream(sendParams('Where is my order ORD-23456?', {}, { metadata: { scriptedDelayMs: 300, scriptedChunks: 20 } }));
+      let taskId = '';
+      let asked: Promise<unknown[]> | null = null;
+      const unknown = randomUUID();
+      const states: string[] = [];
+      for await (const event of stream) {
+        if (event.kind === 'task') taskId = event.id;
+        if (event.kind === 'status-update') states.push(event.status.state);
+        if (event.kind === 'artifact-update' && taskId && !asked) {
+          // Running on replica A: bob on B is answered as for an unknown id (not forwarded to A,
+          // not told where it runs); then alice's own cancel on B reaches the run on A.
+          asked = (async () => [
+            await as(b, bob).cancelTask({ id: taskId }),
+            await as(b, bob).cancelTask({ id: unknown }),
+            await streamError(as(b, bob).resubscribeTask({ id: taskId })),
+            await streamError(as(b, bob).resubscribeTask({ id: unknown })),
+            task(await as(b, alice).cancelTask({ id: taskId })),
+          ])();
+        }
       }
-    }
-    const [bobCancel, unknownCancel, bobFollow, unknownFollow, aliceCancel] = (await asked) as any[];
-    expect(JSON.stringify(bobCancel.error).replaceAll(taskId, unknown)).toBe(JSON.stringify(unknownCancel.error));
-    expect(bobCancel.error.code).toBe(-32001);
-    expect(bobFollow.replaceAll(taskId, unknown)).toBe(unknownFollow);
-    expect(aliceCancel.status.state).toBe('canceled');
-    expect(states.at(-1)).toBe('canceled');
-  });
+      const [bobCancel, unknownCancel, bobFollow, unknownFollow, aliceCancel] = (await asked) as any[];
+      expect(JSON.stringify(bobCancel.error).replaceAll(taskId, unknown)).toBe(JSON.stringify(unknownCancel.error));
+      expect(bobCancel.error.code).toBe(-32001);
+      expect(bobFollow.replaceAll(taskId, unknown)).toBe(unknownFollow);
+      expect(aliceCancel.status.state).toBe('canceled');
+      expect(states.at(-1)).toBe('canceled');
+    });
 
   it("lets the trusted gateway act for alice (metadata.userId) with metadata.history; refuses bob's metadata.history", async () => {
     const history = [{ role: 'user', parts: [{ kind: 'text', text: 'earlier question' }] }];
