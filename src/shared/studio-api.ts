@@ -138,7 +138,7 @@ export const ConnectionHeaderSchema = z
   .string()
   .min(1, 'give the header to send, e.g. X-API-Key or Authorization')
   .max(100, 'the header name is longer than 100 characters')
-  .regex(HEADER_TOKEN, 'the header name must be an HTTP token (letters, digits and !#$%&\'*+.^_`|~-, no spaces or colons)')
+  .regex(HEADER_TOKEN, "the header name must be an HTTP token (letters, digits and !#$%&'*+.^_`|~-, no spaces or colons)")
   .refine((h) => {
     const lower = h.toLowerCase();
     return !FORBIDDEN_CONNECTION_HEADERS.has(lower) && !lower.startsWith('proxy-') && !lower.startsWith('sec-');

@@ -8,12 +8,7 @@ import { A2AClient } from '@a2a-js/sdk/client';
  * as a caller credential when the project configures caller authentication (docs/security.md),
  * or the connection profile's header instead (docs/studio-api.md, "Connection profile").
  * `onStatus` hears the HTTP status of every answer (a 401 is a refused credential). */
-export function runtimeClient(
-  baseUrl: string,
-  signal?: AbortSignal,
-  headers: Record<string, string> = {},
-  onStatus?: (status: number) => void,
-): A2AClient {
+export function runtimeClient(baseUrl: string, signal?: AbortSignal, headers: Record<string, string> = {}, onStatus?: (status: number) => void): A2AClient {
   const card: AgentCard = {
     name: 'agent-runtime',
     description: 'the project runtime supervised by the studio',

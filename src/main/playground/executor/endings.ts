@@ -114,7 +114,7 @@ export function streamFailedEnd(message: string): RunEnd {
  * "Connection profile"): the message says so, never with the credential. */
 export const CREDENTIAL_REFUSED_MESSAGE =
   "The runtime refused the connection profile's credential (HTTP 401, Unauthenticated). Check the header and value under Connection " +
-  "in the top bar, or clear the profile to call the runtime as the studio.";
+  'in the top bar, or clear the profile to call the runtime as the studio.';
 
 export function credentialRefusedEnd(): RunEnd {
   return {
