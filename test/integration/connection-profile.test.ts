@@ -104,6 +104,10 @@ describe('a studio whose project requires caller keys', () => {
       expect(res.body.detail.message).toMatch(message);
       expect(JSON.stringify(res.body)).not.toContain(secret);
     }
+    // A body that is not JSON is refused without quoting it.
+    const broken = await connection('PUT', `{"header": "X-API-Key", "value": "${secret}`);
+    expect(broken.status).toBe(400);
+    expect(JSON.stringify(broken.body)).not.toContain(secret);
     expect((await connection('POST', { header: 'X-API-Key', value: secret })).status).toBe(405);
     // The profile saved before is unchanged.
     expect((await connection('GET')).body.header).toBe('Authorization');
