@@ -1,7 +1,7 @@
 // Accessibility audit of the main screens with axe-core (run in the page through the
 // DevTools protocol, so the studio's CSP stays as it is): no serious or critical violation
 // on the empty studio, a run's timeline, the conversation, the graph, the compare view and
-// the bundle dialog.
+// the bundle dialog and the connection dialog.
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
@@ -71,5 +71,12 @@ describe('accessibility', () => {
     await page.getByTestId('export-bundle').click();
     await page.getByTestId('export-dialog').waitFor();
     await audit(page, 'the export dialog');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('export-dialog').waitFor({ state: 'hidden' });
+
+    await page.getByTestId('connection-button').click();
+    await page.getByTestId('connection-credential').check();
+    await page.getByTestId('connection-value').waitFor();
+    await audit(page, 'the connection dialog');
   });
 });

@@ -105,3 +105,59 @@ export type RuntimeStatus = z.infer<typeof RuntimeStatusSchema>;
  * without a runtime (tests, bundle-only use). */
 export const RuntimeStatusReplySchema = z.union([RuntimeStatusSchema, z.object({ state: z.literal('disabled') })]);
 export type RuntimeStatusReply = z.infer<typeof RuntimeStatusReplySchema>;
+
+/** The connection profile (docs/studio-api.md, "Connection profile"): the header the Playground
+ * sends to its runtime instead of the studio's own credential, to call it as a real caller. */
+export const CONNECTION_VALUE_MAX_BYTES = 8 * 1024;
+/** Headers a profile may not set: hop-by-hop (RFC 9110 7.6.1), the ones fetch or the A2A client
+ * manage, and browser-only ones. */
+export const FORBIDDEN_CONNECTION_HEADERS = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'content-length',
+  'content-type',
+  'content-encoding',
+  'accept',
+  'accept-encoding',
+  'cookie',
+  'set-cookie',
+  'expect',
+  'origin',
+  'referer',
+]);
+/** RFC 9110 5.6.2: a field name is a token. */
+const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+export const ConnectionHeaderSchema = z
+  .string()
+  .min(1, 'give the header to send, e.g. X-API-Key or Authorization')
+  .max(100, 'the header name is longer than 100 characters')
+  .regex(HEADER_TOKEN, "the header name must be an HTTP token (letters, digits and !#$%&'*+.^_`|~-, no spaces or colons)")
+  .refine((h) => {
+    const lower = h.toLowerCase();
+    return !FORBIDDEN_CONNECTION_HEADERS.has(lower) && !lower.startsWith('proxy-') && !lower.startsWith('sec-');
+  }, 'this header is managed by the connection itself (hop-by-hop, body or browser header) and cannot carry a credential');
+
+/** Never echoed in an error: the messages name the rule, not the value. */
+export const ConnectionValueSchema = z
+  .string()
+  .transform((v) => v.trim())
+  .refine((v) => v.length > 0, 'give the value to send (a key, or Bearer <token>)')
+  .refine((v) => !/[\r\n]/.test(v), 'the value may not contain line breaks')
+  .refine((v) => /^[\t\x20-\x7e]*$/.test(v), 'the value may contain printable ASCII characters only')
+  .refine((v) => v.length <= CONNECTION_VALUE_MAX_BYTES, 'the value is longer than 8 KiB');
+
+/** PUT /api/runtime/connection. */
+export const ConnectionRequestSchema = z.strictObject({ header: ConnectionHeaderSchema, value: ConnectionValueSchema });
+export type ConnectionRequest = z.input<typeof ConnectionRequestSchema>;
+
+/** GET/PUT/DELETE /api/runtime/connection: the header and a masked hint (`…x7Qa`), never the
+ * value; both null when the Playground calls the runtime as the studio. */
+export const ConnectionReplySchema = z.object({ header: z.string().nullable(), hint: z.string().nullable() });
+export type ConnectionReply = z.infer<typeof ConnectionReplySchema>;

@@ -31,6 +31,8 @@ import { createStudioRoutes } from './project/studio-routes.ts';
 import { createProjectPlaygroundRoutes, runtimeContracts } from './project/playground-routes.ts';
 import { SourceAnalysis } from './source/client.ts';
 import { RuntimeClient } from './child/client.ts';
+import { createConnectionRoutes } from './connection/routes.ts';
+import { ConnectionStore } from './connection/store.ts';
 import type { RuntimeCommand } from './child/command.ts';
 import { RuntimeSupervisor, type SupervisorStatus } from './child/supervisor.ts';
 import type { RuntimeStatusReply } from '../../shared/studio-api.ts';
@@ -137,7 +139,9 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
           backoffMs: opts.runtimeBackoffMs,
         });
   const runtime: RuntimeHandle = supervisor ?? noRuntime(projectDir);
+  const connection = new ConnectionStore(dataDir, projectDir);
   const executor = new RunExecutor({
+    connection: () => connection.get(),
     store,
     blobs,
     log,
@@ -185,6 +189,7 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
     createBundleRoutes({ store, blobs, log, logger, projectName: () => project.status().name, contracts: () => runtimeContracts(runtimeClient) }),
   );
   app.use(PLAYGROUND_PREFIX, playground.router);
+  app.use(createConnectionRoutes(connection));
   app.use(createStudioRoutes({ projectDir, project, runtimeStatus, store, blobs }));
   app.use(createStaticRouter(opts.rendererDir ?? path.join(repoRoot(), 'out', 'renderer'), opts.rendererDev));
   app.use(notFoundRoute);

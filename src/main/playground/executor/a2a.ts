@@ -5,8 +5,10 @@ import type { AgentCard, Part } from '@a2a-js/sdk';
 import { A2AClient } from '@a2a-js/sdk/client';
 
 /** `headers`: the studio's control token (RUNTIME_CONTROL_TOKEN), which the runtime also takes
- * as a caller credential when the project configures caller authentication (docs/security.md). */
-export function runtimeClient(baseUrl: string, signal?: AbortSignal, headers: Record<string, string> = {}): A2AClient {
+ * as a caller credential when the project configures caller authentication (docs/security.md),
+ * or the connection profile's header instead (docs/studio-api.md, "Connection profile").
+ * `onStatus` hears the HTTP status of every answer (a 401 is a refused credential). */
+export function runtimeClient(baseUrl: string, signal?: AbortSignal, headers: Record<string, string> = {}, onStatus?: (status: number) => void): A2AClient {
   const card: AgentCard = {
     name: 'agent-runtime',
     description: 'the project runtime supervised by the studio',
@@ -23,7 +25,8 @@ export function runtimeClient(baseUrl: string, signal?: AbortSignal, headers: Re
   const fetchImpl: typeof fetch = (input, init) => {
     const signals = [init?.signal, signal].filter((s): s is AbortSignal => !!s);
     const merged = { ...(init?.headers as Record<string, string> | undefined), ...headers };
-    return fetch(input, { ...init, headers: merged, signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0] });
+    const answer = fetch(input, { ...init, headers: merged, signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0] });
+    return onStatus ? answer.then((res) => (onStatus(res.status), res)) : answer;
   };
   return new A2AClient(card, { fetchImpl });
 }

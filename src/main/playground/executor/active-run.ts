@@ -32,6 +32,8 @@ export interface ActiveRun {
   /** A user cancel arrived before the task id: cancel the A2A task as soon as it is known. */
   cancelRemote: boolean;
   remoteCancelSent: boolean;
+  /** The runtime answered 401 to the connection profile's credential. */
+  credentialRefused?: boolean;
 }
 
 /** A run just inserted `queued`, as the executor starts it. */

@@ -110,6 +110,20 @@ export function streamFailedEnd(message: string): RunEnd {
   };
 }
 
+/** The runtime answered 401 (-32010) to the connection profile's credential (docs/studio-api.md,
+ * "Connection profile"): the message says so, never with the credential. */
+export const CREDENTIAL_REFUSED_MESSAGE =
+  "The runtime refused the connection profile's credential (HTTP 401, Unauthenticated). Check the header and value under Connection " +
+  'in the top bar, or clear the profile to call the runtime as the studio.';
+
+export function credentialRefusedEnd(): RunEnd {
+  return {
+    event: 'stream_failed',
+    phase: { name: 'invoke', state: 'failed', detail: { reason: 'runtime_error', error: 'credential_refused', message: CREDENTIAL_REFUSED_MESSAGE } },
+    parts: [...statusParts('failed', 'runtime_error'), { kind: 'error', code: 'credential_refused', message: CREDENTIAL_REFUSED_MESSAGE }],
+  };
+}
+
 export const ENDED_EARLY_MESSAGE = 'The runtime ended the stream without a final status.';
 
 export function cancelEnd(streamed: string): RunEnd {

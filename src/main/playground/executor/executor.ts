@@ -34,6 +34,9 @@ export interface ExecutorOptions {
   readyTimeoutMs?: number;
   /** How long a cancelled run waits for the A2A task id before closing its stream (default 10 s). */
   cancelTimeoutMs?: number;
+  /** The connection profile (studio/connection/store.ts): when set, A2A calls send its header
+   * instead of the control token, so the runtime sees the profile's caller (docs/studio-api.md). */
+  connection?: () => { header: string; value: string } | null;
   /** The studio's project watcher: edits not applied yet join a run's changed files, and the
    * outcome of applying them is reported back (studio/project/state.ts). */
   project?: {
@@ -226,7 +229,10 @@ export class RunExecutor {
     });
     const params = messageOf(run, this.o.blobs);
     try {
-      const client = runtimeClient(run.baseUrl!, run.controller.signal, this.o.runtime.controlHeaders());
+      const headers = this.callerHeaders();
+      const client = runtimeClient(run.baseUrl!, run.controller.signal, headers.values, (status) => {
+        if (status === 401 && headers.profile) run.credentialRefused = true;
+      });
       for await (const ev of client.sendMessageStream(params)) {
         if (!this.read(run, ev)) break;
       }
@@ -257,6 +263,7 @@ export class RunExecutor {
   private async conclude(run: ActiveRun): Promise<RunEnd> {
     const outcome = run.outcome ?? { kind: 'ended_early' };
     if (outcome.kind !== 'broken' && outcome.kind !== 'ended_early') return end.answerEnd(outcome, this.o.blobs);
+    if (run.credentialRefused) return end.credentialRefusedEnd();
     const died = await this.o.runtime.waitExit(run.generation!, EXIT_GRACE_MS);
     if (died) return end.restartEnd(run.stream.streamed);
     if (outcome.kind === 'ended_early') return end.streamFailedEnd(end.ENDED_EARLY_MESSAGE);
@@ -309,13 +316,20 @@ export class RunExecutor {
     if (run.remoteCancelSent || !run.taskId || !run.baseUrl) return;
     run.remoteCancelSent = true;
     const taskId = run.taskId;
-    runtimeClient(run.baseUrl, AbortSignal.timeout(5000), this.o.runtime.controlHeaders())
+    runtimeClient(run.baseUrl, AbortSignal.timeout(5000), this.callerHeaders().values)
       .cancelTask({ id: taskId })
       .then((res) => {
         if ('error' in res) this.o.logger.warn({ run_id: run.runId, task_id: taskId, error: res.error }, 'the runtime refused tasks/cancel');
       })
       .catch((err) => this.o.logger.warn({ run_id: run.runId, task_id: taskId, err: (err as Error).message }, 'tasks/cancel failed'))
       .finally(() => run.controller.abort());
+  }
+
+  /** The A2A calls' credential: the connection profile's header when one is set (it replaces the
+   * control token's Authorization), else the control token. Never logged or stored. */
+  private callerHeaders(): { values: Record<string, string>; profile: boolean } {
+    const p = this.o.connection?.() ?? null;
+    return p ? { values: { [p.header]: p.value }, profile: true } : { values: this.o.runtime.controlHeaders(), profile: false };
   }
 
   private recordIds(run: ActiveRun, ids: { contextId?: string; taskId?: string }): void {

@@ -1,4 +1,5 @@
-// The app bar: the view switcher, the project (desktop app: open another), bundle actions.
+// The app bar: the view switcher, the project (desktop app: open another), whom runs call the
+// runtime as (the connection profile), bundle actions.
 import { useState } from 'react';
 import { errorMessage } from '../api/client.ts';
 import { useAgentGraph } from '../api/queries.ts';
@@ -6,6 +7,7 @@ import { useProject } from '../api/project.ts';
 import { desktopBridge } from '../lib/bridge.ts';
 import { useUi, type MainView } from '../state/ui.ts';
 import { BundleActions } from './bundles/BundleDialogs.tsx';
+import { ConnectionControl } from './ConnectionDialog.tsx';
 
 const VIEWS: { id: MainView; label: string; shortcut: string }[] = [
   { id: 'run', label: 'Runs', shortcut: '1' },
@@ -94,6 +96,7 @@ export function TopBar() {
           </button>
         ))}
       </nav>
+      <ConnectionControl />
       <BundleActions />
     </header>
   );
