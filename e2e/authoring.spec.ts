@@ -207,7 +207,9 @@ describe('authoring loop', () => {
     await page.keyboard.press('Shift+ArrowUp');
     // Scrolled back up a little (not clamped at the end, whatever the editor's height).
     const bottom = Number((await editorPlace(page)).scrollTop);
-    await page.getByTestId('source-editor').hover();
+    // Over the line numbers: a pointer resting on code may open Monaco's hover card, which
+    // then takes the wheel instead of the editor.
+    await page.getByTestId('source-editor').locator('.monaco-editor .margin').hover();
     await expect
       .poll(async () => {
         await page.mouse.wheel(0, -200);
