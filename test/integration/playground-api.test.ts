@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { A2AClient } from '@a2a-js/sdk/client';
+import { a2aClientWith } from './helpers/runtime.ts';
 import type { Page, RunAccepted, RunDetail, RunSummary, Session, TranscriptTurn } from '../../src/shared/playground.ts';
 import { isTerminal, openEvents, range, rawRequest, seqs, startTestStudio, waitForRun, type TestStudio } from './helpers/playground-studio.ts';
 
@@ -34,18 +34,7 @@ async function createRun(sessionId: string, body: Record<string, unknown>): Prom
 }
 
 const text = (s: string) => ({ kind: 'text', text: s });
-const runtimeClient = (url: string) =>
-  new A2AClient({
-    name: 'rt',
-    description: '',
-    url,
-    version: '0',
-    protocolVersion: '0.3.0',
-    capabilities: { streaming: true },
-    defaultInputModes: [],
-    defaultOutputModes: [],
-    skills: [],
-  });
+const runtimeClient = (url: string) => a2aClientWith(url);
 const LONG_QUESTION =
   'I want a refund for order ORD-12345. Where is my order ORD-23456? How do I reset my password and change my delivery address or shipping?';
 

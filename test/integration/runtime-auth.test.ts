@@ -2,10 +2,9 @@
 // runtime: authentication"): API keys on POST / through the official A2A client, the public
 // card and probes, and the management API's operator credentials.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { A2AClient } from '@a2a-js/sdk/client';
 import type { Task } from '@a2a-js/sdk';
 import { newKey } from '../../src/main/runtime/auth/api-keys.ts';
-import { sendParams, startTestRuntime, type TestRuntime } from './helpers/runtime.ts';
+import { a2aClientWith, sendParams, startTestRuntime, type TestRuntime } from './helpers/runtime.ts';
 
 const alice = newKey('alice');
 const aliceNext = newKey('alice'); // rotation: the same principal's next key
@@ -14,14 +13,7 @@ const gateway = newKey('gateway');
 const operator = newKey('ops');
 const CONTROL_TOKEN = 'control-token-of-the-test';
 
-/** The official client, sending `headers` with every request. */
-function clientWith(url: string, headers: Record<string, string>): A2AClient {
-  const fetchImpl: typeof fetch = (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } });
-  return new A2AClient(
-    { name: 'x', description: 'x', url, version: '0', protocolVersion: '0.3.0', capabilities: {}, defaultInputModes: [], defaultOutputModes: [], skills: [] },
-    { fetchImpl },
-  );
-}
+const clientWith = a2aClientWith;
 
 async function rpc(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: any }> {
   const res = await fetch(url, {

@@ -5,10 +5,10 @@
 // for alice with metadata.userId; metadata.history only from a trusted principal.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { A2AClient } from '@a2a-js/sdk/client';
+import type { A2AClient } from '@a2a-js/sdk/client';
 import type { Task } from '@a2a-js/sdk';
 import { newKey } from '../../src/main/runtime/auth/api-keys.ts';
-import { sendParams, startTestRuntime, tempDir, type TestRuntime } from './helpers/runtime.ts';
+import { a2aClientWith, sendParams, startTestRuntime, tempDir, type TestRuntime } from './helpers/runtime.ts';
 import { dropSchema, ensurePostgres, newSchema, TEST_DSN } from './helpers/postgres.ts';
 
 const alice = newKey('alice');
@@ -22,21 +22,7 @@ const AUTH = {
 };
 
 /** The official client, sending `key` with every request. */
-function clientOf(url: string, key: string): A2AClient {
-  const fetchImpl: typeof fetch = (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), 'x-api-key': key } });
-  const card = {
-    name: 'x',
-    description: 'x',
-    url,
-    version: '0',
-    protocolVersion: '0.3.0',
-    capabilities: { streaming: true },
-    defaultInputModes: [],
-    defaultOutputModes: [],
-    skills: [],
-  };
-  return new A2AClient(card, { fetchImpl });
-}
+const clientOf = (url: string, key: string): A2AClient => a2aClientWith(url, { 'x-api-key': key });
 
 function task(res: any): Task {
   if (res.error) throw new Error(`JSON-RPC error ${res.error.code}: ${res.error.message}`);
