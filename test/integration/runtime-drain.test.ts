@@ -162,3 +162,28 @@ describe('a second signal', () => {
     }
   });
 });
+
+describe('--workers N', () => {
+  it('the primary forwards SIGTERM: each worker drains, the in-flight turn completes, exit 0', async () => {
+    const p = runRuntimeCli(['--project', EXAMPLE, '--port', '0', '--workers', '2', '--data-dir', tempDir('drain-workers')], {
+      SHUTDOWN_GRACE_MS: '60000',
+      LOG_LEVEL: 'debug',
+    });
+    try {
+      const url = await p.ready;
+      const card = (await (await fetch(`${url}.well-known/agent-card.json`)).json()) as AgentCard;
+      const stream = drainStream(new A2AClient({ ...card, url }).sendMessageStream(slow('How do I reset my password?', 400)));
+      await started(p, 1);
+      p.child.kill('SIGTERM');
+      await p.until((e) => e.role === 'primary' && /^SIGTERM: stopping the workers/.test(e.msg ?? ''), 'the primary forwards SIGTERM');
+      const busy = await p.until((e) => e.role !== 'primary' && /^SIGTERM: draining/.test(e.msg ?? '') && e.tasks_running === 1, 'the busy worker drains');
+      expect((await stream).at(-1)).toMatchObject({ kind: 'status-update', final: true, status: { state: 'completed' } });
+      expect(await p.exited).toEqual({ code: 0, signal: null });
+      expect(p.entries.filter((e) => e.role === 'primary' && /^worker \d stopped/.test(e.msg ?? '')).map((e) => e.code)).toEqual([0, 0]);
+      expect(p.entries.find((e) => e.worker === busy.worker && /^drain: all in-flight work finished/.test(e.msg ?? ''))).toBeDefined();
+      await p.until((e) => e.role === 'primary' && /^all workers stopped/.test(e.msg ?? ''), 'the primary is done');
+    } finally {
+      p.kill();
+    }
+  });
+});
