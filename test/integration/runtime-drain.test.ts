@@ -127,7 +127,9 @@ describe.each(['sqlite', 'postgres'] as const)('SIGTERM on %s', (store) => {
 
       if (schema) {
         // the row is final and its lease released: no replica waits for it
-        const [row] = await sql<{ state: string; lease_until: Date | null }>(`SELECT state, lease_until FROM "${schema}".a2a_tasks WHERE task_id = $1`, [taskId]);
+        const [row] = await sql<{ state: string; lease_until: Date | null }>(`SELECT state, lease_until FROM "${schema}".a2a_tasks WHERE task_id = $1`, [
+          taskId,
+        ]);
         expect(row).toEqual({ state: 'failed', lease_until: null });
       }
       // another runtime on the same store sees the task final at once

@@ -253,7 +253,12 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
     edge: { loopback: isLoopbackAddress(host), corsOrigins: settings.corsOrigins, replicaId: f.replica },
     drain,
     routers: [
-      a2aRouter({ handler: a.handler, card: a.card, requestMeta: a.requestMeta, gate: { ...gateOptions(settings, a.stats, store), refusal: (m) => drain.rpcRefusal(m) } }),
+      a2aRouter({
+        handler: a.handler,
+        card: a.card,
+        requestMeta: a.requestMeta,
+        gate: { ...gateOptions(settings, a.stats, store), refusal: (m) => drain.rpcRefusal(m) },
+      }),
       probeRouter({ store, registry, activeTasks: () => a.executor.activeCount, draining: () => drain.reason }),
       m.router,
     ],

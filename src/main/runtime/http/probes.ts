@@ -64,7 +64,11 @@ export function probeRouter(deps: ProbeDeps): express.Router {
   router.get(READINESS_ROUTE, async (_req, res) => {
     const checks = await readiness(deps);
     const failing = Object.entries(checks).find(([, c]) => !c.ok);
-    const body = { status: failing ? 'not_ready' : 'ready', ...(failing ? { failing: failing[0], reason: (failing[1] as { reason: string }).reason } : {}), checks };
+    const body = {
+      status: failing ? 'not_ready' : 'ready',
+      ...(failing ? { failing: failing[0], reason: (failing[1] as { reason: string }).reason } : {}),
+      checks,
+    };
     res.status(failing ? 503 : 200).json(body);
   });
   router.get(HEALTH_ROUTE, async (_req, res) => {

@@ -60,11 +60,17 @@ export async function drainAndStop(d: ShutdownDeps, signal: string, graceMs: num
     const ended = d.executor.endAll(shutdownFailure());
     forced = ended.map((t) => t.taskId);
     for (const t of ended) {
-      log.warn({ task_id: t.taskId, context_id: t.contextId, errorCode: 'UPSTREAM_UNAVAILABLE', errorReason: 'runtime_shutdown' }, `task ended failed: ${SHUTDOWN_MESSAGE}`);
+      log.warn(
+        { task_id: t.taskId, context_id: t.contextId, errorCode: 'UPSTREAM_UNAVAILABLE', errorReason: 'runtime_shutdown' },
+        `task ended failed: ${SHUTDOWN_MESSAGE}`,
+      );
     }
     log.warn({ grace_ms: graceMs, forced: forced.length }, `drain: grace period over; ${forced.length} task(s) ended failed (runtime_shutdown)`);
     if (!(await drain.whenIdle(FORCED_END_MS))) {
-      log.warn({ requests_open: drain.openRequests }, `drain: ${drain.openRequests} request(s) still open ${FORCED_END_MS} ms after the forced end; closing them`);
+      log.warn(
+        { requests_open: drain.openRequests },
+        `drain: ${drain.openRequests} request(s) still open ${FORCED_END_MS} ms after the forced end; closing them`,
+      );
     }
   }
   d.server.closeAllConnections();
