@@ -88,6 +88,9 @@ describe.each(['sqlite', 'postgres'] as const)('SIGTERM on %s', (store) => {
       expect((await request(`${url}healthz`, probeAgent)).status).toBe(503);
       expect((await request(`${url}livez`, probeAgent)).status).toBe(200);
       await expect(request(`${url}livez`, false)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+      // the management API answers in its envelope (this answer closes the connection)
+      const status = await request(`${url}api/v1/status`, probeAgent);
+      expect(status).toMatchObject({ status: 503, body: { success: false, data: null, error: { code: 'SHUTTING_DOWN' } } });
       // new work refused in the JSON-RPC shape (HTTP 503, the request's id)
       const refused = await request(url, rpcAgent, 'POST', sendBody(7));
       expect(refused).toMatchObject({ status: 503, body: { jsonrpc: '2.0', id: 7, error: { code: -32020, data: { errorReason: 'runtime_shutting_down' } } } });

@@ -74,7 +74,7 @@ export class Drain {
         resolve(idle);
       };
       const onIdle = () => done(true);
-      const timer = setTimeout(() => done(this.idle), ms);
+      const timer = setTimeout(() => done(this.idle), Math.min(ms, 2 ** 31 - 1)); // setTimeout's longest delay
       this.waiters.add(onIdle);
     });
   }
