@@ -28,10 +28,11 @@ interface Running {
   canceled: boolean;
   /** The task's final event is out (a cancel or the runtime's shutdown published it): the
    * turn publishes nothing more. */
-  closed: boolean;
-  /** The turn's reports as A2A events, for a final event published from outside the turn. */
-  events: TurnEvents;
-  bus: ExecutionEventBus;
+  closed?: boolean;
+  /** The turn's reports as A2A events and its bus, for a final event published from outside
+   * the turn (endAll). */
+  events?: TurnEvents;
+  bus?: ExecutionEventBus;
 }
 
 export class GraphAgentExecutor implements AgentExecutor {
@@ -80,11 +81,12 @@ export class GraphAgentExecutor implements AgentExecutor {
     const { taskId, contextId, userMessage } = ctx;
     noteRequest({ task_id: taskId, context_id: contextId });
     const meta = this.deps.requestMeta.take(userMessage.messageId);
-    const run = { controller: new AbortController(), canceled: false, closed: false, bus } as Running;
+    const run: Running = { controller: new AbortController(), canceled: false };
     this.running.set(taskId, run);
     this.contextOf.set(taskId, contextId);
     const gen = this.deps.registry.current; // spec: in-flight invocations finish on their generation
-    run.events = taskEvents(ctx, bus, gen, run);
+    const events = taskEvents(ctx, bus, gen, run);
+    Object.assign(run, { events, bus });
     try {
       await runTurn(
         this.turnDeps,
@@ -103,7 +105,7 @@ export class GraphAgentExecutor implements AgentExecutor {
           signal: run.controller.signal,
           canceled: () => run.canceled,
         },
-        run.events,
+        events,
       );
     } finally {
       this.running.delete(taskId);
@@ -119,7 +121,7 @@ export class GraphAgentExecutor implements AgentExecutor {
   endAll(failure: AgentError): { taskId: string; contextId: string }[] {
     const ended: { taskId: string; contextId: string }[] = [];
     for (const [taskId, run] of this.running) {
-      if (run.closed) continue;
+      if (run.closed || !run.events || !run.bus) continue;
       run.events.failed(failure, failure.toDataPart());
       run.closed = true;
       run.controller.abort(failure);
