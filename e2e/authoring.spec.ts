@@ -135,6 +135,56 @@ describe('authoring loop', () => {
     await expect.poll(() => composer.sendButton().isDisabled()).toBe(false);
   });
 
+  it("keeps the page the window's height with a banner of many diagnostics: the list scrolls inside the banner", async () => {
+    const { page, url } = world();
+    const { studio } = await openNewSession(world());
+    // 60 run options of an unknown type: one diagnostic each (docs/project-format.md, run
+    // options), a list far taller than the 900 px window.
+    const manifest = JSON.parse(((await (await fetch(`${url}/api/project/file?path=agent.json`)).json()) as { content: string }).content) as Record<
+      string,
+      unknown
+    >;
+    manifest.runOptions = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`option${i + 1}`, { type: 'float' }]));
+    const saved = await fetch(`${url}/api/save`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ path: 'agent.json', content: `${JSON.stringify(manifest, null, 2)}\n` }),
+    });
+    expect(saved.status).toBe(200);
+    const banner = page.getByTestId('project-banner');
+    await banner.waitFor({ timeout: 20_000 });
+    await expect.poll(() => banner.getByTestId('project-diagnostic').count(), { timeout: 20_000 }).toBe(60);
+
+    const layout = () =>
+      page.evaluate(() => {
+        interface El {
+          scrollHeight: number;
+          clientHeight: number;
+          scrollTop: number;
+        }
+        const w = globalThis as unknown as { innerHeight: number; document: { scrollingElement: El; querySelector(s: string): El } };
+        const b = w.document.querySelector('[data-testid="project-banner"]');
+        return { page: w.document.scrollingElement.scrollHeight, window: w.innerHeight, list: b.scrollHeight, banner: b.clientHeight, scrolled: b.scrollTop };
+      });
+    for (const view of ['run', 'source', 'graph'] as const) {
+      await studio.showView(view);
+      const l = await layout();
+      // The list alone is taller than the window: laid out in the page, it would make it scroll.
+      expect(l.list, view).toBeGreaterThan(l.window);
+      // No outer scrollbar: the page is the window's height; the banner shows a part of the
+      // list and scrolls the rest.
+      expect(l.page, view).toBeLessThanOrEqual(l.window);
+      expect(l.banner, view).toBeLessThan(l.window / 2);
+    }
+    // The last diagnostic is reached by scrolling the banner, and still opens its place.
+    await banner.getByTestId('project-diagnostic').last().scrollIntoViewIfNeeded();
+    const after = await layout();
+    expect(after.scrolled).toBeGreaterThan(0);
+    expect(after.page).toBeLessThanOrEqual(after.window);
+    await banner.getByTestId('project-diagnostic').last().click();
+    await page.locator('[data-testid="source-view"][data-active-file="agent.json"]').waitFor();
+  });
+
   it('keeps the cursor, selection and scroll where the author was on save, on the project reload and on a page reload', async () => {
     const { page, url } = world();
     const { studio } = await openNewSession(world());

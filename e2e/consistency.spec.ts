@@ -6,10 +6,64 @@
 import { describe, expect, it } from 'vitest';
 import { useStudioWorld } from './fixtures.ts';
 import { contradictions, watchFrames } from './pages/frames.ts';
+import { deliverWhole, holdReplies } from './pages/hold.ts';
 import { openNewSession } from './pages/session.ts';
+
+const API = '/api/playground/v1';
+const ACTIVE = ['queued', 'preparing', 'running'];
 
 describe('consistency', () => {
   const world = useStudioWorld();
+
+  // The two orders below are forced, not waited for: a reply is held back until the page has
+  // drawn what must come first (docs/studio-ui.md, one fact one answer).
+  it('the session list answering before the run list: the open session never counts a run its list does not show', async () => {
+    const { page } = world();
+    await watchFrames(page);
+    const { studio, composer, sessionId } = await openNewSession(world());
+    const open = studio.session(sessionId);
+    await open.getByTestId('runs-empty').waitFor();
+    const runLists = await holdReplies(page, new RegExp(`${API}/sessions/${sessionId}/runs(\\?|$)`));
+
+    await composer.typeText('I want a refund');
+    await composer.send();
+    // The session list's reply after the send (titled by the first message, run_count 1) is
+    // drawn while every run list reply read since is still held.
+    await open.getByTestId('session-select').filter({ hasText: 'I want a refund' }).waitFor();
+    const shown = await open.evaluate((el) => ({
+      count: Number(/(\d+) runs?\b/.exec(el.querySelector('.session__meta')?.textContent ?? '')?.[1]),
+      empty: el.querySelector('[data-testid="runs-empty"]') !== null,
+    }));
+    expect(runLists.bodies.length).toBeGreaterThan(0);
+    expect(shown).toEqual({ count: 0, empty: true });
+
+    runLists.release();
+    await open.getByTestId('run-item').waitFor();
+    expect(await open.getByTestId('session-run-count').getAttribute('data-count')).toBe('1');
+    expect((await contradictions(page)).seen).toEqual([]);
+  });
+
+  it("the run's first detail reply arriving after the stream said input_required: Send is free when the run view shows it", async () => {
+    const { page } = world();
+    await watchFrames(page);
+    const { composer, run } = await openNewSession(world());
+    const details = await holdReplies(page, new RegExp(`${API}/runs/[^/?]+(\\?|$)`));
+    await deliverWhole(page, new RegExp(`${API}/runs/[^/?]+/events(\\?|$)`));
+
+    await composer.typeText('I want a refund');
+    await composer.send();
+    // The whole stream, up to input_required, has been applied (the live region says the run's
+    // last phase) while the run's detail, read when the run was still active, is held.
+    await page.getByTestId('announcer').filter({ hasText: 'Run input required' }).waitFor({ state: 'attached' });
+    const read = details.bodies.map((b) => (b as { status?: string } | null)?.status);
+    expect(read.some((s) => s !== undefined && ACTIVE.includes(s))).toBe(true);
+
+    details.release();
+    await run.waitForStatus('input_required');
+    expect(await composer.blockedReason().count()).toBe(0);
+    expect(await composer.sendButton().isDisabled()).toBe(false);
+    expect((await contradictions(page)).seen).toEqual([]);
+  });
 
   it('a first send, an input_required run and its reply never show contradicting states', async () => {
     const { page } = world();

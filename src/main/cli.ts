@@ -1,6 +1,7 @@
 // The `agent-studio` command: one entry, a sub-command per service.
 //   agent-studio init    [DIR] [--template minimal|support-desk] [--name NAME] [--force] | [DIR] --sdk-types
-//   agent-studio runtime --project DIR [--host H] [--port N] [--data-dir DIR] [--workers N]
+//   agent-studio runtime --project DIR [--host H] [--port N] [--data-dir DIR] [--workers N] [--insecure]
+//   agent-studio runtime keys new NAME
 //   agent-studio serve   --project DIR [--port N] [--data-dir DIR]
 //   agent-studio start   (npm start: Electron when its binary exists, else `serve` on the example)
 import { UsageError } from './cli-args.ts';
@@ -12,11 +13,16 @@ commands:
       create an agent project in DIR (default: the current folder), then:
       cd DIR && npm install && agent-studio serve --project .
       --sdk-types: only rewrite the project's types/agent-studio-sdk/ (after an upgrade)
-  runtime --project DIR [--host 127.0.0.1] [--port N] [--data-dir DIR] [--workers N]
+  runtime --project DIR [--host 127.0.0.1] [--port N] [--data-dir DIR] [--workers N] [--insecure]
       serve one agent project over A2A 0.3.0
       --port defaults to $PORT, else 8080; --data-dir to DIR/.agent-studio/runtime
       --workers N|auto: N replicas on this machine behind the one port (default 1;
       auto = one per CPU); see docs/deployment.md
+      a --host other than loopback needs caller keys (A2A_API_KEYS or A2A_JWT_*) and
+      operator keys (MANAGEMENT_API_KEYS), or --insecure; see docs/security.md
+  runtime keys new NAME
+      print a fresh API key once, and the NAME:sha256hex line for A2A_API_KEYS or
+      MANAGEMENT_API_KEYS
   registry-event --agent ID [--version V] [--component KIND[:NAME]]... [--reason TEXT]
                  [--nats URL] [--prefix agent-studio.registry] [--wait MS]
       publish a registry change event; every replica of the agent with REGISTRY_EVENTS=nats

@@ -3,6 +3,9 @@
 // a working page in Chromium, the production CSP unchanged, no HMR WebSocket, and the loopback
 // Host/Origin guard in front of it (docs/security.md); once a production build exists, pages
 // load it while the dev server keeps answering its own module paths (docs/studio-api.md).
+// The production build waits for the first page: the dev server says when a page and every
+// module it asked for have been answered (firstPageSettled), which no request and no warm-up
+// transform alone does.
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -57,9 +60,17 @@ function upgrade(port: number, pathname: string): Promise<string> {
   });
 }
 
+/** Whether `p` is still unsettled after everything already queued has run. */
+async function pending(p: Promise<unknown>): Promise<boolean> {
+  const marker = Symbol('pending');
+  return (await Promise.race([p, new Promise((r) => setImmediate(() => r(marker)))])) === marker;
+}
+
 describe('the renderer of a checkout with no production build', () => {
   it('serves the page at once, with the production CSP and the HMR connection left out', async () => {
     expect(startMs).toBeLessThan(20_000);
+    // Started and warmed up, but no page asked for yet: the production build has not begun.
+    expect(await pending(dev.firstPageSettled)).toBe(true);
     const page = await rawRequest(t.url);
     expect(page.status).toBe(200);
     expect(page.body).toContain(`content="${productionCsp}"`);
@@ -100,6 +111,8 @@ describe('the renderer of a checkout with no production build', () => {
       await page.waitForSelector('#root[data-app-state="ready"]', { timeout: 45_000 });
       const readyMs = Date.now() - started;
       console.log(`[renderer-dev] studio ready ${startMs} ms after start; page ready ${readyMs} ms after navigation`);
+      // By now the first page (answered above) and its modules are: the build may start.
+      await dev.firstPageSettled;
       await expect(
         page
           .getByRole('button', { name: /new session/i })
@@ -113,6 +126,35 @@ describe('the renderer of a checkout with no production build', () => {
       await browser.close();
     }
   });
+
+  it('says the first page has loaded only once the page a browser opened is whole', async () => {
+    // A dev server of its own, which no request has reached yet.
+    const fresh = await startDevRenderer();
+    const studio = await startTestStudio({ rendererDir: tempDir('renderer-not-built'), rendererDev: fresh.handler, runtimeCommand: false });
+    const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+    try {
+      const seen: string[] = [];
+      void fresh.firstPageSettled.then(() => seen.push('settled'));
+      // An API request is not a page.
+      expect((await rawRequest(`${studio.url}api/project`)).status).toBe(200);
+      expect(await pending(fresh.firstPageSettled)).toBe(true);
+      const page = await browser.newPage();
+      page.on('requestfinished', (r) => {
+        if (new URL(r.url()).pathname.startsWith('/src/')) seen.push('module');
+      });
+      await page.goto(studio.url);
+      await page.waitForSelector('#root[data-app-state="ready"]', { timeout: 45_000 });
+      await fresh.firstPageSettled;
+      // The page was ready, and every renderer module it loaded was answered, before.
+      expect(await page.getAttribute('#root', 'data-app-state')).toBe('ready');
+      expect(seen.filter((x) => x === 'module').length).toBeGreaterThan(0);
+      expect(seen.at(-1)).toBe('settled');
+    } finally {
+      await browser.close();
+      await studio.close();
+      await fresh.close();
+    }
+  }, 90_000);
 
   it('serves the production build once it exists, and the dev server its own modules still', async () => {
     fs.writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>built studio</title>');

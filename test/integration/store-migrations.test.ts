@@ -112,10 +112,16 @@ describe('PostgreSQL memory-store migrations', () => {
     const graph = chatGraph(store.checkpointer('legacy-agent'));
     expect(((await graph.getState(cfg('thread-legacy'))).values.messages as BaseMessage[]).map((m) => m.content)).toEqual(['hi', 'reply 1']);
     const ledger = await sql<{ version: number; hash: string }>(`SELECT version, hash FROM "${schema}".store_migrations ORDER BY version`);
-    expect(ledger).toEqual([
+    expect(ledger.slice(0, 2)).toEqual([
       { version: 1, hash: sha256(LEGACY_MIGRATION_1) },
       { version: 2, hash: sha256(`step:${LEGACY_NAMES[1]}`) },
     ]);
+    expect(ledger.map((m) => m.version)).toEqual(PG_MIGRATIONS.map((m) => m.version));
+    // docs/security.md, "Whose conversation is whose": a thread from before the user column
+    // belongs to the anonymous user '', so no authenticated principal reads or continues it.
+    expect(await store.threadUser('legacy-agent', 'thread-legacy')).toBe('');
+    expect(await store.claimThread('legacy-agent', 'thread-legacy', 'alice')).toBe('other');
+    expect(await store.listThreads('legacy-agent', '')).toEqual(['thread-legacy']);
 
     const edited = PG_MIGRATIONS.map((m) => (m.version === 1 ? { ...m, sql: `${m.sql}-- edited\n` } : m));
     await expect(migrate(pool, schema, edited)).rejects.toThrow(
@@ -125,18 +131,21 @@ describe('PostgreSQL memory-store migrations', () => {
 
   it('refuses a schema with a migration this build does not know, and leaves it as it was', async () => {
     await migrate(pool, schema);
-    await pool.query(`INSERT INTO "${schema}".store_migrations (version, name, hash) VALUES (3, 'later', $1)`, ['f'.repeat(64)]);
+    const later = PG_MIGRATIONS.length + 1;
+    await pool.query(`INSERT INTO "${schema}".store_migrations (version, name, hash) VALUES ($1, 'later', $2)`, [later, 'f'.repeat(64)]);
     await expect(open()).rejects.toThrow(
-      `the PostgreSQL schema "${schema}" has migration 3 applied, newer than this build supports (it knows migrations 1 to 2)`,
+      `the PostgreSQL schema "${schema}" has migration ${later} applied, newer than this build supports (it knows migrations 1 to ${PG_MIGRATIONS.length})`,
     );
-    expect(await sql(`SELECT version FROM "${schema}".store_migrations ORDER BY version`)).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
+    expect(await sql(`SELECT version FROM "${schema}".store_migrations ORDER BY version`)).toEqual(
+      [...PG_MIGRATIONS, { version: later }].map((m) => ({ version: m.version })),
+    );
   });
 
   it('applies each migration once when several replicas start on a fresh schema together', async () => {
     const pools = [0, 1, 2, 3].map(() => new pg.Pool({ connectionString: TEST_DSN, max: 1 }));
     try {
       const applied = await Promise.all(pools.map((p) => migrate(p, schema)));
-      expect(applied.flat().sort()).toEqual([1, 2]);
+      expect(applied.flat().sort()).toEqual(PG_MIGRATIONS.map((m) => m.version));
     } finally {
       await Promise.all(pools.map((p) => p.end()));
     }
@@ -146,10 +155,13 @@ describe('PostgreSQL memory-store migrations', () => {
   });
 
   it('runs a migration in one transaction: a failing one leaves nothing of itself', async () => {
-    const failing = [...PG_MIGRATIONS, { version: 3, name: 'half', sql: 'CREATE TABLE {schema}.half (x int); CREATE TABLE {schema}.threads (y int);' }];
+    const failing = [
+      ...PG_MIGRATIONS,
+      { version: PG_MIGRATIONS.length + 1, name: 'half', sql: 'CREATE TABLE {schema}.half (x int); CREATE TABLE {schema}.threads (y int);' },
+    ];
     await expect(migrate(pool, schema, failing)).rejects.toThrow(/already exists/);
     const tables = await sql<{ table_name: string }>('SELECT table_name FROM information_schema.tables WHERE table_schema = $1', [schema]);
     expect(tables.map((t) => t.table_name)).not.toContain('half');
-    expect(await sql(`SELECT version FROM "${schema}".store_migrations ORDER BY version`)).toEqual([{ version: 1 }, { version: 2 }]);
+    expect(await sql(`SELECT version FROM "${schema}".store_migrations ORDER BY version`)).toEqual(PG_MIGRATIONS.map((m) => ({ version: m.version })));
   });
 });

@@ -1,4 +1,5 @@
-// `agent-studio runtime --project DIR [--host 127.0.0.1] [--port N] [--data-dir DIR] [--workers N]`
+// `agent-studio runtime --project DIR [--host 127.0.0.1] [--port N] [--data-dir DIR] [--workers N] [--insecure]`
+// `agent-studio runtime keys new NAME` (auth/keys-cli.ts)
 // One process by default; with --workers N the process is a node:cluster primary (cluster/workers.ts)
 // and each worker runs this same command. The runtime's modules load only where a runtime
 // starts: the primary of a cluster never imports them, nor the project.
@@ -12,12 +13,14 @@ import type { RunningRuntime } from './start.ts';
 import { parseWorkers, reportFatal, reportReady, runPrimary, workerInfo, workerReplicaId, type WorkerInfo } from './cluster/workers.ts';
 
 export async function runRuntimeCommand(argv: string[]): Promise<void> {
+  if (argv[0] === 'keys') return (await import('./auth/keys-cli.ts')).runKeysCommand(argv.slice(1));
   const flags = parseFlags(argv, {
     project: { type: 'string' },
     host: { type: 'string' },
     port: { type: 'string' },
     'data-dir': { type: 'string' },
     workers: { type: 'string' },
+    insecure: { type: 'boolean' },
   });
   if (typeof flags.project !== 'string' || !flags.project) throw new UsageError('runtime needs --project DIR (the folder holding agent.json)');
   const port = parsePort(flags.port, Number(process.env.PORT ?? 8080));
@@ -36,6 +39,7 @@ export async function runRuntimeCommand(argv: string[]): Promise<void> {
     dataDir: typeof flags['data-dir'] === 'string' ? flags['data-dir'] : undefined,
     studioChild,
     worker: workerInfo(),
+    insecure: flags.insecure === true,
   });
 }
 
@@ -47,6 +51,8 @@ interface ServeOptions {
   studioChild: boolean;
   /** Set when this process is a worker of `--workers N`. */
   worker: WorkerInfo | null;
+  /** --insecure: serve a non-loopback --host without credentials (auth/bind-policy.ts). */
+  insecure: boolean;
 }
 
 async function serve(opts: ServeOptions): Promise<void> {
@@ -65,7 +71,14 @@ async function serve(opts: ServeOptions): Promise<void> {
     if (replica) process.env.REPLICA_ID = replica;
     let logger: Logger | undefined;
     if (worker) logger = pino({ name: 'agent-runtime', level: settings.env.LOG_LEVEL ?? 'info' }, pino.destination(2)).child({ worker: worker.slot });
-    const rt = await startRuntime({ projectDir: opts.project, host: opts.host, port: worker?.port ?? opts.port, dataDir: opts.dataDir, logger });
+    const rt = await startRuntime({
+      projectDir: opts.project,
+      host: opts.host,
+      port: worker?.port ?? opts.port,
+      dataDir: opts.dataDir,
+      logger,
+      insecure: opts.insecure,
+    });
     survivePerRequestFailures(rt.context.log, currentRequest);
     const name = rt.context.registry.current.project.manifest.name;
     const notes = startupNotes(rt.context.threads.status());

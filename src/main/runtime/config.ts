@@ -6,6 +6,7 @@ import { parse as parseDotenv } from 'dotenv';
 import { RUNTIME_ENV } from '../../shared/runtime-contract.ts';
 import { natsSettings, signingSecret, type NatsSettings } from './cluster/nats-settings.ts';
 import { SettingsError } from './settings-error.ts';
+import { authSettings, type AuthSettings } from './auth/settings.ts';
 
 export interface RuntimeSettings {
   /** Owner of every thread this runtime writes (spec 1.5). Empty when unset. */
@@ -47,6 +48,8 @@ export interface RuntimeSettings {
   replicaId: string | null;
   /** SHUTDOWN_GRACE_MS (25000; 0 ends in-flight work at once): how long SIGTERM lets in-flight turns finish (docs/deployment.md, "Shutdown and health"). */
   shutdownGraceMs: number;
+  /** Who may call POST / and the management API (auth/settings.ts, docs/security.md). */
+  auth: AuthSettings;
   /** The merged environment (file then process), as the project's code sees it. */
   env: Record<string, string>;
   envFile: string;
@@ -152,6 +155,7 @@ export function loadSettings(projectDir: string, processEnv: NodeJS.ProcessEnv =
     nats: traceNats || clusterControl || registryEvents ? natsSettings(env) : null,
     replicaId: env.REPLICA_ID?.trim() || null,
     shutdownGraceMs: shutdownGraceMs(env),
+    auth: authSettings(env, projectDir),
     env,
     envFile,
   };

@@ -40,6 +40,11 @@ import { CardUrlService } from './management/card-url.ts';
 import { MemoryService } from './management/memory.ts';
 import { ThreadService } from './management/threads.ts';
 import { RegistryService } from './management/registry-control.ts';
+import { CallerAuthenticator } from './auth/credentials.ts';
+import { callerAuthRouter, operatorGates } from './auth/middleware.ts';
+import { cardSecurity } from './auth/card-security.ts';
+import { insecureBindRefusal, servesInsecurely } from './auth/bind-policy.ts';
+import { RuntimeStartError } from './http/app.ts';
 
 export { RuntimeStartError } from './http/app.ts';
 
@@ -53,6 +58,8 @@ export interface RuntimeOptions {
   logger?: Logger;
   /** Extra trace sinks (tests, broker). */
   sinks?: TraceSink[];
+  /** --insecure: serve a non-loopback address without credentials (auth/bind-policy.ts). */
+  insecure?: boolean;
 }
 
 export interface RunningRuntime {
@@ -124,9 +131,8 @@ interface Foundation {
   registry: Registry;
 }
 
-async function openFoundation(opts: RuntimeOptions): Promise<Foundation> {
+async function openFoundation(opts: RuntimeOptions, settings: RuntimeSettings): Promise<Foundation> {
   const projectDir = path.resolve(opts.projectDir);
-  const settings = loadSettings(projectDir, opts.env ?? process.env);
   if (settings.randomPool) useRandomPool(); // D-38: LangChain's per-runnable UUIDs, without a system call each
   if (settings.lightRunContext) useLightRunContext(); // D-40: no disabled LangSmith RunTree per runnable call
   const log = opts.logger ?? pino({ name: 'agent-runtime', level: settings.env.LOG_LEVEL ?? 'info' }, pino.destination(2));
@@ -164,7 +170,8 @@ async function openFoundation(opts: RuntimeOptions): Promise<Foundation> {
 /** The A2A side: the card, the executor running turns, and the SDK's request handler. */
 function buildA2a(f: Foundation, extraSinks: TraceSink[]) {
   const { settings, log, registry, store, memory, replica } = f;
-  const card = buildAgentCard(registry.current, settings.publicAgentUrl ?? 'http://127.0.0.1/');
+  const callers = new CallerAuthenticator(settings.auth, settings.controlToken);
+  const card = Object.assign(buildAgentCard(registry.current, settings.publicAgentUrl ?? 'http://127.0.0.1/'), cardSecurity(callers));
   const stats = newRuntimeStats();
   const requestMeta = new RequestMetaStore();
   const nats = settings.traceNats && settings.nats ? new NatsTraceSink({ ...settings.traceNats, nats: settings.nats, agentId: settings.agentId, log }) : null;
@@ -181,19 +188,19 @@ function buildA2a(f: Foundation, extraSinks: TraceSink[]) {
       : null;
   // Counts the tasks started here that are not settled, for a draining runtime (http/drain.ts).
   const tasks = new SettlingTaskStore(store.taskStore());
-  const handler = new ReplicaAwareRequestHandler(card, tasks, executor, replicas);
+  const handler = new ReplicaAwareRequestHandler(card, tasks, executor, replicas, { store, agentId: settings.agentId });
   // A cancel asked on another replica, for a run of this one: cancel it here.
   f.cancels.listen(
     (id) =>
       void handler.cancelTask({ id }).catch((err: unknown) => log.warn({ task_id: id, err: (err as Error).message }, 'cancel asked by another replica failed')),
   );
-  return { card, stats, requestMeta, nats, executor, control, handler, tasks };
+  return { card, callers, stats, requestMeta, nats, executor, control, handler, tasks };
 }
 
 type A2aParts = ReturnType<typeof buildA2a>;
 
 /** The management services, cluster control's handlers and the registry change events. */
-function buildManagement(f: Foundation, a: A2aParts) {
+function buildManagement(f: Foundation, a: A2aParts, loopback: boolean) {
   const { settings, log, memory, registry, store } = f;
   const { card, executor, handler, control } = a;
   const cardUrl = new CardUrlService({ card, settings });
@@ -237,22 +244,36 @@ function buildManagement(f: Foundation, a: A2aParts) {
       control,
       nats: settings.nats && natsDescription(settings.nats),
     });
-  const router = managementRouter({ cardUrl, memory: memoryService, threads, registry: registryService, status, control, settings, log });
+  const { operatorKeys } = settings.auth;
+  // RUNTIME_CONTROL_TOKEN alone keeps the studio child's other endpoints open to local tools;
+  // anywhere else an operator credential guards the whole API (docs/security.md).
+  const protectAll = operatorKeys.size > 0 || (settings.controlToken !== null && !loopback);
+  const operator = operatorGates({ operatorKeys, controlToken: settings.controlToken, protectAll, callers: a.callers, log });
+  const router = managementRouter({ cardUrl, memory: memoryService, threads, registry: registryService, status, control, settings, operator, log });
   return { router, registryEvents, threads };
 }
 
 export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime> {
-  const f = await openFoundation(opts);
-  const { settings, log, registry, store } = f;
-  const a = buildA2a(f, opts.sinks ?? []);
-  const m = buildManagement(f, a);
   const host = opts.host ?? '127.0.0.1';
+  // Checked before anything opens: a runtime that would serve other machines unauthenticated does not start.
+  const settings = loadSettings(path.resolve(opts.projectDir), opts.env ?? process.env);
+  const bind = { host, auth: settings.auth, controlToken: settings.controlToken, insecureFlag: opts.insecure === true };
+  const refusal = insecureBindRefusal(bind);
+  if (refusal) throw new RuntimeStartError(refusal);
+  const f = await openFoundation(opts, settings);
+  const { log, registry, store } = f;
+  if (servesInsecurely(bind))
+    log.warn({ host }, `--insecure: serving ${host} without caller and operator authentication; anyone who reaches it can call and manage this agent`);
+  const a = buildA2a(f, opts.sinks ?? []);
+  const loopback = isLoopbackAddress(host);
+  const m = buildManagement(f, a, loopback);
   const drain = new Drain(() => a.tasks.unsettled);
   a.tasks.onChange = () => drain.changed();
   const server = runtimeServer({
-    edge: { loopback: isLoopbackAddress(host), corsOrigins: settings.corsOrigins, replicaId: f.replica },
+    edge: { loopback, corsOrigins: settings.corsOrigins, replicaId: f.replica },
     drain,
     routers: [
+      callerAuthRouter(a.callers, log),
       a2aRouter({
         handler: a.handler,
         card: a.card,

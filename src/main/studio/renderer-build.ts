@@ -52,23 +52,41 @@ export interface PreparedRenderer {
   close(): Promise<void>;
 }
 
+/** When no page was asked for by then, the production build starts anyway (the next start
+ * needs no dev server). */
+const BUILD_WITHOUT_PAGE_MS = 60_000;
+
 /**
  * What `start` and `serve` do before the studio listens: nothing when the build is current;
- * otherwise the dev server at once (about a second) and the production build in the
- * background (about 70 s on two cores), which pages load once it is ready.
+ * otherwise the dev server at once (about a second), and the production build in the
+ * background (about 70 s on two cores) once the first page has loaded from the dev server
+ * (its first load transforms and pre-bundles the page's modules: a build beside it would
+ * take half of the cores), or after a minute with no page. Pages load the build once it is
+ * ready.
  */
 export async function prepareRenderer(log: (line: string) => void): Promise<PreparedRenderer> {
   if (!rendererNeedsBuild()) return { close: async () => undefined };
   log(
-    'agent-studio: the renderer has no current production build: serving it through the development server now, building it in the background (about a minute)…',
+    'agent-studio: the renderer has no current production build: serving it through the development server now; its production build starts in the background once the first page has loaded (about a minute)…',
   );
   const { startDevRenderer, buildRendererInBackground } = await import('./renderer-dev.ts');
   const dev = await startDevRenderer();
-  const build = buildRendererInBackground(log);
+  let closed = false;
+  let build: { stop(): void } | null = null;
+  let fallback: ReturnType<typeof setTimeout> | undefined;
+  const noPage = new Promise<void>((r) => (fallback = setTimeout(r, BUILD_WITHOUT_PAGE_MS)));
+  void Promise.race([dev.firstPageSettled, noPage]).then(() => {
+    clearTimeout(fallback);
+    if (closed) return;
+    log('agent-studio: building the renderer in the background at low priority…');
+    build = buildRendererInBackground(log);
+  });
   return {
     dev: dev.handler,
     close: async () => {
-      build.stop();
+      closed = true;
+      clearTimeout(fallback);
+      build?.stop();
       await dev.close();
     },
   };

@@ -5,15 +5,17 @@
 // no React Fast Refresh (its preamble is an inline script), no HMR and no WebSocket server
 // (`server.ws: false`), so the studio's port answers only HTTP behind the loopback Host and
 // Origin guard (docs/security.md) and no second port is opened.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { existsSync, renameSync, rmSync } from 'node:fs';
-import { setPriority } from 'node:os';
+import { constants, setPriority } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
 import type { RequestHandler } from 'express';
 import type { Plugin } from 'vite';
 
 const PACKAGE_ROOT = resolve(import.meta.dirname, '../../..');
 const OUT = join(PACKAGE_ROOT, 'out');
+const NICE = '/usr/bin/nice';
 
 /** Vite's browser client would open a WebSocket to port 24678 (middleware mode's default):
  * the CSP refuses it and the console fills with errors. Nothing pushes updates here, so the
@@ -31,7 +33,50 @@ const noHmrConnection: Plugin = {
 export interface DevRenderer {
   /** Answers the renderer's page and modules (non-API GET and HEAD requests). */
   handler: RequestHandler;
+  /** Resolves once the dev server has answered a page and then every module that page asked
+   * for, with nothing asked for QUIET_MS after: the browser has its first page whole. */
+  firstPageSettled: Promise<void>;
   close(): Promise<void>;
+}
+
+/** How long the dev server stays unasked, after a page and its modules, before the first page
+ * counts as loaded. A page asks for its next modules within milliseconds of receiving the
+ * ones that import them; a dependency being pre-bundled keeps its request open meanwhile. */
+export const QUIET_MS = 3000;
+
+/** Watches the requests the dev server answers for the first page to settle. */
+function firstPageWatch(): { track: RequestHandler; settled: Promise<void> } {
+  let markSettled!: () => void;
+  const settled = new Promise<void>((r) => (markSettled = r));
+  let pageAsked = false;
+  let done = false;
+  let open = 0;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const arm = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (done || !pageAsked || open > 0) return;
+    timer = setTimeout(() => {
+      done = true;
+      markSettled();
+    }, QUIET_MS);
+    timer.unref();
+  };
+  const track: RequestHandler = (req, res, next) => {
+    if (done) return next();
+    // A page is any path the dev server answers with index.html (static.ts routes only those
+    // and its own module paths here); module paths are counted once a page was asked for.
+    if (!/^\/(@|src\/|node_modules\/)/.test(req.path)) pageAsked = true;
+    open += 1;
+    if (timer) clearTimeout(timer);
+    timer = null;
+    res.once('close', () => {
+      open -= 1;
+      arm();
+    });
+    next();
+  };
+  return { track, settled };
 }
 
 export async function startDevRenderer(): Promise<DevRenderer> {
@@ -51,8 +96,10 @@ export async function startDevRenderer(): Promise<DevRenderer> {
     // The page's modules are transformed while the studio starts, before a browser asks.
     server: { middlewareMode: true, hmr: false, ws: false, watch: null, warmup: { clientFiles: ['./src/main.tsx'] } },
   });
+  const watch = firstPageWatch();
   return {
-    handler: (req, res, next) => server.middlewares(req, res, next),
+    handler: (req, res, next) => watch.track(req, res, () => server.middlewares(req, res, next)),
+    firstPageSettled: watch.settled,
     close: () => server.close(),
   };
 }
@@ -63,8 +110,25 @@ export interface BackgroundBuild {
   stop(): void;
 }
 
+/** The lowest CPU priority (nice 19): the build takes only what the dev server, the runtime
+ * and the browser leave. Started through `nice` where there is one, so every thread and child
+ * (esbuild) of the build has it from its start (Linux keeps a nice value per thread, and a
+ * `setPriority` after the spawn reaches only the threads not yet created); elsewhere the
+ * process is lowered right after it starts. */
+function spawnLowPriority(args: string[]): ChildProcessByStdio<null, null, Readable> {
+  const options = { cwd: PACKAGE_ROOT, stdio: ['ignore', 'ignore', 'pipe'] as ['ignore', 'ignore', 'pipe'] };
+  if (process.platform !== 'win32' && existsSync(NICE)) return spawn(NICE, ['-n', '19', process.execPath, ...args], options);
+  const child = spawn(process.execPath, args, options);
+  try {
+    if (child.pid) setPriority(child.pid, constants.priority.PRIORITY_LOW);
+  } catch {
+    // Not permitted on this system: the build runs at normal priority.
+  }
+  return child;
+}
+
 /**
- * `vite build` of the renderer in a child process at a lower CPU priority (the dev server
+ * `vite build` of the renderer in a child process at the lowest CPU priority (the dev server
  * and the runtime stay responsive), into out/.renderer-next, moved to out/renderer when it
  * succeeds: a half-written build is never served.
  */
@@ -73,15 +137,7 @@ export function buildRendererInBackground(log: (line: string) => void): Backgrou
   const vite = join(PACKAGE_ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
   const config = join(PACKAGE_ROOT, 'vite.renderer.config.ts');
   const started = Date.now();
-  const child = spawn(process.execPath, [vite, 'build', '--config', config, '--outDir', next, '--emptyOutDir', '--logLevel', 'error'], {
-    cwd: PACKAGE_ROOT,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  try {
-    if (child.pid) setPriority(child.pid, 10);
-  } catch {
-    // Not permitted on this system: the build runs at normal priority.
-  }
+  const child = spawnLowPriority([vite, 'build', '--config', config, '--outDir', next, '--emptyOutDir', '--logLevel', 'error']);
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);

@@ -4,7 +4,9 @@
 import type { AgentCard, Part } from '@a2a-js/sdk';
 import { A2AClient } from '@a2a-js/sdk/client';
 
-export function runtimeClient(baseUrl: string, signal?: AbortSignal): A2AClient {
+/** `headers`: the studio's control token (RUNTIME_CONTROL_TOKEN), which the runtime also takes
+ * as a caller credential when the project configures caller authentication (docs/security.md). */
+export function runtimeClient(baseUrl: string, signal?: AbortSignal, headers: Record<string, string> = {}): A2AClient {
   const card: AgentCard = {
     name: 'agent-runtime',
     description: 'the project runtime supervised by the studio',
@@ -20,7 +22,8 @@ export function runtimeClient(baseUrl: string, signal?: AbortSignal): A2AClient 
   // of this client the run's signal, so aborting the run closes its A2A stream.
   const fetchImpl: typeof fetch = (input, init) => {
     const signals = [init?.signal, signal].filter((s): s is AbortSignal => !!s);
-    return fetch(input, { ...init, signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0] });
+    const merged = { ...(init?.headers as Record<string, string> | undefined), ...headers };
+    return fetch(input, { ...init, headers: merged, signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0] });
   };
   return new A2AClient(card, { fetchImpl });
 }

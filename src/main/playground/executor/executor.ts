@@ -226,7 +226,7 @@ export class RunExecutor {
     });
     const params = messageOf(run, this.o.blobs);
     try {
-      const client = runtimeClient(run.baseUrl!, run.controller.signal);
+      const client = runtimeClient(run.baseUrl!, run.controller.signal, this.o.runtime.controlHeaders());
       for await (const ev of client.sendMessageStream(params)) {
         if (!this.read(run, ev)) break;
       }
@@ -309,7 +309,7 @@ export class RunExecutor {
     if (run.remoteCancelSent || !run.taskId || !run.baseUrl) return;
     run.remoteCancelSent = true;
     const taskId = run.taskId;
-    runtimeClient(run.baseUrl, AbortSignal.timeout(5000))
+    runtimeClient(run.baseUrl, AbortSignal.timeout(5000), this.o.runtime.controlHeaders())
       .cancelTask({ id: taskId })
       .then((res) => {
         if ('error' in res) this.o.logger.warn({ run_id: run.runId, task_id: taskId, error: res.error }, 'the runtime refused tasks/cancel');

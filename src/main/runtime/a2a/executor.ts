@@ -16,6 +16,7 @@ import type { Generation, Registry } from '../project/registry.ts';
 import { noteRequest } from '../observability/request-context.ts';
 import { runTurn, type TurnDeps, type TurnEvents } from '../execution/turn.ts';
 import { OBSERVATION_LABEL_KEYS, type RequestMeta, type RequestMetaStore } from './request-meta.ts';
+import { principalOf } from '../auth/principal.ts';
 import { agentMessage, applyDefaultSchema, ARTIFACT_ID, artifactName, requestFromMessage, responseParts } from './mapping.ts';
 
 export interface ExecutorDeps extends Omit<TurnDeps, 'checkpointer'> {
@@ -80,7 +81,7 @@ export class GraphAgentExecutor implements AgentExecutor {
   execute = async (ctx: RequestContext, bus: ExecutionEventBus): Promise<void> => {
     const { taskId, contextId, userMessage } = ctx;
     noteRequest({ task_id: taskId, context_id: contextId });
-    const meta = this.deps.requestMeta.take(userMessage.messageId);
+    const meta = withActingUser(this.deps.requestMeta.take(userMessage.messageId), ctx);
     const run: Running = { controller: new AbortController(), canceled: false };
     this.running.set(taskId, run);
     this.contextOf.set(taskId, contextId);
@@ -130,6 +131,14 @@ export class GraphAgentExecutor implements AgentExecutor {
     }
     return ended;
   }
+}
+
+/** For an authenticated caller, metadata.userId (what the graph reads, and the spec 6.3 label)
+ * is the user the request acts as (ownership.ts): an untrusted caller's own claim is replaced,
+ * never believed. Without authentication the metadata stays as sent. */
+function withActingUser(meta: RequestMeta, ctx: RequestContext): RequestMeta {
+  const principal = principalOf(ctx.context);
+  return principal.scheme === 'none' ? meta : { ...meta, metadata: { ...meta.metadata, userId: principal.name } };
 }
 
 /** The observation labels of spec 6.3 found in the request's metadata. */

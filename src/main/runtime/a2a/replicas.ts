@@ -8,6 +8,8 @@
 //     (CLUSTER_CONTROL=nats) the running replica streams them here through NATS; without it,
 //     following from here would end silently after the snapshot, so this answers
 //     UnsupportedOperation naming the replica (poll tasks/get instead).
+// Every method checks whose conversation it touches first (ownership.ts, docs/security.md):
+// the cross-replica paths below act only after that check, on the shared table.
 // The same handler answers historyLength on tasks/get, message/send and message/stream the
 // A2A 1.0 way (history.ts), in place of the SDK's reading.
 import { A2AError, DefaultRequestHandler, type AgentExecutor, type ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
@@ -15,6 +17,8 @@ import type { AgentCard, Message, MessageSendParams, Task, TaskIdParams, TaskQue
 import type { PgTaskStore } from '../store/postgres/taskStore.ts';
 import type { ClusterControl } from '../cluster/control.ts';
 import { limitHistory } from './history.ts';
+import { actingContext, checkSend, ownedTaskStore, type OwnershipStore } from './ownership.ts';
+import { principalOf } from '../auth/principal.ts';
 
 const FINAL = new Set(['completed', 'failed', 'canceled', 'rejected']);
 
@@ -29,34 +33,56 @@ export interface ReplicaView {
   control: Pick<ClusterControl, 'publish' | 'follow' | 'connected'> | null;
 }
 
+/** Who owns what: the store's ownership records and this runtime's agent id. */
+export interface OwnershipView {
+  store: OwnershipStore;
+  agentId: string;
+}
+
 export class ReplicaAwareRequestHandler extends DefaultRequestHandler {
+  /** The task store as the calling principal sees it (ownership.ts). */
+  private readonly store: TaskStore;
+
   /** `replicas`: the cross-replica answers, with a shared PostgreSQL store; null otherwise. */
   constructor(
     card: AgentCard,
-    private readonly store: TaskStore,
+    store: TaskStore,
     executor: AgentExecutor,
     private readonly replicas: ReplicaView | null,
+    private readonly ownership: OwnershipView,
   ) {
-    super(card, store, executor);
+    const owned = ownedTaskStore(store, ownership.store, ownership.agentId);
+    super(card, owned, executor);
+    this.store = owned;
   }
 
   /** The stored task with its history limited by historyLength (history.ts). */
   override async getTask(params: TaskQueryParams, context?: ServerCallContext): Promise<Task> {
-    const task = await this.store.load(params.id, context);
+    const task = await this.store.load(params.id, actingContext(context, params.metadata));
     if (!task) throw A2AError.taskNotFound(params.id);
     return limitHistory(task, params.historyLength);
   }
 
   override async sendMessage(params: MessageSendParams, context?: ServerCallContext): Promise<Message | Task> {
-    return limitHistory(await super.sendMessage(params, context), params.configuration?.historyLength);
+    const acting = await checkSend(params, context, this.ownership.store, this.ownership.agentId);
+    return limitHistory(await super.sendMessage(params, acting), params.configuration?.historyLength);
   }
 
   override async *sendMessageStream(
     params: MessageSendParams,
     context?: ServerCallContext,
   ): AsyncGenerator<Message | Task | TaskStatusUpdateEvent | TaskArtifactUpdateEvent, void, undefined> {
+    const acting = await checkSend(params, context, this.ownership.store, this.ownership.agentId);
     const historyLength = params.configuration?.historyLength;
-    for await (const event of super.sendMessageStream(params, context)) yield event.kind === 'task' ? limitHistory(event, historyLength) : event;
+    for await (const event of super.sendMessageStream(params, acting)) yield event.kind === 'task' ? limitHistory(event, historyLength) : event;
+  }
+
+  /** The acting principal's context; for an authenticated caller, TaskNotFoundError unless the
+   * task is there for it (another user's task answers as an unknown id). */
+  private async visible(params: TaskIdParams, context: ServerCallContext | undefined): Promise<ServerCallContext | undefined> {
+    const acting = actingContext(context, params.metadata);
+    if (principalOf(acting).scheme !== 'none' && !(await this.store.load(params.id, acting))) throw A2AError.taskNotFound(params.id);
+    return acting;
   }
 
   /** The replica running `taskId` when it is not this one. */
@@ -67,7 +93,8 @@ export class ReplicaAwareRequestHandler extends DefaultRequestHandler {
     return replica && replica !== r.replica ? replica : null;
   }
 
-  override async cancelTask(params: TaskIdParams, context?: ServerCallContext): Promise<Task> {
+  override async cancelTask(params: TaskIdParams, callContext?: ServerCallContext): Promise<Task> {
+    const context = await this.visible(params, callContext);
     const replica = await this.elsewhere(params.id);
     if (!replica || !this.replicas) return super.cancelTask(params, context);
     const { tasks, leaseMs } = this.replicas;
@@ -89,8 +116,9 @@ export class ReplicaAwareRequestHandler extends DefaultRequestHandler {
 
   override async *resubscribe(
     params: TaskIdParams,
-    context?: ServerCallContext,
+    callContext?: ServerCallContext,
   ): AsyncGenerator<Task | TaskStatusUpdateEvent | TaskArtifactUpdateEvent, void, undefined> {
+    const context = await this.visible(params, callContext);
     const replica = await this.elsewhere(params.id);
     const control = replica ? this.replicas?.control : null;
     if (replica && control?.connected) {

@@ -45,7 +45,7 @@ export function edgeGuard(policy: EdgePolicy): RequestHandler {
       res.setHeader('vary', 'Origin');
       if (req.method === 'OPTIONS') {
         res.setHeader('access-control-allow-methods', 'POST');
-        res.setHeader('access-control-allow-headers', 'content-type, authorization, x-a2a-extensions');
+        res.setHeader('access-control-allow-headers', 'content-type, authorization, x-api-key, x-a2a-extensions');
         res.setHeader('access-control-max-age', '600');
         return void res.status(204).end();
       }

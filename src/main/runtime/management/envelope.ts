@@ -32,8 +32,10 @@ export const MANAGEMENT_ERRORS = {
   NOT_FOUND: 404,
   /** A registry reload that fails validation; the old generation keeps serving. */
   RELOAD_FAILED: 409,
-  /** Registry endpoints without the control token, when RUNTIME_CONTROL_TOKEN is set. */
+  /** No operator credential where one is needed (docs/security.md, "Deployed runtime: authentication"). */
   UNAUTHORIZED: 401,
+  /** A caller's credential (A2A_API_KEYS, a caller JWT) presented to the management API. */
+  OPERATOR_CREDENTIAL_REQUIRED: 403,
   /** A foreign Host or a cross-site Origin on a loopback-bound runtime (docs/security.md). */
   FORBIDDEN_HOST: 403,
   FORBIDDEN_ORIGIN: 403,

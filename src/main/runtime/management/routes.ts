@@ -3,7 +3,6 @@
 //
 // The management REST API (spec 4.2) under /api/v1, with the legacy aliases of spec 9.5.
 // Routes validate input and call services that know nothing of express.
-import { timingSafeEqual } from 'node:crypto';
 import express, { type Request, type Response, type NextFunction } from 'express';
 import { jsonBody } from '../../http/json-body.ts';
 import { MANAGEMENT_BODY_LIMIT } from '../../http/limits.ts';
@@ -15,7 +14,7 @@ import type { CardUrlService } from './card-url.ts';
 import type { MemoryService } from './memory.ts';
 import type { ThreadService } from './threads.ts';
 import type { RegistryService } from './registry-control.ts';
-import { CardUrlSchema, DeleteAllThreadsQuerySchema, MigrateAgentIdSchema, parseParams } from './schemas.ts';
+import { CardUrlSchema, DeleteAllThreadsQuerySchema, ListThreadsQuerySchema, MigrateAgentIdSchema, parseParams } from './schemas.ts';
 import { MANAGEMENT_BASE, REGISTRY_ROUTES } from '../../../shared/runtime-contract.ts';
 
 type Handler = (req: Request, res: Response) => Promise<unknown> | unknown;
@@ -44,18 +43,6 @@ export function jsonObject(req: Request, required: boolean): Record<string, unkn
   return parsed as Record<string, unknown>;
 }
 
-/** With RUNTIME_CONTROL_TOKEN set, the registry endpoints need `Authorization: Bearer <token>`
- * (the studio sets a new token for every start of its child; docs/security.md). */
-function requireControlToken(token: string | null) {
-  const expected = token ? Buffer.from(`Bearer ${token}`) : null;
-  return (req: Request, _res: Response, next: NextFunction) => {
-    if (!expected) return next();
-    const given = Buffer.from(req.headers.authorization ?? '');
-    if (given.length === expected.length && timingSafeEqual(given, expected)) return next();
-    next(new ManagementError('UNAUTHORIZED', 'The registry endpoints of this runtime need its control token (Authorization: Bearer <RUNTIME_CONTROL_TOKEN>).'));
-  };
-}
-
 /** What the management API works with, each part built by the composition root. */
 export interface ManagementDeps {
   cardUrl: CardUrlService;
@@ -66,7 +53,11 @@ export interface ManagementDeps {
   status: () => unknown;
   /** Cluster control (docs/deployment.md): a change made here reaches every replica; null when off. */
   control: Pick<ClusterControl, 'publish'> | null;
-  settings: Pick<RuntimeSettings, 'controlToken' | 'internalRuntimeControl'>;
+  settings: Pick<RuntimeSettings, 'internalRuntimeControl'>;
+  /** Operator authentication (auth/middleware.ts, docs/security.md): `all` before every endpoint,
+   * `registry` before the registry endpoints (RUNTIME_CONTROL_TOKEN alone protects only those
+   * on a loopback-bound runtime, the studio's child). */
+  operator: { all: express.RequestHandler; registry: express.RequestHandler };
   log: Logger;
 }
 
@@ -74,7 +65,7 @@ export function managementRouter(deps: ManagementDeps): express.Router {
   const router = express.Router();
   const { cardUrl, memory, threads, registry, control } = deps;
   const body = jsonBody({ limit: MANAGEMENT_BODY_LIMIT });
-  const token = requireControlToken(deps.settings.controlToken);
+  const token = deps.operator.registry;
   const errors = managementErrorHandler(deps.log);
   const api = express.Router();
   const status = route(() => deps.status());
@@ -128,18 +119,20 @@ export function managementRouter(deps: ManagementDeps): express.Router {
   }
   api.use((req, _res, next) => next(new ManagementError('NOT_FOUND', `No management route ${req.method} /api/v1${req.path}.`)));
   api.use(errors);
-  router.use(MANAGEMENT_BASE, api);
+  router.use(MANAGEMENT_BASE, deps.operator.all, api);
   // Legacy unversioned aliases (spec 9.5).
-  router.get('/status', status, errors);
+  router.get('/status', deps.operator.all, status, errors);
   if (deps.settings.internalRuntimeControl) {
     router.get(
       '/internal/runtime-metadata',
+      deps.operator.all,
       token,
       route(() => registry.metadata()),
       errors,
     );
     router.post(
       '/internal/reload',
+      deps.operator.all,
       token,
       body,
       route(() => registry.reload()),
@@ -154,7 +147,10 @@ export function managementRouter(deps: ManagementDeps): express.Router {
 function mountThreads(api: express.Router, threads: ThreadService, body: express.RequestHandler): void {
   api.get(
     '/memory/threads',
-    route(() => threads.list()),
+    route((req) => {
+      threads.agentId();
+      return threads.list(parseParams(ListThreadsQuerySchema, req.query).user);
+    }),
   );
   api.delete(
     '/memory/threads',

@@ -65,6 +65,12 @@ export const DeleteAllThreadsQuerySchema = z.object({
   }),
 });
 
+/** GET /api/v1/memory/threads: an optional `user` (docs/management-api.md, an extension). The
+ * empty user names the threads made while caller authentication was off (docs/security.md). */
+export const ListThreadsQuerySchema = z.object({
+  user: z.string({ error: "'user' must be given once, as a string." }).optional(),
+});
+
 const agentIdField = (key: string) =>
   requiredString(key, `'${key}' must be a non-empty string.`).refine((v) => v.trim() !== '', `'${key}' must be a non-empty string.`);
 

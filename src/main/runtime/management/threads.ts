@@ -52,9 +52,11 @@ export class ThreadService {
     return agentId;
   }
 
-  async list() {
+  /** This agent's threads; with `user`, only those that user owns (docs/security.md). */
+  async list(user?: string) {
     const agentId = this.agentId();
-    return { agent_id: agentId, threads: await this.deps.store.listThreads(agentId) };
+    if (user === undefined) return { agent_id: agentId, threads: await this.deps.store.listThreads(agentId) };
+    return { agent_id: agentId, user, threads: await this.deps.store.listThreads(agentId, user) };
   }
 
   async messages(threadId: string) {

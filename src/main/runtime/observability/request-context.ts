@@ -7,6 +7,8 @@ import type { RequestHandler } from 'express';
 export interface RequestContext {
   method: string;
   path: string;
+  /** Who the request acts as: an API key's name or a JWT's `sub` (auth/, never the credential). */
+  principal?: string;
   rpc_method?: string;
   rpc_id?: string | number;
   task_id?: string;

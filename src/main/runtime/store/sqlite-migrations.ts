@@ -112,6 +112,17 @@ export const MIGRATIONS: readonly SqliteMigration[] = [
       }
     },
   },
+  {
+    version: 4,
+    name: 'threads user column',
+    // docs/security.md, "Whose conversation is whose": the user (principal) a thread belongs
+    // to, beside its agent. Existing threads, and threads written while caller authentication
+    // is off, belong to the empty user '' (anonymous). docs/decisions.md D-47.
+    sql: `
+      ALTER TABLE threads ADD COLUMN user_id TEXT NOT NULL DEFAULT '';
+      CREATE INDEX threads_user_idx ON threads (agent_id, user_id, created_at);
+    `,
+  },
 ];
 
 /** The status.state of a stored task document, or null when it cannot be read. */

@@ -51,7 +51,7 @@ describe('openSqliteStore', () => {
       'later',
     );
     db.close();
-    expect(() => openSqliteStore(temp.file)).toThrow(/has migration 4 applied, newer than this build supports/);
+    expect(() => openSqliteStore(temp.file)).toThrow(`has migration ${MIGRATIONS.length + 1} applied, newer than this build supports`);
   });
 
   it('several processes opening one fresh file at once apply each migration once', async () => {

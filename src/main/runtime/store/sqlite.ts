@@ -13,7 +13,8 @@ import { migrateSqlite } from '../../common/migrations/sqlite.ts';
 import { MIGRATIONS } from './sqlite-migrations.ts';
 
 export { MIGRATIONS };
-import type { DeletedCounts, MemoryStore, TranscriptMessage } from './types.ts';
+import type { DeletedCounts, MemoryStore, ThreadClaim, TranscriptMessage } from './types.ts';
+import { claimResult, OwnerCache, type ThreadOwners } from './owner-cache.ts';
 
 /** How long a connection waits for another connection's (or process's) write lock before
  * failing with SQLITE_BUSY. Two runtime processes may share one file; their write
@@ -27,6 +28,7 @@ class SqliteMemoryStore implements MemoryStore {
   private readonly stmt;
   /** Every write goes through the connection's group commit (write-batch.ts). */
   private readonly writes: WriteBatch;
+  private readonly owners = new OwnerCache();
 
   constructor(private readonly db: Database.Database) {
     this.writes = writeBatch(db);
@@ -35,7 +37,10 @@ class SqliteMemoryStore implements MemoryStore {
     this.stmt = {
       ping: db.prepare('SELECT 1'),
       listThreads: db.prepare('SELECT thread_id FROM threads WHERE agent_id = ? ORDER BY created_at, rowid').pluck(),
+      listUserThreads: db.prepare('SELECT thread_id FROM threads WHERE agent_id = ? AND user_id = ? ORDER BY created_at, rowid').pluck(),
       threadOwner: db.prepare('SELECT agent_id FROM threads WHERE thread_id = ?').pluck(),
+      threadOwners: db.prepare('SELECT agent_id AS agentId, user_id AS user FROM threads WHERE thread_id = ?'),
+      claimUser: db.prepare('INSERT INTO threads (thread_id, agent_id, user_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (thread_id) DO NOTHING'),
       delAllCheckpoints: db.prepare(`DELETE FROM checkpoints WHERE thread_id IN (${owned})`),
       delAllBlobs: db.prepare(`DELETE FROM checkpoint_blobs WHERE thread_id IN (${owned})`),
       delAllWrites: db.prepare(`DELETE FROM checkpoint_writes WHERE thread_id IN (${owned})`),
@@ -87,8 +92,31 @@ class SqliteMemoryStore implements MemoryStore {
     this.stmt.ping.get();
   }
 
-  async listThreads(agentId: string): Promise<string[]> {
-    return this.stmt.listThreads.all(agentId) as string[];
+  async listThreads(agentId: string, user?: string): Promise<string[]> {
+    return (user === undefined ? this.stmt.listThreads.all(agentId) : this.stmt.listUserThreads.all(agentId, user)) as string[];
+  }
+
+  /** The thread's owners, from the cache or the database (cached when found). */
+  private threadOwners(threadId: string): ThreadOwners | undefined {
+    const cached = this.owners.get(threadId);
+    if (cached) return cached;
+    const row = this.stmt.threadOwners.get(threadId) as ThreadOwners | undefined;
+    if (row) this.owners.set(threadId, row);
+    return row;
+  }
+
+  async claimThread(agentId: string, threadId: string, user: string): Promise<ThreadClaim> {
+    const known = this.threadOwners(threadId);
+    if (known) return claimResult(known, agentId, user, false);
+    // A read first, a write only for a new thread; another process may claim it meanwhile.
+    const inserted = await this.writes.run(() => this.stmt.claimUser.run(threadId, agentId, user, new Date().toISOString()).changes === 1);
+    const owners = this.threadOwners(threadId);
+    return owners ? claimResult(owners, agentId, user, inserted) : 'other';
+  }
+
+  async threadUser(agentId: string, threadId: string): Promise<string | null> {
+    const owners = this.threadOwners(threadId);
+    return owners && owners.agentId === agentId ? owners.user : null;
   }
 
   async threadOwner(threadId: string): Promise<string | null> {
@@ -96,33 +124,49 @@ class SqliteMemoryStore implements MemoryStore {
   }
 
   async deleteThread(threadId: string): Promise<DeletedCounts> {
-    return this.writes.run(() => deleteThreadRows(this.db, threadId));
+    const counts = await this.writes.run(() => deleteThreadRows(this.db, threadId));
+    this.owners.delete(threadId); // after the commit: a lookup meanwhile may have cached the row
+    return counts;
   }
 
   async deleteAllThreads(agentId: string): Promise<DeletedCounts> {
     // Set-based deletes restricted to the agent's threads (spec 4.2: "deletes only this
     // agent's threads"); the ownership rows go last since the other deletes select through them.
-    return this.writes.run((): DeletedCounts => {
-      const counts: DeletedCounts = {
-        checkpoints: this.stmt.delAllCheckpoints.run(agentId).changes,
-        checkpoint_blobs: this.stmt.delAllBlobs.run(agentId).changes,
-        checkpoint_writes: this.stmt.delAllWrites.run(agentId).changes,
-        persistent_memory: this.stmt.delAllMemory.run(agentId).changes,
-      };
-      this.stmt.delAllThreads.run(agentId);
-      return counts;
-    });
+    return this.afterClear(
+      this.writes.run((): DeletedCounts => {
+        const counts: DeletedCounts = {
+          checkpoints: this.stmt.delAllCheckpoints.run(agentId).changes,
+          checkpoint_blobs: this.stmt.delAllBlobs.run(agentId).changes,
+          checkpoint_writes: this.stmt.delAllWrites.run(agentId).changes,
+          persistent_memory: this.stmt.delAllMemory.run(agentId).changes,
+        };
+        this.stmt.delAllThreads.run(agentId);
+        return counts;
+      }),
+    );
   }
 
   async migrateAgentId(oldId: string, newId: string): Promise<number> {
     if (oldId === newId) return (await this.listThreads(oldId)).length;
     // One transaction: a crash or a concurrent reader never sees a thread half-migrated
     // (ownership moved but memory rows still under the old id).
-    return this.writes.run(() => {
-      const threads = this.stmt.migrateThreads.run(newId, oldId).changes;
-      this.stmt.migrateMemory.run(newId, oldId);
-      return threads;
-    });
+    // The agent of every migrated thread changes; its user stays (docs/security.md).
+    return this.afterClear(
+      this.writes.run(() => {
+        const threads = this.stmt.migrateThreads.run(newId, oldId).changes;
+        this.stmt.migrateMemory.run(newId, oldId);
+        return threads;
+      }),
+    );
+  }
+
+  /** Forgets every cached owner once `write` committed (its rows changed owners). */
+  private async afterClear<T>(write: Promise<T>): Promise<T> {
+    try {
+      return await write;
+    } finally {
+      this.owners.clear();
+    }
   }
 
   async getMemory(agentId: string, threadId: string, key: string): Promise<unknown | undefined> {

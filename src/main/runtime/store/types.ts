@@ -2,6 +2,9 @@
 // later), proven by one shared test suite. spec 2.4, 4.2, 5.3.
 import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
 import type { TaskStore } from '@a2a-js/sdk/server';
+import type { ThreadClaim } from './owner-cache.ts';
+
+export type { ThreadClaim };
 
 /** Counts of rows removed by a delete, per table family (spec 4.2 DELETE ?all=true). */
 export interface DeletedCounts {
@@ -33,8 +36,15 @@ export interface MemoryStore {
   waitingTask(agentId: string, contextId: string): Promise<string | undefined>;
   /** Resolves when the store answers a trivial query; rejects with the reason otherwise. */
   ping(): Promise<void>;
-  /** Thread ids owned by the agent, oldest first. */
-  listThreads(agentId: string): Promise<string[]>;
+  /** Thread ids owned by the agent, oldest first; with `user`, only that user's threads. */
+  listThreads(agentId: string, user?: string): Promise<string[]>;
+  /** Claims the thread for (agent, user) when nobody owns it yet, atomically across processes
+   * and replicas; otherwise says whether that agent and user own it (docs/security.md, "Whose
+   * conversation is whose"). A thread written without a claim (authentication off, or made
+   * before the user column existed) belongs to the empty user ''. */
+  claimThread(agentId: string, threadId: string, user: string): Promise<ThreadClaim>;
+  /** The user owning the agent's thread; null when the thread has no row or another agent's. */
+  threadUser(agentId: string, threadId: string): Promise<string | null>;
   /** The agent that owns a thread, or null when the store has no data for it. */
   threadOwner(threadId: string): Promise<string | null>;
   deleteThread(threadId: string): Promise<DeletedCounts>;

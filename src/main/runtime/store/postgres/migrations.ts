@@ -57,6 +57,17 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     // migration's connection inside its transaction.
     step: async (tx) => new PostgresSaver(tx.asPool(), undefined, { schema: tx.schema }).setup(),
   },
+  {
+    version: 3,
+    name: 'threads user column',
+    // docs/security.md, "Whose conversation is whose": the user (principal) a thread belongs
+    // to, beside its agent. Existing threads, and threads written while caller authentication
+    // is off, belong to the empty user '' (anonymous). docs/decisions.md D-47.
+    sql: `
+    ALTER TABLE {schema}.threads ADD COLUMN user_id TEXT NOT NULL DEFAULT '';
+    CREATE INDEX threads_user_idx ON {schema}.threads (agent_id, user_id, created_at);
+    `,
+  },
 ];
 
 /** Brings the schema to the latest version; returns the versions this call applied. */

@@ -7,7 +7,8 @@ import os from 'node:os';
 import crypto from 'node:crypto';
 import pg from 'pg';
 import type { TaskStore } from '@a2a-js/sdk/server';
-import type { DeletedCounts, MemoryStore, TranscriptMessage } from '../types.ts';
+import type { DeletedCounts, MemoryStore, ThreadClaim, TranscriptMessage } from '../types.ts';
+import { claimResult, OwnerCache, type ThreadOwners } from '../owner-cache.ts';
 import { migrate, quoteIdent } from './migrations.ts';
 import { claimThread, OwnedPostgresSaver } from './checkpointer.ts';
 import { PgTaskStore, type LeaseOptions } from './taskStore.ts';
@@ -36,6 +37,7 @@ class PostgresMemoryStore implements MemoryStore {
   private readonly savers = new Map<string, OwnedPostgresSaver>();
   private readonly tasks: PgTaskStore;
   private readonly s: string;
+  private readonly owners = new OwnerCache();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -96,10 +98,45 @@ class PostgresMemoryStore implements MemoryStore {
     await this.q('SELECT 1');
   }
 
-  async listThreads(agentId: string): Promise<string[]> {
-    return (
-      await this.q<{ thread_id: string }>(`SELECT thread_id FROM ${this.s}.threads WHERE agent_id = $1 ORDER BY created_at, thread_id`, [agentId])
-    ).rows.map((r) => r.thread_id);
+  async listThreads(agentId: string, user?: string): Promise<string[]> {
+    const r =
+      user === undefined
+        ? await this.q<{ thread_id: string }>(`SELECT thread_id FROM ${this.s}.threads WHERE agent_id = $1 ORDER BY created_at, thread_id`, [agentId])
+        : await this.q<{ thread_id: string }>(`SELECT thread_id FROM ${this.s}.threads WHERE agent_id = $1 AND user_id = $2 ORDER BY created_at, thread_id`, [
+            agentId,
+            user,
+          ]);
+    return r.rows.map((row) => row.thread_id);
+  }
+
+  async claimThread(agentId: string, threadId: string, user: string): Promise<ThreadClaim> {
+    const known = this.owners.get(threadId);
+    if (known) return claimResult(known, agentId, user, false);
+    // One round trip: claim when free, else read the owners. A claim committed by another
+    // replica after this statement's snapshot shows no row; a second statement sees it.
+    const r = await this.q<ThreadOwners & { inserted: boolean }>(
+      `WITH ins AS (
+         INSERT INTO ${this.s}.threads (thread_id, agent_id, user_id) VALUES ($1, $2, $3) ON CONFLICT (thread_id) DO NOTHING RETURNING agent_id, user_id
+       )
+       SELECT agent_id AS "agentId", user_id AS "user", true AS inserted FROM ins
+       UNION ALL SELECT agent_id, user_id, false FROM ${this.s}.threads WHERE thread_id = $1 LIMIT 1`,
+      [threadId, agentId, user],
+    );
+    const row = r.rows[0] ?? (await this.readOwners(threadId));
+    if (!row) return 'other';
+    const owners = { agentId: row.agentId, user: row.user };
+    this.owners.set(threadId, owners);
+    return claimResult(owners, agentId, user, 'inserted' in row && row.inserted);
+  }
+
+  async threadUser(agentId: string, threadId: string): Promise<string | null> {
+    const owners = this.owners.get(threadId) ?? (await this.readOwners(threadId));
+    if (owners) this.owners.set(threadId, owners);
+    return owners && owners.agentId === agentId ? owners.user : null;
+  }
+
+  private async readOwners(threadId: string): Promise<ThreadOwners | undefined> {
+    return (await this.q<ThreadOwners>(`SELECT agent_id AS "agentId", user_id AS "user" FROM ${this.s}.threads WHERE thread_id = $1`, [threadId])).rows[0];
   }
 
   async threadOwner(threadId: string): Promise<string | null> {
@@ -118,36 +155,52 @@ class PostgresMemoryStore implements MemoryStore {
   }
 
   async deleteThread(threadId: string): Promise<DeletedCounts> {
-    return this.tx(async (c) => {
+    const counts = await this.tx(async (c) => {
       const counts = await this.deleteWhere(c, 'SELECT $1::text', threadId);
       await c.query(`DELETE FROM ${this.s}.threads WHERE thread_id = $1`, [threadId]);
       return counts;
     });
+    this.owners.delete(threadId); // after the commit: a lookup meanwhile may have cached the row
+    return counts;
+  }
+
+  /** Forgets every cached owner once `write` committed (its rows changed owners). */
+  private async afterClear<T>(write: Promise<T>): Promise<T> {
+    try {
+      return await write;
+    } finally {
+      this.owners.clear();
+    }
   }
 
   async deleteAllThreads(agentId: string): Promise<DeletedCounts> {
-    return this.tx(async (c) => {
-      // Lock the agent's ownership rows first: a replica claiming a new thread meanwhile waits.
-      await c.query(`SELECT thread_id FROM ${this.s}.threads WHERE agent_id = $1 FOR UPDATE`, [agentId]);
-      const counts = await this.deleteWhere(c, `SELECT thread_id FROM ${this.s}.threads WHERE agent_id = $1`, agentId);
-      await c.query(`DELETE FROM ${this.s}.threads WHERE agent_id = $1`, [agentId]);
-      return counts;
-    });
+    return this.afterClear(
+      this.tx(async (c) => {
+        // Lock the agent's ownership rows first: a replica claiming a new thread meanwhile waits.
+        await c.query(`SELECT thread_id FROM ${this.s}.threads WHERE agent_id = $1 FOR UPDATE`, [agentId]);
+        const counts = await this.deleteWhere(c, `SELECT thread_id FROM ${this.s}.threads WHERE agent_id = $1`, agentId);
+        await c.query(`DELETE FROM ${this.s}.threads WHERE agent_id = $1`, [agentId]);
+        return counts;
+      }),
+    );
   }
 
   async migrateAgentId(oldId: string, newId: string): Promise<number> {
     if (oldId === newId) return (await this.listThreads(oldId)).length;
-    return this.tx(async (c) => {
-      const threads = (await c.query(`UPDATE ${this.s}.threads SET agent_id = $1 WHERE agent_id = $2`, [newId, oldId])).rowCount ?? 0;
-      // A stale row of newId for the same (thread, key) gives way, as on SQLite (OR REPLACE).
-      await c.query(
-        `DELETE FROM ${this.s}.persistent_memory n USING ${this.s}.persistent_memory o
+    // The agent of every migrated thread changes; its user stays (docs/security.md).
+    return this.afterClear(
+      this.tx(async (c) => {
+        const threads = (await c.query(`UPDATE ${this.s}.threads SET agent_id = $1 WHERE agent_id = $2`, [newId, oldId])).rowCount ?? 0;
+        // A stale row of newId for the same (thread, key) gives way, as on SQLite (OR REPLACE).
+        await c.query(
+          `DELETE FROM ${this.s}.persistent_memory n USING ${this.s}.persistent_memory o
          WHERE n.agent_id = $1 AND o.agent_id = $2 AND n.thread_id = o.thread_id AND n.key = o.key`,
-        [newId, oldId],
-      );
-      await c.query(`UPDATE ${this.s}.persistent_memory SET agent_id = $1 WHERE agent_id = $2`, [newId, oldId]);
-      return threads;
-    });
+          [newId, oldId],
+        );
+        await c.query(`UPDATE ${this.s}.persistent_memory SET agent_id = $1 WHERE agent_id = $2`, [newId, oldId]);
+        return threads;
+      }),
+    );
   }
 
   async getMemory(agentId: string, threadId: string, key: string): Promise<unknown | undefined> {
