@@ -5,6 +5,7 @@
 import net from 'node:net';
 import http from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
+import { newKey } from '../../src/main/runtime/auth/api-keys.ts';
 import { startTestRuntime } from './helpers/runtime.ts';
 import { dropSchema, newSchema } from './helpers/postgres.ts';
 
@@ -69,6 +70,17 @@ describe('probes', () => {
         status: 200,
         body: { status: 'ready', checks: { draining: { ok: true }, project: { ok: true }, store: { ok: true }, migrations: { ok: true } } },
       });
+    } finally {
+      await rt.close();
+    }
+  });
+
+  it('stay public with caller and operator authentication configured', async () => {
+    const rt = await startTestRuntime({ env: { A2A_API_KEYS: newKey('alice').entry, MANAGEMENT_API_KEYS: newKey('ops').entry } });
+    try {
+      expect((await get(`${rt.url}api/v1/status`)).status).toBe(401); // the management API does need a credential
+      expect((await get(`${rt.url}livez`)).status).toBe(200);
+      expect((await get(`${rt.url}readyz`)).status).toBe(200);
     } finally {
       await rt.close();
     }
