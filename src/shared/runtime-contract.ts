@@ -41,6 +41,10 @@ export const REGISTRY_ROUTES = { metadata: '/registry/metadata', reload: '/regis
 export const AGENT_CARD_ROUTE = '/.well-known/agent-card.json';
 /** 200 while the runtime serves; the body is not part of the contract. */
 export const HEALTH_ROUTE = '/healthz';
+/** Liveness (docs/deployment.md, "Shutdown and health"): 200 while the process answers; never asks the store. */
+export const LIVENESS_ROUTE = '/livez';
+/** Readiness: 200 when the store answers, the project is loaded and the runtime is not draining, else 503 naming the failing check. */
+export const READINESS_ROUTE = '/readyz';
 /** The loaded project's graph, passed to the renderer as the runtime answers it. */
 export const GRAPH_ROUTE = '/graph';
 

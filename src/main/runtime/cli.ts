@@ -9,6 +9,7 @@ import pino, { type Logger } from 'pino';
 import { parseFlags, parsePort, UsageError } from '../cli-args.ts';
 import { MigrationError } from '../common/migrations/runner.ts';
 import { formatDiagnosticsLine, formatReadyLine, RUNTIME_ENV, type ProjectDiagnostic } from '../../shared/runtime-contract.ts';
+import type { RunningRuntime } from './start.ts';
 import { parseWorkers, reportFatal, reportReady, runPrimary, workerInfo, workerReplicaId, type WorkerInfo } from './cluster/workers.ts';
 
 export async function runRuntimeCommand(argv: string[]): Promise<void> {
@@ -81,14 +82,28 @@ async function serve(opts: ServeOptions): Promise<void> {
     survivePerRequestFailures(rt.context.log, currentRequest);
     const name = rt.context.registry.current.project.manifest.name;
     const notes = startupNotes(rt.context.threads.status());
-    if (worker) reportReady(name, rt.url, replica!, notes);
+    if (worker) reportReady(name, rt.url, replica!, notes, settings.shutdownGraceMs);
     else process.stdout.write([formatReadyLine(name, rt.url), ...notes].map((l) => `${l}\n`).join(''));
-    const stop = () => {
-      void rt.close().then(() => process.exit(0));
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    if (opts.studioChild && !worker) exitWithParent(stop);
+    const log = rt.context.log;
+    log.info(
+      { url: rt.url, agent: name, replica, store: rt.context.store.backend, shutdown_grace_ms: settings.shutdownGraceMs },
+      `runtime started: ${name} serving at ${rt.url}`,
+    );
+    if (opts.studioChild && !worker) {
+      // The studio's child stops at once: the studio ends the runs it was serving itself
+      // (spec 3: interrupted, runtime_restarted or studio_shutdown).
+      const stop = () => {
+        void rt.close().then(() => {
+          log.info('runtime stopped');
+          process.exit(0);
+        });
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      exitWithParent(stop);
+    } else {
+      stopOnSignals(rt, settings.shutdownGraceMs, worker !== null);
+    }
   } catch (err) {
     let text: string | null = null;
     if (err instanceof ProjectLoadError) {
@@ -110,6 +125,32 @@ async function serve(opts: ServeOptions): Promise<void> {
     process.stderr.write(text!);
     process.exit(1);
   }
+}
+
+/** SIGTERM or SIGINT drains the runtime (docs/deployment.md, "Shutdown and health"; D-49):
+ * in-flight work gets `graceMs` to finish, what still runs then ends `failed`; exit 0. A
+ * second signal stops at once: exit 1, tasks still running are left as a kill would leave
+ * them. A worker ignores SIGINT: a terminal's Ctrl+C reaches the whole process group, and
+ * the primary forwards it as SIGTERM (cluster/workers.ts). */
+function stopOnSignals(rt: RunningRuntime, graceMs: number, worker: boolean): void {
+  const log = rt.context.log;
+  let first: NodeJS.Signals | null = null;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (first) {
+      log.warn({ signal, first_signal: first }, `${signal} again: stopping at once (exit 1); tasks still running are not ended`);
+      process.exit(1);
+    }
+    first = signal;
+    rt.drain(signal, graceMs).then(
+      () => process.exit(0),
+      (err: unknown) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', worker ? () => undefined : onSignal);
 }
 
 /** A studio's runtime child stops when the studio is gone (killed with -9, or gone before it

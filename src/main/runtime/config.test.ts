@@ -36,6 +36,14 @@ describe('runtime settings', () => {
     expect(() => loadSettings(dir, { DEFAULT_FANOUT_MAX_CONCURRENCY: '2', PUBLIC_AGENT_URL: 'ftp://x' })).toThrow(/PUBLIC_AGENT_URL/);
   });
 
+  it('SHUTDOWN_GRACE_MS: 25000 by default, 0 allowed, anything but an integer >= 0 named', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfg-'));
+    expect(loadSettings(dir, {}).shutdownGraceMs).toBe(25_000);
+    expect(loadSettings(dir, { SHUTDOWN_GRACE_MS: '0' }).shutdownGraceMs).toBe(0);
+    expect(loadSettings(project('SHUTDOWN_GRACE_MS=5000\n'), {}).shutdownGraceMs).toBe(5000);
+    for (const bad of ['-1', '2.5', '30s']) expect(() => loadSettings(dir, { SHUTDOWN_GRACE_MS: bad })).toThrow(/SHUTDOWN_GRACE_MS must be an integer >= 0/);
+  });
+
   it('trace sinks: the log by default, NATS when listed, an unknown sink named', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfg-'));
     expect(loadSettings(dir, {})).toMatchObject({ traceLog: true, traceNats: null });

@@ -46,6 +46,8 @@ export interface RuntimeSettings {
   nats: NatsSettings | null;
   /** This process among the agent's replicas (REPLICA_ID; default host-pid-random). */
   replicaId: string | null;
+  /** SHUTDOWN_GRACE_MS (25000; 0 ends in-flight work at once): how long SIGTERM lets in-flight turns finish (docs/deployment.md, "Shutdown and health"). */
+  shutdownGraceMs: number;
   /** Who may call POST / and the management API (auth/settings.ts, docs/security.md). */
   auth: AuthSettings;
   /** The merged environment (file then process), as the project's code sees it. */
@@ -76,6 +78,17 @@ function positiveInt(env: Record<string, string>, name: string, fallback: number
   if (!Number.isInteger(n) || n <= 0) {
     throw new SettingsError(`${name} must be a positive integer, got '${raw}'`);
   }
+  return n;
+}
+
+export const DEFAULT_SHUTDOWN_GRACE_MS = 25_000;
+
+/** SHUTDOWN_GRACE_MS: an integer >= 0 (ms). The default fits Kubernetes' 30 s terminationGracePeriodSeconds. */
+function shutdownGraceMs(env: Record<string, string>): number {
+  const raw = env.SHUTDOWN_GRACE_MS;
+  if (raw === undefined || raw.trim() === '') return DEFAULT_SHUTDOWN_GRACE_MS;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new SettingsError(`SHUTDOWN_GRACE_MS must be an integer >= 0 (milliseconds), got '${raw}'`);
   return n;
 }
 
@@ -141,6 +154,7 @@ export function loadSettings(projectDir: string, processEnv: NodeJS.ProcessEnv =
     clusterControl: clusterControl && { ...clusterControl, secret: signingSecret(env, 'CLUSTER_CONTROL_SECRET', 'CLUSTER_CONTROL=nats')! },
     nats: traceNats || clusterControl || registryEvents ? natsSettings(env) : null,
     replicaId: env.REPLICA_ID?.trim() || null,
+    shutdownGraceMs: shutdownGraceMs(env),
     auth: authSettings(env, projectDir),
     env,
     envFile,

@@ -1,7 +1,6 @@
 // The runtime's composition root: builds its parts in dependency order, each given only the
 // narrow interface it needs, and serves them over HTTP (A2A JSON-RPC at POST /, the agent
 // card, /healthz, /graph, the management API). Runs standalone and as the studio's child.
-import type http from 'node:http';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { MemorySaver } from '@langchain/langgraph';
@@ -32,6 +31,9 @@ import { a2aRouter } from './a2a/routes.ts';
 import { isLoopbackAddress } from '../http/loopback.ts';
 import { listen, runtimeServer } from './http/app.ts';
 import { probeRouter } from './http/probes.ts';
+import { Drain } from './http/drain.ts';
+import { drainAndStop, type ShutdownDeps, type ShutdownReport } from './http/shutdown.ts';
+import { SettlingTaskStore } from './a2a/settling.ts';
 import { managementRouter } from './management/routes.ts';
 import { runtimeStatus } from './management/status.ts';
 import { CardUrlService } from './management/card-url.ts';
@@ -65,7 +67,11 @@ export interface RunningRuntime {
   /** Parts callers (the CLI, tests) may read: the loaded project, the store, the log, whether
    * the thread endpoints answer (the CLI's start-up lines say when they do not). */
   context: { registry: Registry; store: MemoryStore; log: Logger; threads: Pick<ThreadService, 'status'> };
+  /** Stops at once: open connections are cut. */
   close(): Promise<void>;
+  /** Stops gracefully (SIGTERM; http/shutdown.ts): not ready, new work refused, in-flight
+   * work given `graceMs` to finish, what still runs then ended `failed`, then closed. */
+  drain(signal: string, graceMs: number): Promise<ShutdownReport>;
 }
 
 /** The memory store (docs/deployment.md): SQLite by default, or PostgreSQL, whose task table
@@ -180,13 +186,15 @@ function buildA2a(f: Foundation, extraSinks: TraceSink[]) {
     f.shared && settings.memoryStore.backend === 'postgres'
       ? { tasks: f.shared, replica, leaseMs: settings.memoryStore.leaseMs, runsHere: (id: string) => executor.runsHere(id), control }
       : null;
-  const handler = new ReplicaAwareRequestHandler(card, store.taskStore(), executor, replicas, { store, agentId: settings.agentId });
+  // Counts the tasks started here that are not settled, for a draining runtime (http/drain.ts).
+  const tasks = new SettlingTaskStore(store.taskStore());
+  const handler = new ReplicaAwareRequestHandler(card, tasks, executor, replicas, { store, agentId: settings.agentId });
   // A cancel asked on another replica, for a run of this one: cancel it here.
   f.cancels.listen(
     (id) =>
       void handler.cancelTask({ id }).catch((err: unknown) => log.warn({ task_id: id, err: (err as Error).message }, 'cancel asked by another replica failed')),
   );
-  return { card, callers, stats, requestMeta, nats, executor, control, handler };
+  return { card, callers, stats, requestMeta, nats, executor, control, handler, tasks };
 }
 
 type A2aParts = ReturnType<typeof buildA2a>;
@@ -259,12 +267,20 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
   const a = buildA2a(f, opts.sinks ?? []);
   const loopback = isLoopbackAddress(host);
   const m = buildManagement(f, a, loopback);
+  const drain = new Drain(() => a.tasks.unsettled);
+  a.tasks.onChange = () => drain.changed();
   const server = runtimeServer({
     edge: { loopback, corsOrigins: settings.corsOrigins, replicaId: f.replica },
+    drain,
     routers: [
       callerAuthRouter(a.callers, log),
-      a2aRouter({ handler: a.handler, card: a.card, requestMeta: a.requestMeta, gate: gateOptions(settings, a.stats, store) }),
-      probeRouter({ store, registry, activeTasks: () => a.executor.activeCount }),
+      a2aRouter({
+        handler: a.handler,
+        card: a.card,
+        requestMeta: a.requestMeta,
+        gate: { ...gateOptions(settings, a.stats, store), refusal: (m) => drain.rpcRefusal(m) },
+      }),
+      probeRouter({ store, registry, activeTasks: () => a.executor.activeCount, draining: () => drain.reason }),
       m.router,
     ],
     log,
@@ -285,7 +301,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
     throw err;
   }
   if (!settings.publicAgentUrl) a.card.url = url; // D-26: the card names the endpoint it is served on
-  return running(url, server, { registry, store, log, threads: m.threads }, closeParts);
+  const stop = { server, drain, executor: a.executor, log, closeParts };
+  return running(url, { registry, store, log, threads: m.threads }, stop);
 }
 
 /** The JSON-RPC gate's view of the runtime: request counts, and the task waiting for input. */
@@ -298,17 +315,23 @@ function gateOptions(settings: RuntimeSettings, stats: { requests: Record<string
   };
 }
 
-function running(url: string, server: http.Server, context: RunningRuntime['context'], closeParts: () => Promise<void>): RunningRuntime {
-  let closed = false;
+function running(url: string, context: RunningRuntime['context'], stop: ShutdownDeps): RunningRuntime {
+  let stopping: Promise<unknown> | null = null;
+  const { server, closeParts } = stop;
   return {
     url,
     context,
     async close() {
-      if (closed) return;
-      closed = true;
+      if (stopping) return void (await stopping);
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await closeParts();
+      stopping = new Promise<void>((resolve) => server.close(() => resolve())).then(closeParts);
+      await stopping;
+    },
+    async drain(signal, graceMs) {
+      if (stopping) throw new Error('the runtime is already stopping');
+      const report = drainAndStop(stop, signal, graceMs);
+      stopping = report;
+      return report;
     },
   };
 }

@@ -27,6 +27,13 @@ export interface ExecutorDeps extends Omit<TurnDeps, 'checkpointer'> {
 interface Running {
   controller: AbortController;
   canceled: boolean;
+  /** The task's final event is out (a cancel or the runtime's shutdown published it): the
+   * turn publishes nothing more. */
+  closed?: boolean;
+  /** The turn's reports as A2A events and its bus, for a final event published from outside
+   * the turn (endAll). */
+  events?: TurnEvents;
+  bus?: ExecutionEventBus;
 }
 
 export class GraphAgentExecutor implements AgentExecutor {
@@ -52,6 +59,7 @@ export class GraphAgentExecutor implements AgentExecutor {
     const run = this.running.get(taskId);
     if (run) {
       run.canceled = true;
+      run.closed = true;
       run.controller.abort(new Error('task canceled'));
     }
     this.deps.stats.canceled += 1;
@@ -78,6 +86,8 @@ export class GraphAgentExecutor implements AgentExecutor {
     this.running.set(taskId, run);
     this.contextOf.set(taskId, contextId);
     const gen = this.deps.registry.current; // spec: in-flight invocations finish on their generation
+    const events = taskEvents(ctx, bus, gen, run);
+    Object.assign(run, { events, bus });
     try {
       await runTurn(
         this.turnDeps,
@@ -96,14 +106,31 @@ export class GraphAgentExecutor implements AgentExecutor {
           signal: run.controller.signal,
           canceled: () => run.canceled,
         },
-        taskEvents(ctx, bus, gen, run),
+        events,
       );
     } finally {
       this.running.delete(taskId);
       this.contextOf.delete(taskId);
-      if (!run.canceled) bus.finished();
+      if (!run.closed) bus.finished();
     }
   };
+
+  /** The runtime shuts down (http/shutdown.ts): every running turn ends now `failed` with
+   * `failure` (D-49): its final status event goes out at once (a stream gets it and ends, a
+   * blocking send answers with it, the store saves it and, on PostgreSQL, drops its lease)
+   * and the turn is aborted, publishing nothing more. Returns the tasks ended. */
+  endAll(failure: AgentError): { taskId: string; contextId: string }[] {
+    const ended: { taskId: string; contextId: string }[] = [];
+    for (const [taskId, run] of this.running) {
+      if (run.closed || !run.events || !run.bus) continue;
+      run.events.failed(failure, failure.toDataPart());
+      run.closed = true;
+      run.controller.abort(failure);
+      run.bus.finished();
+      ended.push({ taskId, contextId: this.contextOf.get(taskId) ?? '' });
+    }
+    return ended;
+  }
 }
 
 /** For an authenticated caller, metadata.userId (what the graph reads, and the spec 6.3 label)
@@ -121,17 +148,18 @@ function labelsOf(meta: RequestMeta): Record<string, unknown> {
   return labels;
 }
 
-/** A turn's reports as the task's A2A events. Nothing is published for a canceled task but
- * what cancelTask published. */
+/** A turn's reports as the task's A2A events. Nothing is published for a closed task but
+ * what closed it published (cancelTask, endAll). */
 function taskEvents(ctx: RequestContext, bus: ExecutionEventBus, gen: Generation, run: Running): TurnEvents {
   const { taskId, contextId, userMessage } = ctx;
   const now = () => new Date().toISOString();
   const publishStatus = (state: TaskState, message?: Message) => {
-    if (run.canceled) return;
+    if (run.closed) return;
     bus.publish({ kind: 'status-update', taskId, contextId, status: { state, timestamp: now(), ...(message ? { message } : {}) }, final: state !== 'working' });
   };
   /** The complete artifact, replacing any streamed chunks. */
   const publishArtifact = (name: string, parts: Part[]) =>
+    !run.closed &&
     bus.publish({ kind: 'artifact-update', taskId, contextId, append: false, lastChunk: true, artifact: { artifactId: ARTIFACT_ID, name, parts } });
   return {
     started: () => {
@@ -142,6 +170,7 @@ function taskEvents(ctx: RequestContext, bus: ExecutionEventBus, gen: Generation
       publishStatus('working');
     },
     token: (text, append) =>
+      !run.closed &&
       bus.publish({
         kind: 'artifact-update',
         taskId,

@@ -167,6 +167,8 @@ export interface GateOptions {
   /** The task of thread `contextId` waiting for input: a message on that context without a
    * taskId continues it instead of starting a new task (D-17). */
   waitingTask?: (contextId: string) => Promise<string | undefined>;
+  /** A method refused now (a draining runtime, http/drain.ts): answered with HTTP 503. */
+  refusal?: (method: string) => { code: number; message: string; data?: Record<string, unknown> } | null;
 }
 
 /** Checks a known method's params; throws RpcInputError(INVALID_PARAMS) naming the field. */
@@ -199,7 +201,7 @@ function taskOf(params: unknown): { task_id?: string; context_id?: string } {
 }
 
 /** Express middleware in front of the SDK's JSON-RPC handler. */
-export function jsonRpcGate(store: RequestMetaStore, { onRequest, waitingTask }: GateOptions): RequestHandler {
+export function jsonRpcGate(store: RequestMetaStore, { onRequest, waitingTask, refusal }: GateOptions): RequestHandler {
   return (req, res, next) => {
     const reply = (id: unknown, code: number, message: string, data?: unknown) =>
       res.status(200).json({ jsonrpc: '2.0', id: id ?? null, error: { code, message, ...(data ? { data } : {}) } });
@@ -222,6 +224,8 @@ export function jsonRpcGate(store: RequestMetaStore, { onRequest, waitingTask }:
     }
     if (body.id === undefined || !isValidId(body.id)) return reply(null, JSONRPC.INVALID_REQUEST, 'Invalid Request: id is required (string or number)');
     noteRequest({ rpc_method: body.method, rpc_id: body.id as string | number, ...taskOf(body.params) });
+    const refused = refusal?.(body.method);
+    if (refused) return res.status(503).json({ jsonrpc: '2.0', id: body.id, error: refused });
     if (body.method !== 'message/send' && body.method !== 'message/stream') return next();
     const params = body.params as Record<string, unknown>;
     const message = params.message as Record<string, unknown>;

@@ -3,7 +3,7 @@
 // primary accepts connections and hands each to a worker in turn. The primary never loads the
 // project (nor the runtime's modules): it forks, waits for every worker to say it is serving,
 // prints the one ready line, restarts a worker that dies (with a backoff and a cap), and stops
-// them all on SIGINT/SIGTERM. Each worker is an ordinary runtime (cli.ts) that reports to the
+// them all on SIGINT/SIGTERM: each worker drains (docs/deployment.md, "Shutdown and health"). Each worker is an ordinary runtime (cli.ts) that reports to the
 // primary over the cluster's IPC channel instead of printing its ready line or diagnostics.
 import cluster, { type Worker } from 'node:cluster';
 import os from 'node:os';
@@ -21,7 +21,8 @@ export const WORKER_ENV = {
 
 /** What a worker tells the primary. */
 type WorkerMessage =
-  { kind: 'agent-studio:ready'; agent: string; url: string; replica: string; notes: string[] } | { kind: 'agent-studio:fatal'; text: string; code: number };
+  | { kind: 'agent-studio:ready'; agent: string; url: string; replica: string; notes: string[]; graceMs?: number }
+  | { kind: 'agent-studio:fatal'; text: string; code: number };
 
 /** A restarted worker waits 0.5 s, 1 s, 2 s ... up to 30 s after each crash in a row. */
 const RESTART_BASE_MS = 500;
@@ -31,8 +32,11 @@ const STABLE_MS = 60_000;
 /** A slot whose worker crashed again after this many restarts in a row is given up (logged);
  * with no slot left, the command exits 1. */
 const MAX_RESTARTS_IN_A_ROW = 5;
-/** Workers still alive this long after SIGTERM are killed. */
-const STOP_GRACE_MS = 10_000;
+/** Workers still alive this long after SIGTERM beyond their SHUTDOWN_GRACE_MS (which each
+ * reports when ready) are killed: their forced end and the closing of their parts. */
+const STOP_MARGIN_MS = 5_000;
+/** SHUTDOWN_GRACE_MS of a worker that never said (config.ts DEFAULT_SHUTDOWN_GRACE_MS). */
+const DEFAULT_GRACE_MS = 25_000;
 
 /** `--workers`: an integer >= 1, or `auto` (os.availableParallelism()). */
 export function parseWorkers(value: string | boolean | undefined): number | null {
@@ -63,9 +67,10 @@ export function workerReplicaId(operatorReplicaId: string | undefined): string {
   return `${operatorReplicaId?.trim() || os.hostname()}-${process.pid}`;
 }
 
-/** `notes`: the lines the primary prints after the ready line (cli.ts startupNotes). */
-export function reportReady(agent: string, url: string, replica: string, notes: string[]): void {
-  process.send?.({ kind: 'agent-studio:ready', agent, url, replica, notes } satisfies WorkerMessage);
+/** `notes`: the lines the primary prints after the ready line (cli.ts startupNotes);
+ * `graceMs`: the worker's SHUTDOWN_GRACE_MS, which the primary waits for on SIGTERM. */
+export function reportReady(agent: string, url: string, replica: string, notes: string[], graceMs: number): void {
+  process.send?.({ kind: 'agent-studio:ready', agent, url, replica, notes, graceMs } satisfies WorkerMessage);
 }
 
 /** A worker that cannot start hands its message to the primary (which prints it once) and exits. */
@@ -108,6 +113,8 @@ export function runPrimary(opts: PrimaryOptions): void {
   const slots: Slot[] = Array.from({ length: opts.workers }, (_, i) => ({ k: i + 1, crashes: 0, restarts: -1, gaveUp: false }));
   let phase: 'starting' | 'serving' | 'stopping' = 'starting';
   let exitCode = 0;
+  /** The longest SHUTDOWN_GRACE_MS a worker reported. */
+  let graceMs = 0;
   let url: string | null = null;
   let resolvedPort: number | null = null;
   /** The port the workers are forked with. node:cluster shares one socket per (host, port):
@@ -140,6 +147,7 @@ export function runPrimary(opts: PrimaryOptions): void {
     if (slot.worker !== worker) return;
     slot.readyAt = Date.now();
     slot.url = m.url;
+    graceMs = Math.max(graceMs, m.graceMs ?? DEFAULT_GRACE_MS);
     log.info({ worker: slot.k, worker_pid: worker.process.pid, replica: m.replica, url: m.url, restarts: slot.restarts }, `worker ${slot.k} is serving`);
     if (phase === 'starting') {
       if (slots.some((s) => s.readyAt === undefined)) return;
@@ -165,8 +173,10 @@ export function runPrimary(opts: PrimaryOptions): void {
       return fork(slot);
     }
     if (phase === 'stopping') {
+      if (code !== 0) exitCode = 1;
+      log[code === 0 ? 'info' : 'warn']({ worker: slot.k, worker_pid: pid, code, signal }, `worker ${slot.k} stopped`);
       if (live().length > 0) return;
-      if (exitCode === 0) log.info('all workers stopped');
+      log.info({ code: exitCode }, 'all workers stopped');
       process.exit(exitCode);
     }
     if (phase === 'starting') {
@@ -209,26 +219,39 @@ export function runPrimary(opts: PrimaryOptions): void {
     slot.restartTimer = setTimeout(() => fork(slot), delay);
   };
 
-  const stop = (code: number) => {
+  const stop = (code: number, signal?: NodeJS.Signals) => {
     if (phase === 'stopping') return;
     phase = 'stopping';
     exitCode = code;
     for (const s of slots) clearTimeout(s.restartTimer);
     const running = live();
     if (running.length === 0) process.exit(exitCode);
-    if (code === 0) log.info({ workers: running.length }, 'stopping the workers');
-    // Each worker closes its runtime (server, MCP clients, store) on SIGTERM and exits.
+    const waitMs = (graceMs || DEFAULT_GRACE_MS) + STOP_MARGIN_MS;
+    if (code === 0) {
+      log.info(
+        { signal, workers: running.length, wait_ms: waitMs },
+        `${signal ?? 'stop'}: stopping the workers; each drains its in-flight work (up to ${graceMs || DEFAULT_GRACE_MS} ms)`,
+      );
+    }
+    // Each worker drains on SIGTERM (cli.ts), closes its runtime and exits.
     for (const s of running) s.worker!.process.kill('SIGTERM');
     setTimeout(() => {
       for (const s of live()) {
-        log.warn({ worker: s.k, worker_pid: s.worker!.process.pid }, `worker ${s.k} did not stop within ${STOP_GRACE_MS} ms; killing it`);
+        log.warn({ worker: s.k, worker_pid: s.worker!.process.pid }, `worker ${s.k} did not stop within ${waitMs} ms; killing it`);
         s.worker!.process.kill('SIGKILL');
       }
-    }, STOP_GRACE_MS).unref();
+    }, waitMs).unref();
   };
 
-  process.once('SIGINT', () => stop(0));
-  process.once('SIGTERM', () => stop(0));
+  // The first SIGINT/SIGTERM drains the workers; a second one stops them at once (exit 1).
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (phase !== 'stopping') return stop(0, signal);
+    log.warn({ signal }, `${signal} again: stopping the workers at once`);
+    exitCode = 1;
+    for (const s of live()) s.worker!.process.kill('SIGTERM');
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   opts.onStop?.(() => stop(0));
   for (const slot of slots) fork(slot);
 }

@@ -97,7 +97,10 @@ export async function runTurn(deps: TurnDeps, turn: Turn, events: TurnEvents): P
   try {
     outcome = await steps(s);
   } catch (err) {
-    outcome = turn.canceled() ? canceled(s) : failed(s, err);
+    // A turn aborted with an AgentError (the runtime shutting down, a2a/executor.ts endAll)
+    // fails with that error, whatever the abort made the graph throw.
+    const reason: unknown = turn.signal.aborted ? turn.signal.reason : undefined;
+    outcome = turn.canceled() ? canceled(s) : failed(s, reason instanceof AgentError ? reason : err);
   } finally {
     if (outcome) {
       s.tracer.emit('invoke.end', outcome.end);

@@ -1,6 +1,7 @@
 // http/ owns the runtime's HTTP edge: the server and its listening, request screening,
-// Host/Origin and CORS rules, the probes (/healthz, /graph), and the one place an error
-// becomes an answer. It mounts the routers of a2a/ and management/; it runs nothing itself.
+// Host/Origin and CORS rules, the probes (/healthz, /livez, /readyz, /graph), draining on
+// shutdown, and the one place an error becomes an answer. It mounts the routers of a2a/ and
+// management/; it runs nothing itself.
 //
 // The runtime's HTTP server: the edge (request-target screening, Host/Origin and CORS rules,
 // docs/security.md) in front of the routers the composition root built (A2A, probes,
@@ -13,6 +14,7 @@ import { requestTargetGuard } from '../../http/request-target.ts';
 import { edgeServer } from '../../http/server.ts';
 import { edgeGuard, runtimeErrorHandler, runtimeNotFound, type EdgePolicy } from './edge.ts';
 import { requestContext } from '../observability/request-context.ts';
+import type { Drain } from './drain.ts';
 
 export class RuntimeStartError extends Error {
   override readonly name = 'RuntimeStartError';
@@ -20,17 +22,20 @@ export class RuntimeStartError extends Error {
 
 export interface HttpServerDeps {
   edge: EdgePolicy;
+  /** Counts open requests and, while draining, refuses new ones (drain.ts). */
+  drain: Pick<Drain, 'middleware'>;
   /** In order: the JSON-RPC endpoint first, so every message/send passes fewest routes. */
   routers: express.Router[];
   log: Logger;
 }
 
-export function runtimeServer({ edge, routers, log }: HttpServerDeps): http.Server {
+export function runtimeServer({ edge, drain, routers, log }: HttpServerDeps): http.Server {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestTargetGuard());
   app.use(requestContext());
   app.use(edgeGuard(edge));
+  app.use(drain.middleware());
   for (const router of routers) app.use(router);
   app.use(runtimeNotFound);
   app.use(runtimeErrorHandler(log));

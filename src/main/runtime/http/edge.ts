@@ -8,10 +8,10 @@ import { fromClientHttpError, HttpInputError, type HttpInputCode } from '../../h
 import { loopbackRefusal } from '../../http/loopback.ts';
 import { JSONRPC } from '../a2a/request-meta.ts';
 import { fail, ManagementError, toManagementError } from '../management/envelope.ts';
-import { AGENT_CARD_ROUTE, HEALTH_ROUTE } from '../../../shared/runtime-contract.ts';
+import { AGENT_CARD_ROUTE, HEALTH_ROUTE, LIVENESS_ROUTE, READINESS_ROUTE } from '../../../shared/runtime-contract.ts';
 
-/** Paths anyone may read from anywhere: the public agent card and the health check. */
-const PUBLIC_PATHS = new Set<string>([AGENT_CARD_ROUTE, HEALTH_ROUTE]);
+/** Paths anyone may read from anywhere: the public agent card and the probes (probes.ts). */
+const PUBLIC_PATHS = new Set<string>([AGENT_CARD_ROUTE, HEALTH_ROUTE, LIVENESS_ROUTE, READINESS_ROUTE]);
 
 export interface EdgePolicy {
   /** The runtime listens on a loopback address: refuse foreign Hosts and cross-site Origins. */

@@ -46,6 +46,8 @@ export const MANAGEMENT_ERRORS = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   /** A failure the runtime did not expect: logged with its stack; the request may be retried. */
   INTERNAL_ERROR: 500,
+  /** The runtime is draining (SIGTERM): no new requests (docs/deployment.md, "Shutdown and health"). */
+  SHUTTING_DOWN: 503,
 } as const;
 
 export type ManagementCode = keyof typeof MANAGEMENT_ERRORS;
