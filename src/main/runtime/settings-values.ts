@@ -17,7 +17,7 @@ export function logLevel(env: Record<string, string | undefined>): LogLevel {
   return level;
 }
 
-/** POSTGRES_DSN: a postgres:// or postgresql:// URL naming a host. The error shows the value
+/** POSTGRES_DSN: a postgres:// or postgresql:// URL naming a host (or a socket folder in ?host=). The error shows the value
  * with its password masked (store/postgres/dsn.ts). */
 export function postgresDsn(dsn: string): string {
   const expected = 'POSTGRES_DSN must be a URL such as postgresql://user:password@host:5432/database';
@@ -28,7 +28,8 @@ export function postgresDsn(dsn: string): string {
     throw new SettingsError(`${expected}, got '${redactDsn(dsn)}'`);
   }
   if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') throw new SettingsError(`${expected}, got the scheme '${u.protocol}' in '${redactDsn(dsn)}'`);
-  if (!u.hostname) throw new SettingsError(`${expected}, got no host in '${redactDsn(dsn)}'`);
+  // A Unix socket names its folder in ?host= (libpq, pg's connection string parser).
+  if (!u.hostname && !u.searchParams.get('host')) throw new SettingsError(`${expected}, got no host in '${redactDsn(dsn)}'`);
   return dsn;
 }
 
