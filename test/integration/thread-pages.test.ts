@@ -71,7 +71,17 @@ describe.each(BACKENDS)('thread pages on $name', (backend) => {
   });
 
   it('refuses a bad limit or cursor with 400 INVALID_PARAM', async () => {
-    for (const q of ['?limit=0', '?limit=1001', '?limit=ten', '?limit=2.5', '?limit=-1', '?limit=1&limit=2', '?cursor=%%%', '?cursor=bm90LWpzb24', '?cursor=WzEsMl0']) {
+    for (const q of [
+      '?limit=0',
+      '?limit=1001',
+      '?limit=ten',
+      '?limit=2.5',
+      '?limit=-1',
+      '?limit=1&limit=2',
+      '?cursor=%%%',
+      '?cursor=bm90LWpzb24',
+      '?cursor=WzEsMl0',
+    ]) {
       const r = await get(rt, q);
       expect(r.status, q).toBe(400);
       expect(r.body, q).toMatchObject({ success: false, data: null, error: { code: 'INVALID_PARAM' } });

@@ -15,7 +15,9 @@ function project(envFile: string): string {
 describe('the effective settings', () => {
   it('show each value with where it came from, secrets masked', () => {
     const hash = 'a'.repeat(64);
-    const dir = project(`AGENT_ID=file-agent\nLOG_LEVEL=debug\nOPENAI_API_KEY=sk-live-123456\nA2A_API_KEYS=ci:${hash}\nPOSTGRES_DSN=postgresql://app:hunter2@db:5432/x\n`);
+    const dir = project(
+      `AGENT_ID=file-agent\nLOG_LEVEL=debug\nOPENAI_API_KEY=sk-live-123456\nA2A_API_KEYS=ci:${hash}\nPOSTGRES_DSN=postgresql://app:hunter2@db:5432/x\n`,
+    );
     const rows = effectiveSettings(dir, { AGENT_ID: 'env-agent', NATS_PASSWORD: 'natspw', TRACE_SINKS: 'log,nats', NATS_USER: 'u', PATH: '/bin' });
     const by = Object.fromEntries(rows.map((r) => [r.name, r]));
     expect(by.AGENT_ID).toEqual({ name: 'AGENT_ID', value: 'env-agent', source: 'environment' });

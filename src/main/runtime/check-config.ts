@@ -112,7 +112,8 @@ export async function runCheckConfig(argv: string[]): Promise<void> {
   for (let i = 0; i < rest.length; i++) {
     if (rest[i] === '--project') dir = rest[++i];
     else if (rest[i].startsWith('--project=')) dir = rest[i].slice('--project='.length);
-    else if (/^--(host|port|data-dir|workers)$/.test(rest[i])) i++; // a start's flags are allowed and not needed
+    else if (/^--(host|port|data-dir|workers)$/.test(rest[i]))
+      i++; // a start's flags are allowed and not needed
     else if (!rest[i].startsWith('-') && dir === undefined) dir = rest[i];
     else if (!/^--(host|port|data-dir|workers)=|^--insecure$/.test(rest[i])) throw new UsageError(`--check-config takes a project folder, got '${rest[i]}'`);
   }

@@ -31,7 +31,9 @@ describe('settings checked at start', () => {
   it('POSTGRES_DSN: a postgres(ql):// URL with a host; the error says what is expected and never shows the password', () => {
     const ok = loadSettings(dir(), { POSTGRES_DSN: 'postgres://u:p@db.example:5432/x' }).memoryStore;
     expect(ok).toMatchObject({ backend: 'postgres', dsn: 'postgres://u:p@db.example:5432/x' });
-    expect(oneLine(() => loadSettings(dir(), { POSTGRES_DSN: 'not a url' }))).toMatch(/^POSTGRES_DSN must be a URL such as postgresql:\/\/user:password@host:5432\/database/);
+    expect(oneLine(() => loadSettings(dir(), { POSTGRES_DSN: 'not a url' }))).toMatch(
+      /^POSTGRES_DSN must be a URL such as postgresql:\/\/user:password@host:5432\/database/,
+    );
     const scheme = oneLine(() => loadSettings(dir(), { POSTGRES_DSN: 'mysql://root:hunter2@db/x' }));
     expect(scheme).toMatch(/scheme 'mysql:'/);
     expect(scheme).not.toContain('hunter2');

@@ -50,7 +50,19 @@ export function durationSeconds(name: string, raw: string): number {
   return Number(m[1]) * UNITS[(m[2] || 's').toLowerCase()];
 }
 
-const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3 };
+const SIZE_UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  k: 1024,
+  kb: 1024,
+  kib: 1024,
+  m: 1024 ** 2,
+  mb: 1024 ** 2,
+  mib: 1024 ** 2,
+  g: 1024 ** 3,
+  gb: 1024 ** 3,
+  gib: 1024 ** 3,
+};
 
 /** A size in bytes: `1073741824`, `512MiB`, `1GiB` (K/M/G and KB/MB/GB are binary too); -1 means no limit. */
 export function sizeBytes(name: string, raw: string): number {

@@ -16,7 +16,13 @@ export function streamLimits(limits: TraceStreamLimits): Pick<StreamConfig, 'max
 }
 
 /** Creates `name` capturing `subjects`, or brings an existing stream's limits to `limits`. */
-export async function ensureTraceStream(jsm: JetStreamManager, name: string, subjects: string, limits: TraceStreamLimits, log: Pick<Logger, 'info'>): Promise<void> {
+export async function ensureTraceStream(
+  jsm: JetStreamManager,
+  name: string,
+  subjects: string,
+  limits: TraceStreamLimits,
+  log: Pick<Logger, 'info'>,
+): Promise<void> {
   const wanted = streamLimits(limits);
   let config: StreamConfig;
   try {
