@@ -36,8 +36,8 @@ class SqliteMemoryStore implements MemoryStore {
     const owned = 'SELECT thread_id FROM threads WHERE agent_id = ?';
     this.stmt = {
       ping: db.prepare('SELECT 1'),
-      listThreads: db.prepare('SELECT thread_id FROM threads WHERE agent_id = ? ORDER BY created_at, thread_id').pluck(),
-      listUserThreads: db.prepare('SELECT thread_id FROM threads WHERE agent_id = ? AND user_id = ? ORDER BY created_at, thread_id').pluck(),
+      listThreads: db.prepare('SELECT thread_id FROM threads WHERE agent_id = ? ORDER BY created_at, rowid').pluck(),
+      listUserThreads: db.prepare('SELECT thread_id FROM threads WHERE agent_id = ? AND user_id = ? ORDER BY created_at, rowid').pluck(),
       // A page (management/thread-pages.ts): `@user` null for every user; row values compare (created_at, thread_id).
       threadPage: db.prepare(
         'SELECT created_at AS createdAt, thread_id AS threadId FROM threads WHERE agent_id = @agent AND (@user IS NULL OR user_id = @user) AND (created_at, thread_id) > (@at, @id) ORDER BY created_at, thread_id LIMIT @limit',
