@@ -1,6 +1,7 @@
 // The `agent-studio` command: one entry, a sub-command per service.
 //   agent-studio init    [DIR] [--template minimal|support-desk] [--name NAME] [--force] | [DIR] --sdk-types
 //   agent-studio runtime --project DIR [--host H] [--port N] [--data-dir DIR] [--workers N] [--insecure]
+//   agent-studio runtime --check-config [DIR]
 //   agent-studio runtime keys new NAME
 //   agent-studio serve   --project DIR [--port N] [--data-dir DIR]
 //   agent-studio start   (npm start: Electron when its binary exists, else `serve` on the example)
@@ -20,6 +21,9 @@ commands:
       auto = one per CPU); see docs/deployment.md
       a --host other than loopback needs caller keys (A2A_API_KEYS or A2A_JWT_*) and
       operator keys (MANAGEMENT_API_KEYS), or --insecure; see docs/security.md
+  runtime --check-config [DIR]
+      print the settings a start in DIR would use (NAME=value and where it came from,
+      secrets masked) and exit 0; a bad setting: its one-line error, exit 1
   runtime keys new NAME
       print a fresh API key once, and the NAME:sha256hex line for A2A_API_KEYS or
       MANAGEMENT_API_KEYS

@@ -95,6 +95,32 @@ describe('agent-studio runtime', () => {
     expect(none.err()).toMatch(/--project/);
   });
 
+  it('exits 1 with the one-line settings error, not a stack, for a bad LOG_LEVEL or POSTGRES_DSN (docs/deployment.md)', async () => {
+    const level = run(['runtime', '--project', EXAMPLE, '--port', '0', '--data-dir', tempDir('cli')], undefined, { LOG_LEVEL: 'verbose' });
+    expect(await level.exited).toBe(1);
+    expect(level.err()).toBe("agent-studio runtime: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got 'verbose'\n");
+    const dsn = run(['runtime', '--project', EXAMPLE, '--port', '0', '--data-dir', tempDir('cli')], undefined, { POSTGRES_DSN: 'not a url' });
+    expect(await dsn.exited).toBe(1);
+    expect(dsn.err()).toMatch(/^agent-studio runtime: POSTGRES_DSN must be a URL such as postgresql:\/\/user:password@host:5432\/database, got 'not a url'\n$/);
+  });
+
+  it('--check-config prints the effective settings with their sources, secrets masked, and exits 0; a bad one exits 1', async () => {
+    const dir = copyExample('cli-check');
+    fs.writeFileSync(path.join(dir, '.env'), 'AGENT_ID=from-file\nNATS_TOKEN=s3cr3t-token\n');
+    const ok = run(['runtime', '--check-config', dir], undefined, { LOG_LEVEL: 'debug', POSTGRES_DSN: 'postgresql://app:hunter2@db/x' });
+    expect(await ok.exited).toBe(0);
+    const lines = ok.out().split('\n');
+    expect(lines).toContain('AGENT_ID=from-file  # .env');
+    expect(lines).toContain('LOG_LEVEL=debug  # environment');
+    expect(lines).toContain('SHUTDOWN_GRACE_MS=25000  # default');
+    expect(lines).toContain('POSTGRES_DSN=postgresql://app:***@db/x  # environment');
+    expect(lines).toContain('NATS_TOKEN=*** (12 chars)  # .env');
+    expect(ok.out()).not.toMatch(/hunter2|s3cr3t/);
+    const bad = run(['runtime', '--check-config', dir], undefined, { TRACE_SINKS: 'nats', TRACE_NATS_MAX_AGE: 'a week' });
+    expect(await bad.exited).toBe(1);
+    expect(bad.err()).toMatch(/^agent-studio runtime: TRACE_NATS_MAX_AGE must be a duration/);
+  });
+
   it('prints its usage, with the defaults, for --help and exits 0', async () => {
     const help = run(['runtime', '--help']);
     expect(await help.exited).toBe(0);

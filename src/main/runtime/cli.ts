@@ -1,5 +1,6 @@
 // `agent-studio runtime --project DIR [--host 127.0.0.1] [--port N] [--data-dir DIR] [--workers N] [--insecure]`
 // `agent-studio runtime keys new NAME` (auth/keys-cli.ts)
+// `agent-studio runtime --check-config [DIR]` (check-config.ts)
 // One process by default; with --workers N the process is a node:cluster primary (cluster/workers.ts)
 // and each worker runs this same command. The runtime's modules load only where a runtime
 // starts: the primary of a cluster never imports them, nor the project.
@@ -10,10 +11,13 @@ import { parseFlags, parsePort, UsageError } from '../cli-args.ts';
 import { MigrationError } from '../common/migrations/runner.ts';
 import { formatDiagnosticsLine, formatReadyLine, RUNTIME_ENV, type ProjectDiagnostic } from '../../shared/runtime-contract.ts';
 import type { RunningRuntime } from './start.ts';
+import { SettingsError } from './settings-error.ts';
+import { logLevel, portSetting } from './settings-values.ts';
 import { parseWorkers, reportFatal, reportReady, runPrimary, workerInfo, workerReplicaId, type WorkerInfo } from './cluster/workers.ts';
 
 export async function runRuntimeCommand(argv: string[]): Promise<void> {
   if (argv[0] === 'keys') return (await import('./auth/keys-cli.ts')).runKeysCommand(argv.slice(1));
+  if (argv.includes('--check-config')) return (await import('./check-config.ts')).runCheckConfig(argv);
   const flags = parseFlags(argv, {
     project: { type: 'string' },
     host: { type: 'string' },
@@ -23,13 +27,22 @@ export async function runRuntimeCommand(argv: string[]): Promise<void> {
     insecure: { type: 'boolean' },
   });
   if (typeof flags.project !== 'string' || !flags.project) throw new UsageError('runtime needs --project DIR (the folder holding agent.json)');
-  const port = parsePort(flags.port, Number(process.env.PORT ?? 8080));
+  let port: number;
+  let primaryLogLevel: string;
+  try {
+    port = parsePort(flags.port, flags.port === undefined ? portSetting(process.env, 8080) : 8080);
+    primaryLogLevel = logLevel(process.env);
+  } catch (err) {
+    if (!(err instanceof SettingsError)) throw err;
+    process.stderr.write(`agent-studio runtime: ${err.message}\n`);
+    process.exit(1);
+  }
   const host = typeof flags.host === 'string' ? flags.host : '127.0.0.1';
   const workers = parseWorkers(flags.workers);
   if (workers === null) throw new UsageError(`--workers must be an integer >= 1 or 'auto', got '${String(flags.workers)}'`);
   const studioChild = /^(1|true)$/i.test(process.env[RUNTIME_ENV.studioChild] ?? '');
   if (workers > 1 && cluster.isPrimary) {
-    runPrimary({ workers, port, logLevel: process.env.LOG_LEVEL, onStop: studioChild ? exitWithParent : undefined });
+    runPrimary({ workers, port, logLevel: primaryLogLevel, onStop: studioChild ? exitWithParent : undefined });
     return;
   }
   await serve({
@@ -70,7 +83,7 @@ async function serve(opts: ServeOptions): Promise<void> {
     const replica = worker ? workerReplicaId(settings.env.REPLICA_ID) : settings.env.REPLICA_ID?.trim();
     if (replica) process.env.REPLICA_ID = replica;
     let logger: Logger | undefined;
-    if (worker) logger = pino({ name: 'agent-runtime', level: settings.env.LOG_LEVEL ?? 'info' }, pino.destination(2)).child({ worker: worker.slot });
+    if (worker) logger = pino({ name: 'agent-runtime', level: settings.logLevel }, pino.destination(2)).child({ worker: worker.slot });
     const rt = await startRuntime({
       projectDir: opts.project,
       host: opts.host,

@@ -49,7 +49,13 @@ describe('runtime settings', () => {
     expect(loadSettings(dir, {})).toMatchObject({ traceLog: true, traceNats: null });
     expect(loadSettings(dir, { TRACE_SINKS: 'log, nats', NATS_URL: 'nats://n:4222' })).toMatchObject({
       traceLog: true,
-      traceNats: { servers: 'nats://n:4222', prefix: 'agent-studio.traces', stream: 'AGENT_TRACES', bufferMax: 10_000 },
+      traceNats: {
+        servers: 'nats://n:4222',
+        prefix: 'agent-studio.traces',
+        stream: 'AGENT_TRACES',
+        bufferMax: 10_000,
+        limits: { maxAgeSeconds: 604_800, maxBytes: 1024 ** 3, maxMsgs: -1 },
+      },
     });
     expect(loadSettings(dir, { TRACE_SINKS: 'nats' }).traceLog).toBe(false);
     expect(() => loadSettings(dir, { TRACE_SINKS: 'log,kafka' })).toThrow(new SettingsError('TRACE_SINKS lists unknown sink(s) kafka: use log and/or nats'));

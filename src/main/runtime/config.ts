@@ -7,6 +7,7 @@ import { RUNTIME_ENV } from '../../shared/runtime-contract.ts';
 import { natsSettings, signingSecret, type NatsSettings } from './cluster/nats-settings.ts';
 import { SettingsError } from './settings-error.ts';
 import { authSettings, type AuthSettings } from './auth/settings.ts';
+import { logLevel, postgresDsn, traceStreamLimits, type LogLevel, type TraceStreamLimits } from './settings-values.ts';
 
 export interface RuntimeSettings {
   /** Owner of every thread this runtime writes (spec 1.5). Empty when unset. */
@@ -33,7 +34,9 @@ export interface RuntimeSettings {
   /** The memory store (docs/deployment.md): SQLite in the data dir, or a shared PostgreSQL. */
   memoryStore: MemoryStoreSettings;
   /** Trace sinks beyond the structured log (TRACE_SINKS=log,nats; docs/runtime-traces.md). */
-  traceNats: { servers: string; prefix: string; stream: string; bufferMax: number } | null;
+  traceNats: { servers: string; prefix: string; stream: string; bufferMax: number; limits: TraceStreamLimits } | null;
+  /** LOG_LEVEL (info), one of pino's levels (settings-values.ts). */
+  logLevel: LogLevel;
   /** The structured-log sink (on unless TRACE_SINKS leaves `log` out). */
   traceLog: boolean;
   /** The outbound connection pool (spec 8): OUTBOUND_MAX_CONNECTIONS (32), OUTBOUND_QUEUE_TIMEOUT_MS (30000). */
@@ -148,6 +151,7 @@ export function loadSettings(projectDir: string, processEnv: NodeJS.ProcessEnv =
     lightRunContext: !/^(0|false|no|off)$/i.test(env.LIGHT_RUN_CONTEXT ?? ''),
     memoryStore: memoryStoreSettings(env),
     traceNats,
+    logLevel: logLevel(env),
     traceLog: traceSinkNames(env).includes('log'),
     registryEvents,
     outbound: { maxConnections: positiveInt(env, 'OUTBOUND_MAX_CONNECTIONS', 32)!, queueTimeoutMs: positiveInt(env, 'OUTBOUND_QUEUE_TIMEOUT_MS', 30_000)! },
@@ -164,7 +168,7 @@ export function loadSettings(projectDir: string, processEnv: NodeJS.ProcessEnv =
 /** MEMORY_BACKEND (sqlite | postgres; postgres when only POSTGRES_DSN is set), POSTGRES_DSN,
  * POSTGRES_SCHEMA (public), POSTGRES_POOL_MAX (10), TASK_LEASE_MS (15000). */
 function memoryStoreSettings(env: Record<string, string>): MemoryStoreSettings {
-  const dsn = env.POSTGRES_DSN?.trim();
+  const dsn = env.POSTGRES_DSN?.trim() && postgresDsn(env.POSTGRES_DSN.trim());
   const backend = (env.MEMORY_BACKEND?.trim().toLowerCase() || (dsn ? 'postgres' : 'sqlite')) as string;
   if (backend === 'sqlite') return { backend };
   if (backend !== 'postgres') throw new SettingsError(`MEMORY_BACKEND must be sqlite or postgres, got '${env.MEMORY_BACKEND}'`);
@@ -182,7 +186,8 @@ function memoryStoreSettings(env: Record<string, string>): MemoryStoreSettings {
 }
 
 /** TRACE_SINKS (comma-separated: log, nats; default log), NATS_URL (nats://127.0.0.1:4222),
- * TRACE_NATS_PREFIX (agent-studio.traces), TRACE_NATS_STREAM (AGENT_TRACES), TRACE_NATS_BUFFER (10000). */
+ * TRACE_NATS_PREFIX (agent-studio.traces), TRACE_NATS_STREAM (AGENT_TRACES), TRACE_NATS_BUFFER (10000),
+ * TRACE_NATS_MAX_AGE / _MAX_BYTES / _MAX_MSGS (settings-values.ts). */
 function traceSinkNames(env: Record<string, string>): string[] {
   const sinks = (env.TRACE_SINKS?.trim() || 'log')
     .split(',')
@@ -200,6 +205,7 @@ function traceNatsSettings(env: Record<string, string>): RuntimeSettings['traceN
     prefix: subjectPrefix(env, 'TRACE_NATS_PREFIX', 'agent-studio.traces'),
     stream: env.TRACE_NATS_STREAM?.trim() || 'AGENT_TRACES',
     bufferMax: positiveInt(env, 'TRACE_NATS_BUFFER', 10_000)!,
+    limits: traceStreamLimits(env),
   };
 }
 

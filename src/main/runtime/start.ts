@@ -135,7 +135,7 @@ async function openFoundation(opts: RuntimeOptions, settings: RuntimeSettings): 
   const projectDir = path.resolve(opts.projectDir);
   if (settings.randomPool) useRandomPool(); // D-38: LangChain's per-runnable UUIDs, without a system call each
   if (settings.lightRunContext) useLightRunContext(); // D-40: no disabled LangSmith RunTree per runnable call
-  const log = opts.logger ?? pino({ name: 'agent-runtime', level: settings.env.LOG_LEVEL ?? 'info' }, pino.destination(2));
+  const log = opts.logger ?? pino({ name: 'agent-runtime', level: settings.logLevel }, pino.destination(2));
   const dataDir = path.resolve(opts.dataDir ?? path.join(projectDir, '.agent-studio', 'runtime'));
   const replica = settings.replicaId ?? defaultReplicaId();
   // spec 8: every outbound call (model, MCP, other agents, ctx.fetch) through one pool.

@@ -149,7 +149,7 @@ function mountThreads(api: express.Router, threads: ThreadService, body: express
     '/memory/threads',
     route((req) => {
       threads.agentId();
-      return threads.list(parseParams(ListThreadsQuerySchema, req.query).user);
+      return threads.list(parseParams(ListThreadsQuerySchema, req.query));
     }),
   );
   api.delete(

@@ -65,10 +65,13 @@ export const DeleteAllThreadsQuerySchema = z.object({
   }),
 });
 
-/** GET /api/v1/memory/threads: an optional `user` (docs/management-api.md, an extension). The
- * empty user names the threads made while caller authentication was off (docs/security.md). */
+/** GET /api/v1/memory/threads: an optional `user`, `limit` and `cursor` (docs/management-api.md,
+ * extensions; their values are checked in thread-pages.ts). The empty user names the threads
+ * made while caller authentication was off (docs/security.md). */
 export const ListThreadsQuerySchema = z.object({
   user: z.string({ error: "'user' must be given once, as a string." }).optional(),
+  limit: z.string({ error: "'limit' must be given once, as an integer." }).optional(),
+  cursor: z.string({ error: "'cursor' must be given once." }).optional(),
 });
 
 const agentIdField = (key: string) =>

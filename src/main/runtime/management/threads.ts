@@ -4,12 +4,13 @@ import type { MemoryConfig } from '../project/registry.ts';
 import type { MemoryStore } from '../store/types.ts';
 import { MANAGEMENT_ERRORS, ManagementError, type ManagementCode } from './envelope.ts';
 import { requireMemory } from './memory.ts';
+import { decodeCursor, encodeCursor, pageLimit } from './thread-pages.ts';
 
 export interface ThreadServiceDeps {
   memory: Pick<MemoryConfig, 'enabled'>;
   /** AGENT_ID: the owner of this agent's threads. */
   agentId: string | null;
-  store: Pick<MemoryStore, 'threadOwner' | 'listThreads' | 'readTranscript' | 'deleteThread' | 'deleteAllThreads' | 'migrateAgentId'>;
+  store: Pick<MemoryStore, 'threadOwner' | 'listThreadPage' | 'readTranscript' | 'deleteThread' | 'deleteAllThreads' | 'migrateAgentId'>;
 }
 
 /** GET /api/v1/status `thread_management` (docs/management-api.md): whether the thread
@@ -52,11 +53,20 @@ export class ThreadService {
     return agentId;
   }
 
-  /** This agent's threads; with `user`, only those that user owns (docs/security.md). */
-  async list(user?: string) {
+  /** A page of this agent's threads, oldest first; with `user`, only those that user owns
+   * (docs/security.md). `next_cursor` asks for the next page, null after the last
+   * (management/thread-pages.ts, docs/management-api.md). */
+  async list(query: { user?: string; limit?: string; cursor?: string } = {}) {
     const agentId = this.agentId();
-    if (user === undefined) return { agent_id: agentId, threads: await this.deps.store.listThreads(agentId) };
-    return { agent_id: agentId, user, threads: await this.deps.store.listThreads(agentId, user) };
+    const { user } = query;
+    const limit = pageLimit(query.limit);
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    // One more than asked for tells whether another page follows.
+    const rows = await this.deps.store.listThreadPage(agentId, { user, limit: limit + 1, after });
+    const page = rows.slice(0, limit);
+    const next_cursor = rows.length > limit ? encodeCursor(page[page.length - 1]) : null;
+    const threads = page.map((r) => r.threadId);
+    return user === undefined ? { agent_id: agentId, threads, limit, next_cursor } : { agent_id: agentId, user, threads, limit, next_cursor };
   }
 
   async messages(threadId: string) {

@@ -13,6 +13,8 @@ import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jets
 import type { NatsConnection } from '@nats-io/nats-core';
 import type { Logger } from 'pino';
 import type { TraceEvent, TraceSink } from './trace.ts';
+import type { TraceStreamLimits } from '../settings-values.ts';
+import { ensureTraceStream } from './trace-stream.ts';
 
 export interface NatsSinkOptions {
   /** NATS_URL as given (shown in the status). */
@@ -26,6 +28,8 @@ export interface NatsSinkOptions {
   stream: string;
   /** Events kept while NATS is slow or down (default 10,000). */
   bufferMax: number;
+  /** The stream's limits (TRACE_NATS_MAX_AGE, _MAX_BYTES, _MAX_MSGS; settings-values.ts). */
+  limits: TraceStreamLimits;
   log: Logger;
 }
 
@@ -93,12 +97,7 @@ export class NatsTraceSink implements TraceSink {
       );
       if (!nc) break;
       try {
-        const jsm = await jetstreamManager(nc);
-        try {
-          await jsm.streams.info(this.o.stream);
-        } catch {
-          await jsm.streams.add({ name: this.o.stream, subjects: [`${this.o.prefix}.>`], duplicate_window: 2 * 60 * 1_000_000_000 });
-        }
+        await ensureTraceStream(await jetstreamManager(nc), this.o.stream, `${this.o.prefix}.>`, this.o.limits, this.o.log);
         this.nc = nc;
         void this.watch(nc);
         this.js = jetstream(nc);

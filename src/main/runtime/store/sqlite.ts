@@ -13,7 +13,7 @@ import { migrateSqlite } from '../../common/migrations/sqlite.ts';
 import { MIGRATIONS } from './sqlite-migrations.ts';
 
 export { MIGRATIONS };
-import type { DeletedCounts, MemoryStore, ThreadClaim, TranscriptMessage } from './types.ts';
+import type { DeletedCounts, MemoryStore, ThreadClaim, ThreadCursor, TranscriptMessage } from './types.ts';
 import { claimResult, OwnerCache, type ThreadOwners } from './owner-cache.ts';
 
 /** How long a connection waits for another connection's (or process's) write lock before
@@ -38,6 +38,10 @@ class SqliteMemoryStore implements MemoryStore {
       ping: db.prepare('SELECT 1'),
       listThreads: db.prepare('SELECT thread_id FROM threads WHERE agent_id = ? ORDER BY created_at, rowid').pluck(),
       listUserThreads: db.prepare('SELECT thread_id FROM threads WHERE agent_id = ? AND user_id = ? ORDER BY created_at, rowid').pluck(),
+      // A page (management/thread-pages.ts): `@user` null for every user; row values compare (created_at, thread_id).
+      threadPage: db.prepare(
+        'SELECT created_at AS createdAt, thread_id AS threadId FROM threads WHERE agent_id = @agent AND (@user IS NULL OR user_id = @user) AND (created_at, thread_id) > (@at, @id) ORDER BY created_at, thread_id LIMIT @limit',
+      ),
       threadOwner: db.prepare('SELECT agent_id FROM threads WHERE thread_id = ?').pluck(),
       threadOwners: db.prepare('SELECT agent_id AS agentId, user_id AS user FROM threads WHERE thread_id = ?'),
       claimUser: db.prepare('INSERT INTO threads (thread_id, agent_id, user_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (thread_id) DO NOTHING'),
@@ -94,6 +98,11 @@ class SqliteMemoryStore implements MemoryStore {
 
   async listThreads(agentId: string, user?: string): Promise<string[]> {
     return (user === undefined ? this.stmt.listThreads.all(agentId) : this.stmt.listUserThreads.all(agentId, user)) as string[];
+  }
+
+  async listThreadPage(agentId: string, page: { user?: string; limit: number; after?: ThreadCursor }): Promise<ThreadCursor[]> {
+    const { user, limit, after } = page;
+    return this.stmt.threadPage.all({ agent: agentId, user: user ?? null, at: after?.createdAt ?? '', id: after?.threadId ?? '', limit }) as ThreadCursor[];
   }
 
   /** The thread's owners, from the cache or the database (cached when found). */

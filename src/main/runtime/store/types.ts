@@ -38,6 +38,9 @@ export interface MemoryStore {
   ping(): Promise<void>;
   /** Thread ids owned by the agent, oldest first; with `user`, only that user's threads. */
   listThreads(agentId: string, user?: string): Promise<string[]>;
+  /** Up to `limit` of those threads after `after` in the same order (created_at, thread_id),
+   * each with its created_at as an ISO timestamp (management/thread-pages.ts). */
+  listThreadPage(agentId: string, page: { user?: string; limit: number; after?: ThreadCursor }): Promise<ThreadCursor[]>;
   /** Claims the thread for (agent, user) when nobody owns it yet, atomically across processes
    * and replicas; otherwise says whether that agent and user own it (docs/security.md, "Whose
    * conversation is whose"). A thread written without a claim (authentication off, or made
@@ -65,4 +68,10 @@ export interface MemoryStore {
 export interface TranscriptMessage {
   role: 'human' | 'ai';
   content: string;
+}
+
+/** A thread's place in the list of an agent's threads (oldest first, then by id). */
+export interface ThreadCursor {
+  createdAt: string;
+  threadId: string;
 }

@@ -7,7 +7,7 @@ import os from 'node:os';
 import crypto from 'node:crypto';
 import pg from 'pg';
 import type { TaskStore } from '@a2a-js/sdk/server';
-import type { DeletedCounts, MemoryStore, ThreadClaim, TranscriptMessage } from '../types.ts';
+import type { DeletedCounts, MemoryStore, ThreadClaim, ThreadCursor, TranscriptMessage } from '../types.ts';
 import { claimResult, OwnerCache, type ThreadOwners } from '../owner-cache.ts';
 import { migrate, quoteIdent } from './migrations.ts';
 import { claimThread, OwnedPostgresSaver } from './checkpointer.ts';
@@ -107,6 +107,17 @@ class PostgresMemoryStore implements MemoryStore {
             user,
           ]);
     return r.rows.map((row) => row.thread_id);
+  }
+
+  /** A page (management/thread-pages.ts): created_at to the microsecond in UTC, so that the cursor compares exactly. */
+  async listThreadPage(agentId: string, page: { user?: string; limit: number; after?: ThreadCursor }): Promise<ThreadCursor[]> {
+    const { user, limit, after } = page;
+    const r = await this.q<ThreadCursor>(
+      `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createdAt", thread_id AS "threadId" FROM ${this.s}.threads
+        WHERE agent_id = $1 AND ($2::text IS NULL OR user_id = $2) AND (created_at, thread_id) > ($3::timestamptz, $4) ORDER BY created_at, thread_id LIMIT $5`,
+      [agentId, user ?? null, after?.createdAt ?? '-infinity', after?.threadId ?? '', limit],
+    );
+    return r.rows;
   }
 
   async claimThread(agentId: string, threadId: string, user: string): Promise<ThreadClaim> {
