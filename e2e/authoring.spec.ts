@@ -190,6 +190,17 @@ describe('authoring loop', () => {
     });
     expect(restored.status).toBe(200);
     await banner.waitFor({ state: 'detached', timeout: 20_000 });
+    // ... and the runtime has loaded it: a reload still under way would refresh the views of
+    // the next test in the middle of it.
+    await expect
+      .poll(
+        async () => {
+          const p = (await (await fetch(`${url}/api/project`)).json()) as { state: string; pending_changes: string[] };
+          return p.state === 'ready' && p.pending_changes.length === 0;
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true);
   });
 
   it('keeps the cursor, selection and scroll where the author was on save, on the project reload and on a page reload', async () => {
