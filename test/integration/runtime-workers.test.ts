@@ -2,78 +2,30 @@
 // Two workers behind one port answer as one runtime for everything stored (the SQLite file):
 // a conversation continues on the other worker, tasks/get finds the other worker's task; a
 // worker killed with -9 is restarted while the other keeps answering; SIGTERM stops them all.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import readline from 'node:readline';
-import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { A2AClient } from '@a2a-js/sdk/client';
 import type { AgentCard } from '@a2a-js/sdk';
-import { EXAMPLE, REPO, copyExample, sendParams, tempDir } from './helpers/runtime.ts';
+import { EXAMPLE, copyExample, sendParams, tempDir } from './helpers/runtime.ts';
+import { runRuntimeCli, type LogEntry as CliLogEntry } from './helpers/cli-process.ts';
 
-const BIN = path.join(REPO, 'bin/agent-studio.mjs');
-
-interface LogEntry {
-  msg?: string;
+interface LogEntry extends CliLogEntry {
   role?: string;
   worker?: number;
   worker_pid?: number;
   replica?: string;
   restarts?: number;
-  [key: string]: unknown;
 }
 
 /** The command as an operator runs it; its JSON log lines (stderr) can be awaited. */
 function runCluster(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [BIN, 'runtime', ...args], {
-    env: { PATH: process.env.PATH, AGENT_ID: 'test-agent', SCRIPTED_DELAY_MS: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  const entries: LogEntry[] = [];
-  const arrivals = new EventEmitter();
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  readline.createInterface({ input: child.stderr }).on('line', (line) => {
-    try {
-      const entry = JSON.parse(line) as LogEntry;
-      entries.push(entry);
-      arrivals.emit('entry', entry);
-    } catch {
-      // a plain line (a start error)
-    }
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })),
-  );
-  const ready = new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', () => {
-      const m = / ready at (http:\/\/\S+\/)$/m.exec(stdout);
-      if (m) resolve(m[1]);
-    });
-    void exited.then(({ code }) => reject(new Error(`exited ${code}: ${stderr}`)));
-  });
-  ready.catch(() => undefined);
-  /** The first log entry (already written or arriving later) that matches. */
-  const until = (pred: (e: LogEntry) => boolean, what: string, timeoutMs = 30_000) =>
-    new Promise<LogEntry>((resolve, reject) => {
-      const seen = entries.find(pred);
-      if (seen) return resolve(seen);
-      const timer = setTimeout(() => {
-        arrivals.off('entry', onEntry);
-        reject(new Error(`no log entry '${what}' within ${timeoutMs} ms; stderr:\n${stderr}`));
-      }, timeoutMs);
-      const onEntry = (e: LogEntry) => {
-        if (!pred(e)) return;
-        clearTimeout(timer);
-        arrivals.off('entry', onEntry);
-        resolve(e);
-      };
-      arrivals.on('entry', onEntry);
-    });
-  return { child, exited, ready, entries, until, out: () => stdout, err: () => stderr };
+  const cli = runRuntimeCli(args, env);
+  return {
+    ...cli,
+    entries: cli.entries as LogEntry[],
+    until: cli.until as (pred: (e: LogEntry) => boolean, what: string, timeoutMs?: number) => Promise<LogEntry>,
+  };
 }
 
 const serving =
