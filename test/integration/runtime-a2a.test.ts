@@ -258,7 +258,9 @@ describe('A2A runtime on the support-desk example', () => {
     const chunks = events.filter((e) => e.kind === 'artifact-update' && !e.lastChunk);
     expect(chunks.length).toBeGreaterThan(1);
     const final = events.find((e) => e.kind === 'artifact-update' && e.lastChunk);
-    expect((final.artifact.parts[0] as any).text).toBe(chunks.map((c) => c.artifact.parts[0].text).join(''));
+    // A resubscribe joins the stream where it is (A2A replays no earlier deltas): under load the
+    // first deltas may have gone out before it attached, so what it got is the answer's end.
+    expect((final.artifact.parts[0] as any).text.endsWith(chunks.map((c) => c.artifact.parts[0].text).join(''))).toBe(true);
     expect(events.at(-1).status.state).toBe('completed');
   });
 
