@@ -11,6 +11,7 @@ import pino from 'pino';
 import { A2AClient } from '@a2a-js/sdk/client';
 import type { AgentCard, Message, MessageSendParams, Part } from '@a2a-js/sdk';
 import { startRuntime, type RunningRuntime } from '../../../src/main/runtime/start.ts';
+import { runtimeClient } from '../../../src/main/playground/executor/a2a.ts';
 import type { TraceEvent, TraceSink } from '../../../src/main/runtime/observability/trace.ts';
 
 export const REPO = path.resolve(import.meta.dirname, '../../..');
@@ -18,19 +19,7 @@ export const REPO = path.resolve(import.meta.dirname, '../../..');
 /** The official A2A client on `url` without fetching its card, sending `headers` (a caller's
  * credential) with every request. */
 export function a2aClientWith(url: string, headers: Record<string, string> = {}): A2AClient {
-  const fetchImpl: typeof fetch = (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } });
-  const card: AgentCard = {
-    name: 'runtime under test',
-    description: '',
-    url,
-    version: '0',
-    protocolVersion: '0.3.0',
-    capabilities: { streaming: true },
-    defaultInputModes: [],
-    defaultOutputModes: [],
-    skills: [],
-  };
-  return new A2AClient(card, { fetchImpl });
+  return runtimeClient(url, undefined, headers);
 }
 export const EXAMPLE = path.join(REPO, 'examples/support-desk');
 
