@@ -13,6 +13,9 @@ export default defineConfig({
     globalSetup: ['e2e/global-setup.ts'],
     testTimeout: 90_000,
     hookTimeout: 90_000,
+    // expect.poll waits for what the page shows; its 1 s default is shorter than a busy
+    // 2-core CI machine needs for a render after a round trip to the runtime.
+    expect: { poll: { timeout: 15_000, interval: 100 } },
     fileParallelism: false,
     // The spec files run one after another in one worker that loads the studio's modules
     // once (a worker per file loaded them again each time). No spec changes process-wide

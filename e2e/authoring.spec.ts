@@ -227,11 +227,16 @@ describe('authoring loop', () => {
     const bottom = Number((await editorPlace(page)).scrollTop);
     // By keyboard (Monaco's scrollLineUp, Ctrl+Up on Linux: the view moves, the cursor and
     // selection stay): Chromium may latch a series of wheel events to another scroller.
+    // Each press moves one line; under load a round of presses can take longer than the
+    // poll's 1 s default, so the poll gets the time it needs.
     await expect
-      .poll(async () => {
-        for (let i = 0; i < 5; i++) await page.keyboard.press('Control+ArrowUp');
-        return Number((await editorPlace(page)).scrollTop);
-      })
+      .poll(
+        async () => {
+          for (let i = 0; i < 10; i++) await page.keyboard.press('Control+ArrowUp');
+          return Number((await editorPlace(page)).scrollTop);
+        },
+        { timeout: 30_000, interval: 100 },
+      )
       .toBeLessThan(bottom - 300);
     const place = await editorPlace(page);
     expect(Number(place.scrollTop)).toBeGreaterThan(0);
