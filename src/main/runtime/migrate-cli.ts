@@ -8,17 +8,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import pg from 'pg';
 import { parseFlags } from '../cli-args.ts';
 import { MigrationError, type MigrationEntry } from '../common/migrations/runner.ts';
 import { migrateSqlite, pendingSqlite } from '../common/migrations/sqlite.ts';
-import { pendingPostgres } from '../common/migrations/postgres.ts';
 import { loadSettings, SettingsError, type MemoryStoreSettings } from './config.ts';
 import { runtimeDataDir, sqliteStoreFile } from './store/location.ts';
-import { BUSY_TIMEOUT_MS } from './store/sqlite.ts';
 import { MIGRATIONS } from './store/sqlite-migrations.ts';
-import { migrate, PG_MIGRATIONS } from './store/postgres/migrations.ts';
 import { redactDsn, scrub } from './store/postgres/dsn.ts';
+
+/** How long to wait for a running runtime's write lock (the store's own BUSY_TIMEOUT_MS, store/sqlite.ts,
+ * not imported: that module loads LangGraph, which this command does not need). */
+const BUSY_TIMEOUT_MS = 5_000;
 
 interface Outcome {
   where: string;
@@ -87,6 +87,12 @@ function sqliteOutcome(file: string, where: string, dryRun: boolean): Outcome {
 
 async function onPostgres(s: Extract<MemoryStoreSettings, { backend: 'postgres' }>, dryRun: boolean): Promise<Outcome> {
   const where = `the PostgreSQL schema "${s.schema}" at ${redactDsn(s.dsn)}`;
+  // Loaded here: the PostgreSQL client and LangGraph's saver are not needed for SQLite.
+  const [{ default: pg }, { pendingPostgres }, { migrate, PG_MIGRATIONS }] = await Promise.all([
+    import('pg'),
+    import('../common/migrations/postgres.ts'),
+    import('./store/postgres/migrations.ts'),
+  ]);
   const newest = PG_MIGRATIONS.length;
   const pool = new pg.Pool({ connectionString: s.dsn, max: 1, connectionTimeoutMillis: 5_000, application_name: 'agent-studio-migrate' });
   pool.on('error', () => undefined); // an idle connection lost: the next query reports it
