@@ -81,6 +81,7 @@ export function postgresRetention(dsn: string, schema: string): RetentionBackend
         throw new Error(scrub((err as Error).message, dsn));
       }
       const key = retentionLockKey(schema);
+      let failure: Error | undefined;
       try {
         const got = (await c.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [key])).rows[0]?.ok;
         if (!got) return null;
@@ -89,8 +90,11 @@ export function postgresRetention(dsn: string, schema: string): RetentionBackend
         } finally {
           await c.query('SELECT pg_advisory_unlock($1)', [key]).catch(() => undefined);
         }
+      } catch (err) {
+        failure = err as Error;
+        throw new Error(scrub(failure.message, dsn));
       } finally {
-        c.release();
+        c.release(failure); // a connection that failed is closed, not reused (its session lock ends with it)
       }
     },
     close: () => pool.end(),
