@@ -3,6 +3,7 @@
 //   agent-studio runtime --project DIR [--host H] [--port N] [--data-dir DIR] [--workers N] [--insecure]
 //   agent-studio runtime --check-config [DIR]
 //   agent-studio runtime keys new NAME
+//   agent-studio runtime migrate [--project DIR] [--data-dir DIR] [--dry-run]
 //   agent-studio serve   --project DIR [--port N] [--data-dir DIR]
 //   agent-studio start   (npm start: Electron when its binary exists, else `serve` on the example)
 import { UsageError } from './cli-args.ts';
@@ -24,6 +25,10 @@ commands:
   runtime --check-config [DIR]
       print the settings a start in DIR would use (NAME=value and where it came from,
       secrets masked) and exit 0; a bad setting: its one-line error, exit 1
+  runtime migrate [--project DIR] [--data-dir DIR] [--dry-run]
+      apply the memory store's pending schema migrations (SQLite in the data dir, or
+      POSTGRES_DSN) before rolling replicas of a new build, and print them; --dry-run
+      only lists them (exit 0 either way); see docs/deployment.md, "Schema upgrades"
   runtime keys new NAME
       print a fresh API key once, and the NAME:sha256hex line for A2A_API_KEYS or
       MANAGEMENT_API_KEYS

@@ -24,6 +24,8 @@ describe('the effective settings', () => {
     expect(by.LOG_LEVEL).toEqual({ name: 'LOG_LEVEL', value: 'debug', source: '.env' });
     expect(by.SHUTDOWN_GRACE_MS).toEqual({ name: 'SHUTDOWN_GRACE_MS', value: '25000', source: 'default' });
     expect(by.TRACE_NATS_MAX_AGE).toEqual({ name: 'TRACE_NATS_MAX_AGE', value: '7d', source: 'default' });
+    expect(by.RETENTION_TASKS_MAX_AGE).toEqual({ name: 'RETENTION_TASKS_MAX_AGE', value: '', source: 'default' });
+    expect(by.RETENTION_INTERVAL).toEqual({ name: 'RETENTION_INTERVAL', value: '1h', source: 'default' });
     expect(by.MEMORY_BACKEND).toMatchObject({ value: 'postgres', source: 'default' });
     expect(by.POSTGRES_DSN.value).toBe('postgresql://app:***@db:5432/x');
     expect(by.A2A_API_KEYS.value).toBe(`ci:${'a'.repeat(12)}…`);
@@ -38,5 +40,6 @@ describe('the effective settings', () => {
   it('a bad setting is the one-line error a start gives', () => {
     expect(() => effectiveSettings(project('LOG_LEVEL=verbose\n'), {})).toThrow(SettingsError);
     expect(() => effectiveSettings(project(''), { PORT: 'eighty' })).toThrow(/PORT must be an integer/);
+    expect(() => effectiveSettings(project('RETENTION_TASKS_MAX_AGE=forever\n'), {})).toThrow(/^RETENTION_TASKS_MAX_AGE must be a duration/);
   });
 });

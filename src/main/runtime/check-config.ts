@@ -26,6 +26,10 @@ const RUNTIME_SETTINGS: [string, string][] = [
   ['POSTGRES_SCHEMA', 'public'],
   ['POSTGRES_POOL_MAX', '10'],
   ['TASK_LEASE_MS', '15000'],
+  ['RETENTION_TASKS_MAX_AGE', ''],
+  ['RETENTION_CHECKPOINTS_MAX_AGE', ''],
+  ['RETENTION_INTERVAL', '1h'],
+  ['RETENTION_BATCH_SIZE', '500'],
   ['OUTBOUND_MAX_CONNECTIONS', '32'],
   ['OUTBOUND_QUEUE_TIMEOUT_MS', '30000'],
   ['TRACE_SINKS', 'log'],
@@ -45,7 +49,7 @@ const RUNTIME_SETTINGS: [string, string][] = [
 ];
 
 /** Other names the runtime reads, shown only when set. */
-const OTHER_RUNTIME_NAME = /^(A2A_|NATS_|TRACE_|CLUSTER_|REGISTRY_|POSTGRES_|MANAGEMENT_|STAGE_TIMING$|NODE_SPANS$|RANDOM_POOL$|LIGHT_RUN_CONTEXT$)/;
+const OTHER_RUNTIME_NAME = /^(A2A_|RETENTION_|NATS_|TRACE_|CLUSTER_|REGISTRY_|POSTGRES_|MANAGEMENT_|STAGE_TIMING$|NODE_SPANS$|RANDOM_POOL$|LIGHT_RUN_CONTEXT$)/;
 
 export type SettingSource = 'default' | '.env' | 'environment';
 

@@ -1,6 +1,7 @@
 // `agent-studio runtime --project DIR [--host 127.0.0.1] [--port N] [--data-dir DIR] [--workers N] [--insecure]`
 // `agent-studio runtime keys new NAME` (auth/keys-cli.ts)
 // `agent-studio runtime --check-config [DIR]` (check-config.ts)
+// `agent-studio runtime migrate [--project DIR] [--data-dir DIR] [--dry-run]` (migrate-cli.ts)
 // One process by default; with --workers N the process is a node:cluster primary (cluster/workers.ts)
 // and each worker runs this same command. The runtime's modules load only where a runtime
 // starts: the primary of a cluster never imports them, nor the project.
@@ -17,6 +18,7 @@ import { parseWorkers, reportFatal, reportReady, runPrimary, workerInfo, workerR
 
 export async function runRuntimeCommand(argv: string[]): Promise<void> {
   if (argv[0] === 'keys') return (await import('./auth/keys-cli.ts')).runKeysCommand(argv.slice(1));
+  if (argv[0] === 'migrate') return (await import('./migrate-cli.ts')).runMigrateCommand(argv.slice(1));
   if (argv.includes('--check-config')) return (await import('./check-config.ts')).runCheckConfig(argv);
   const flags = parseFlags(argv, {
     project: { type: 'string' },

@@ -7,7 +7,15 @@ import { RUNTIME_ENV } from '../../shared/runtime-contract.ts';
 import { natsSettings, signingSecret, type NatsSettings } from './cluster/nats-settings.ts';
 import { SettingsError } from './settings-error.ts';
 import { authSettings, type AuthSettings } from './auth/settings.ts';
-import { logLevel, postgresDsn, traceStreamLimits, type LogLevel, type TraceStreamLimits } from './settings-values.ts';
+import {
+  logLevel,
+  postgresDsn,
+  retentionSettings,
+  traceStreamLimits,
+  type LogLevel,
+  type RetentionSettings,
+  type TraceStreamLimits,
+} from './settings-values.ts';
 
 export interface RuntimeSettings {
   /** Owner of every thread this runtime writes (spec 1.5). Empty when unset. */
@@ -33,6 +41,8 @@ export interface RuntimeSettings {
   lightRunContext: boolean;
   /** The memory store (docs/deployment.md): SQLite in the data dir, or a shared PostgreSQL. */
   memoryStore: MemoryStoreSettings;
+  /** How long finished tasks and idle threads' checkpoints are kept (RETENTION_*; store/retention.ts). */
+  retention: RetentionSettings;
   /** Trace sinks beyond the structured log (TRACE_SINKS=log,nats; docs/runtime-traces.md). */
   traceNats: { servers: string; prefix: string; stream: string; bufferMax: number; limits: TraceStreamLimits } | null;
   /** LOG_LEVEL (info), one of pino's levels (settings-values.ts). */
@@ -150,6 +160,7 @@ export function loadSettings(projectDir: string, processEnv: NodeJS.ProcessEnv =
     randomPool: !/^(0|false|no|off)$/i.test(env.RANDOM_POOL ?? ''),
     lightRunContext: !/^(0|false|no|off)$/i.test(env.LIGHT_RUN_CONTEXT ?? ''),
     memoryStore: memoryStoreSettings(env),
+    retention: retentionSettings(env),
     traceNats,
     logLevel: logLevel(env),
     traceLog: traceSinkNames(env).includes('log'),

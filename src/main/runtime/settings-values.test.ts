@@ -60,4 +60,19 @@ describe('settings checked at start', () => {
     expect(oneLine(() => loadSettings(dir(), { ...nats, TRACE_NATS_MAX_BYTES: '0' }))).toMatch(/^TRACE_NATS_MAX_BYTES/);
     expect(oneLine(() => loadSettings(dir(), { ...nats, TRACE_NATS_MAX_MSGS: '1.5' }))).toMatch(/^TRACE_NATS_MAX_MSGS must be a whole number/);
   });
+
+  it('RETENTION_*: unset keeps for ever; ages and the interval are durations; bad values are one line naming the setting', () => {
+    expect(loadSettings(dir(), {}).retention).toEqual({ tasksMaxAgeSeconds: null, checkpointsMaxAgeSeconds: null, intervalSeconds: 3600, batchSize: 500 });
+    expect(
+      loadSettings(dir(), { RETENTION_TASKS_MAX_AGE: '7d', RETENTION_CHECKPOINTS_MAX_AGE: '0', RETENTION_INTERVAL: '30m', RETENTION_BATCH_SIZE: '50' })
+        .retention,
+    ).toEqual({ tasksMaxAgeSeconds: 7 * 86_400, checkpointsMaxAgeSeconds: null, intervalSeconds: 1800, batchSize: 50 });
+    expect(oneLine(() => loadSettings(dir(), { RETENTION_TASKS_MAX_AGE: 'a week' }))).toMatch(/^RETENTION_TASKS_MAX_AGE must be a duration such as 7d/);
+    expect(oneLine(() => loadSettings(dir(), { RETENTION_CHECKPOINTS_MAX_AGE: '-1' }))).toMatch(/^RETENTION_CHECKPOINTS_MAX_AGE must be a duration/);
+    expect(oneLine(() => loadSettings(dir(), { RETENTION_INTERVAL: '0' }))).toBe(
+      "RETENTION_INTERVAL must be at least 1s (a duration such as 1h, 30m, 90s), got '0'",
+    );
+    expect(oneLine(() => loadSettings(dir(), { RETENTION_BATCH_SIZE: '0' }))).toBe("RETENTION_BATCH_SIZE must be an integer between 1 and 100000, got '0'");
+    expect(oneLine(() => loadSettings(dir(), { RETENTION_BATCH_SIZE: 'lots' }))).toMatch(/^RETENTION_BATCH_SIZE must be an integer/);
+  });
 });

@@ -99,3 +99,39 @@ export function traceStreamLimits(env: Record<string, string | undefined>): Trac
     maxMsgs: msgs ? Number(msgs) : d.maxMsgs,
   };
 }
+
+/** How long the memory store keeps what is finished (docs/deployment.md, "Retention"; store/retention.ts). */
+export interface RetentionSettings {
+  /** RETENTION_TASKS_MAX_AGE: finished A2A tasks (completed, failed, canceled, rejected) last updated longer ago are deleted; null: kept for ever. */
+  tasksMaxAgeSeconds: number | null;
+  /** RETENTION_CHECKPOINTS_MAX_AGE: the checkpoints of a thread with no checkpoint and no task newer than this, and no unfinished task, are deleted; null: kept for ever. */
+  checkpointsMaxAgeSeconds: number | null;
+  /** RETENTION_INTERVAL (1h): time between sweeps; the first runs min(interval, 30 s) after the start. */
+  intervalSeconds: number;
+  /** RETENTION_BATCH_SIZE (500): tasks, or threads, per transaction. */
+  batchSize: number;
+}
+
+export const DEFAULT_RETENTION_INTERVAL_SECONDS = 3600;
+export const DEFAULT_RETENTION_BATCH_SIZE = 500;
+
+/** The RETENTION_* settings: ages and the interval are durations (7d, 72h, 30m, 90s); an unset or 0 age keeps for ever. */
+export function retentionSettings(env: Record<string, string | undefined>): RetentionSettings {
+  const age = (name: string) => {
+    const raw = env[name]?.trim();
+    const seconds = raw ? durationSeconds(name, raw) : 0;
+    return seconds > 0 ? seconds : null;
+  };
+  const interval = env.RETENTION_INTERVAL?.trim();
+  const intervalSeconds = interval ? durationSeconds('RETENTION_INTERVAL', interval) : DEFAULT_RETENTION_INTERVAL_SECONDS;
+  if (intervalSeconds < 1) throw new SettingsError(`RETENTION_INTERVAL must be at least 1s (a duration such as 1h, 30m, 90s), got '${interval}'`);
+  const batch = env.RETENTION_BATCH_SIZE?.trim();
+  if (batch && (!/^\d+$/.test(batch) || Number(batch) < 1 || Number(batch) > 100_000))
+    throw new SettingsError(`RETENTION_BATCH_SIZE must be an integer between 1 and 100000, got '${batch}'`);
+  return {
+    tasksMaxAgeSeconds: age('RETENTION_TASKS_MAX_AGE'),
+    checkpointsMaxAgeSeconds: age('RETENTION_CHECKPOINTS_MAX_AGE'),
+    intervalSeconds,
+    batchSize: batch ? Number(batch) : DEFAULT_RETENTION_BATCH_SIZE,
+  };
+}

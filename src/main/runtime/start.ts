@@ -20,6 +20,8 @@ import { openSqliteStore } from './store/sqlite.ts';
 import { defaultReplicaId, openPostgresStore } from './store/postgres/store.ts';
 import type { PgTaskStore } from './store/postgres/taskStore.ts';
 import type { MemoryStore } from './store/types.ts';
+import { runtimeDataDir, sqliteStoreFile } from './store/location.ts';
+import { startStoreRetention } from './store/retention-start.ts';
 import { useRandomPool } from './tuning/random-pool.ts';
 import { useLightRunContext } from './tuning/run-context.ts';
 import { createSummarizer } from './memory/fold.ts';
@@ -84,7 +86,7 @@ async function openStore(
   cancels: CancelRequests,
 ): Promise<{ store: MemoryStore; shared: PgTaskStore | null }> {
   const s = settings.memoryStore;
-  if (s.backend !== 'postgres') return { store: openSqliteStore(path.join(dataDir, 'memory.sqlite')), shared: null };
+  if (s.backend !== 'postgres') return { store: openSqliteStore(sqliteStoreFile(dataDir)), shared: null };
   const store = await openPostgresStore({
     dsn: s.dsn,
     schema: s.schema,
@@ -136,7 +138,7 @@ async function openFoundation(opts: RuntimeOptions, settings: RuntimeSettings): 
   if (settings.randomPool) useRandomPool(); // D-38: LangChain's per-runnable UUIDs, without a system call each
   if (settings.lightRunContext) useLightRunContext(); // D-40: no disabled LangSmith RunTree per runnable call
   const log = opts.logger ?? pino({ name: 'agent-runtime', level: settings.logLevel }, pino.destination(2));
-  const dataDir = path.resolve(opts.dataDir ?? path.join(projectDir, '.agent-studio', 'runtime'));
+  const dataDir = runtimeDataDir(projectDir, opts.dataDir);
   const replica = settings.replicaId ?? defaultReplicaId();
   // spec 8: every outbound call (model, MCP, other agents, ctx.fetch) through one pool.
   const outbound = new OutboundPool(settings.outbound.maxConnections, settings.outbound.queueTimeoutMs);
@@ -285,7 +287,10 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
     ],
     log,
   });
+  // docs/deployment.md, "Retention": off unless a RETENTION_*_MAX_AGE is set.
+  const retention = startStoreRetention(settings, sqliteStoreFile(runtimeDataDir(opts.projectDir, opts.dataDir)), log);
   const closeParts = async () => {
+    await retention?.close();
     await f.mcp.close();
     await m.registryEvents?.close();
     await a.control?.close();

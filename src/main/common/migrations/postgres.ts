@@ -96,3 +96,15 @@ export async function migratePostgres(pool: pg.Pool, schema: string, migrations:
   }
   return applied;
 }
+
+/**
+ * The migrations `migratePostgres` would apply, read without writing anything or taking the
+ * lock (for a dry run); throws the same MigrationError for a schema this build must not open.
+ */
+export async function pendingPostgres(pool: pg.Pool, schema: string, migrations: readonly PgMigration[]): Promise<PgMigration[]> {
+  const ledger = `${quoteIdent(schema)}.store_migrations`;
+  const exists = (await pool.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [ledger])).rows[0]?.t;
+  if (!exists) return planMigrations([], migrations, `the PostgreSQL schema "${schema}"`).pending;
+  const applied = (await pool.query<AppliedMigration>(`SELECT version, hash AS sha256 FROM ${ledger} ORDER BY version`)).rows;
+  return planMigrations(applied, migrations, `the PostgreSQL schema "${schema}"`).pending;
+}

@@ -6,7 +6,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrationHash } from './runner.ts';
-import { migrateSqlite, sqliteSchemaVersion, type SqliteMigration } from './sqlite.ts';
+import { migrateSqlite, pendingSqlite, sqliteSchemaVersion, type SqliteMigration } from './sqlite.ts';
 
 const MIGRATIONS: SqliteMigration[] = [
   { version: 1, name: 'notes', sql: 'CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL);' },
@@ -94,5 +94,21 @@ describe('migrateSqlite', () => {
       { version: 2, applied_at: 'then' },
       { version: 3, applied_at: 'later' },
     ]);
+  });
+});
+
+describe('pendingSqlite (a dry run)', () => {
+  it('lists what migrateSqlite would apply on a read-only connection, for a fresh file, a ledger without hashes, and refuses the same databases', () => {
+    const db = open();
+    expect(pendingSqlite(db, MIGRATIONS, 'the test file').map((m) => m.version)).toEqual([1, 2]);
+    db.exec('CREATE TABLE schema_version (version INTEGER PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL)');
+    db.exec(MIGRATIONS[0].sql!);
+    db.prepare("INSERT INTO schema_version VALUES (1, 'then')").run();
+    const readOnly = new Database(file, { readonly: true });
+    opened.push(readOnly);
+    expect(pendingSqlite(readOnly, MIGRATIONS, 'the test file').map((m) => m.version)).toEqual([2]);
+    expect(ledger(db)).toEqual([{ version: 1, applied_at: 'then' }]);
+    db.prepare("INSERT INTO schema_version VALUES (3, 'later')").run();
+    expect(() => pendingSqlite(readOnly, MIGRATIONS, 'the test file')).toThrow('the test file has migration 3 applied, newer than this build supports');
   });
 });

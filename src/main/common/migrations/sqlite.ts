@@ -67,3 +67,16 @@ export function migrateSqlite(db: Database.Database, migrations: readonly Sqlite
   }
   return done;
 }
+
+/**
+ * The migrations `migrateSqlite` would apply, read without writing anything (for a dry run);
+ * throws the same MigrationError for a database this build must not open. A connection opened
+ * read-only is enough; a file without a ledger has every migration pending.
+ */
+export function pendingSqlite(db: Database.Database, migrations: readonly SqliteMigration[], where: string): SqliteMigration[] {
+  const columns = db.prepare("SELECT name FROM pragma_table_info('schema_version')").pluck().all() as string[];
+  if (columns.length === 0) return planMigrations([], migrations, where).pending;
+  const hash = columns.includes('sha256') ? 'sha256' : 'NULL AS sha256';
+  const applied = db.prepare(`SELECT version, ${hash} FROM schema_version ORDER BY version`).all() as AppliedMigration[];
+  return planMigrations(applied, migrations, where).pending;
+}

@@ -123,6 +123,15 @@ export const MIGRATIONS: readonly SqliteMigration[] = [
       CREATE INDEX threads_user_idx ON threads (agent_id, user_id, created_at);
     `,
   },
+  {
+    version: 5,
+    name: 'finished a2a_tasks by age',
+    // docs/deployment.md, "Retention": the sweep deletes the oldest finished tasks a batch at a
+    // time; this index finds them without reading the tasks still in progress.
+    sql: `
+      CREATE INDEX a2a_tasks_finished_idx ON a2a_tasks (updated_at) WHERE state IN ('completed', 'failed', 'canceled', 'rejected');
+    `,
+  },
 ];
 
 /** The status.state of a stored task document, or null when it cannot be read. */

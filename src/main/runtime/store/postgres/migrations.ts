@@ -68,6 +68,15 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     CREATE INDEX threads_user_idx ON {schema}.threads (agent_id, user_id, created_at);
     `,
   },
+  {
+    version: 4,
+    name: 'finished a2a_tasks by age',
+    // docs/deployment.md, "Retention": the sweep deletes the oldest finished tasks a batch at a
+    // time; this index finds them without reading the tasks still in progress.
+    sql: `
+    CREATE INDEX a2a_tasks_finished_idx ON {schema}.a2a_tasks (updated_at) WHERE state IN ('completed', 'failed', 'canceled', 'rejected');
+    `,
+  },
 ];
 
 /** Brings the schema to the latest version; returns the versions this call applied. */
