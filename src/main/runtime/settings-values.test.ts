@@ -60,4 +60,11 @@ describe('settings checked at start', () => {
     expect(oneLine(() => loadSettings(dir(), { ...nats, TRACE_NATS_MAX_BYTES: '0' }))).toMatch(/^TRACE_NATS_MAX_BYTES/);
     expect(oneLine(() => loadSettings(dir(), { ...nats, TRACE_NATS_MAX_MSGS: '1.5' }))).toMatch(/^TRACE_NATS_MAX_MSGS must be a whole number/);
   });
+
+  it('CHECKPOINT_DURABILITY: exit by default, async or sync, anything else a one-line error', () => {
+    expect(loadSettings(dir(), {}).checkpointDurability).toBe('exit');
+    expect(loadSettings(dir(), { CHECKPOINT_DURABILITY: 'Async' }).checkpointDurability).toBe('async');
+    expect(loadSettings(dir(), { CHECKPOINT_DURABILITY: 'sync' }).checkpointDurability).toBe('sync');
+    expect(oneLine(() => loadSettings(dir(), { CHECKPOINT_DURABILITY: 'always' }))).toBe("CHECKPOINT_DURABILITY must be one of exit, async, sync, got 'always'");
+  });
 });
