@@ -75,10 +75,12 @@ export type CheckpointDetail = z.infer<typeof CheckpointDetailSchema>;
 export const CheckpointPageSchema = z.object({ items: z.array(CheckpointSummarySchema), next_before: z.string().nullable() });
 export type CheckpointPage = z.infer<typeof CheckpointPageSchema>;
 
-/** Query of the runtime's list: `limit` (1-200, default 50) and `before` (a checkpoint id). */
+/** Query of the runtime's list: `limit` (1-200, default 50), `before` (a checkpoint id) and
+ * `task_id` (only the checkpoints that task wrote). */
 export const CheckpointListQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   before: z.string().min(1).max(200).optional(),
+  task_id: z.string().min(1).max(200).optional(),
 });
 
 /** Query of a detail: the namespace (default '', the top graph). */

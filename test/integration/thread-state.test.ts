@@ -57,6 +57,9 @@ describe('a session thread, step by step, through the Playground', () => {
     expect(all[0]!.run_id).toBe(runs[1]);
     expect(all.at(-1)!.run_id).toBe(runs[0]);
     expect(all.some((c) => c.writes.router?.includes('intents'))).toBe(true);
+    // Each step names the node that ran in it, also one that wrote nothing.
+    const ran = all.filter((c) => c.run_id === runs[1]).flatMap((c) => Object.keys(c.writes));
+    expect(ran).toEqual(expect.arrayContaining(['guardrail', 'router', 'skills', 'respond']));
   });
 
   it('pages with next_cursor to the same list, and refuses a cursor it did not issue', async () => {
@@ -143,17 +146,33 @@ describe('the debugger endpoints of a runtime on PostgreSQL', () => {
     });
     expect(res.result.status.state).toBe('completed');
     const base = `${rt.url}${DEBUG_BASE.slice(1)}/threads/${res.result.contextId}/checkpoints`;
-    const page = await (await fetch(base, { headers: controlHeaders('tok') })).json();
+    const get = async (url: string): Promise<any> => (await fetch(url, { headers: controlHeaders('tok') })).json();
+    const page = await get(base);
     expect(page.success).toBe(true);
     const items = page.data.items as Ckpt[];
     expect(items.length).toBeGreaterThanOrEqual(5);
     expect(items.every((c) => c.task_id === res.result.id)).toBe(true);
     const withRouter = items.find((c) => c.writes.router)!;
-    const detail = await (await fetch(`${base}/${withRouter.checkpoint_id}`, { headers: controlHeaders('tok') })).json();
+    const detail = await get(`${base}/${withRouter.checkpoint_id}`);
     expect(detail.data.values.intents).toEqual(['refund', 'order_status']);
     const missing = await fetch(`${base}/nope`, { headers: controlHeaders('tok') });
     expect(missing.status).toBe(404);
-    expect((await missing.json()).error.code).toBe('CHECKPOINT_NOT_FOUND');
+    expect(((await missing.json()) as any).error.code).toBe('CHECKPOINT_NOT_FOUND');
+
+    // A second turn on the thread: task_id keeps to one turn's checkpoints.
+    const next = await rawRpc(rt.url, {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'message/send',
+      params: { message: { kind: 'message', messageId: 'm-2', role: 'user', contextId: res.result.contextId, parts: [{ kind: 'text', text: ORDER }] } },
+    });
+    expect(next.result.status.state).toBe('completed');
+    const second = (await get(`${base}?task_id=${next.result.id}`)).data.items as Ckpt[];
+    expect(second.length).toBeGreaterThanOrEqual(4);
+    expect(second.every((c) => c.task_id === next.result.id)).toBe(true);
+    expect((await get(`${base}?task_id=${res.result.id}`)).data.items.map((c: Ckpt) => c.checkpoint_id)).toEqual(items.map((c) => c.checkpoint_id));
+    const bad = await fetch(`${base}?limit=0`, { headers: controlHeaders('tok') });
+    expect(bad.status).toBe(400);
   });
 
   it('has no debugger endpoints without a control token', async () => {

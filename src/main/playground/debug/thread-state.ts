@@ -39,7 +39,7 @@ export class ThreadStateService {
     const thread = this.threadOf(sessionId);
     if (!thread) return { items: [], next_cursor: null };
     const before = cursor === undefined ? undefined : decodeCheckpointCursor(cursor);
-    const got = await this.runtime.checkpoints(thread, limit, before, RUNTIME_WAIT_MS);
+    const got = await this.runtime.checkpoints(thread, { limit, before }, RUNTIME_WAIT_MS);
     if (!got.ok) throw unavailable(got.reason === 'not_running' ? 'no runtime is running' : got.detail);
     const runOf = this.runNamer(sessionId);
     return {
@@ -48,7 +48,8 @@ export class ThreadStateService {
     };
   }
 
-  /** The checkpoints one run wrote, oldest first (a run's turn has a few dozen at most). */
+  /** The checkpoints one run wrote, oldest first: those stamped with its task (a resume
+   * shares its parent's task: each run keeps the ones written after it was created). */
   async runCheckpoints(runId: string): Promise<SessionCheckpoint[]> {
     const run = this.store.getRun(runId);
     if (!run) throw notFound('run', runId);
@@ -56,17 +57,13 @@ export class ThreadStateService {
     const runOf = this.runNamer(run.session_id);
     const mine: SessionCheckpoint[] = [];
     let before: string | undefined;
-    // Newest first: later runs' checkpoints come first, then this run's, then earlier ones.
-    for (;;) {
-      const got = await this.runtime.checkpoints(run.context_id, 200, before, RUNTIME_WAIT_MS);
+    do {
+      const got = await this.runtime.checkpoints(run.context_id, { limit: 200, before, taskId: run.task_id }, RUNTIME_WAIT_MS);
       if (!got.ok) throw unavailable(got.reason === 'not_running' ? 'no runtime is running' : got.detail);
-      for (const c of got.value.items) {
-        if (runOf(c) === runId) mine.push({ ...c, run_id: runId });
-        else if (mine.length) return mine.reverse(); // turns run one after another: a run's checkpoints are contiguous
-      }
-      if (!got.value.next_before) return mine.reverse();
-      before = got.value.next_before;
-    }
+      for (const c of got.value.items) if (runOf(c) === runId) mine.push({ ...c, run_id: runId });
+      before = got.value.next_before ?? undefined;
+    } while (before);
+    return mine.reverse();
   }
 
   /** One checkpoint of the session's thread with its values and the diff from its parent. */

@@ -45,7 +45,7 @@ export function debugRouter({ controlToken, reader, log }: DebugRouteDeps): expr
     '/threads/:thread_id/checkpoints',
     handle((req) => {
       const q = parseParams(CheckpointListQuerySchema, req.query);
-      return reader.page(req.params.thread_id as string, q.limit, q.before);
+      return reader.page(req.params.thread_id as string, q.limit, q.before, q.task_id);
     }),
   );
   api.get(

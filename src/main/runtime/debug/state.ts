@@ -10,7 +10,10 @@ import { jsonState } from './json-state.ts';
 
 /** What the reader needs of the loaded graph. */
 export interface StateGraphReader {
-  getStateHistory(config: Record<string, unknown>, options?: { limit?: number; before?: Record<string, unknown> }): AsyncIterableIterator<StateSnapshot>;
+  getStateHistory(
+    config: Record<string, unknown>,
+    options?: { limit?: number; before?: Record<string, unknown>; filter?: Record<string, unknown> },
+  ): AsyncIterableIterator<StateSnapshot>;
   getState(config: Record<string, unknown>, options?: { subgraphs?: boolean }): Promise<StateSnapshot>;
   checkpointer?: BaseCheckpointSaver | boolean;
 }
@@ -21,11 +24,13 @@ const idOf = (config: { configurable?: Record<string, unknown> } | undefined): s
   (config?.configurable?.checkpoint_id as string | undefined) ?? null;
 const nsOf = (config: { configurable?: Record<string, unknown> } | undefined): string => (config?.configurable?.checkpoint_ns as string | undefined) ?? '';
 
-/** Which node wrote which channels from `parent` (its tasks' results are the writes that made its child). */
+/** Which node ran in the step that made `parent`'s child, and which channels it wrote (its
+ * tasks' results are those writes; a node that returned nothing wrote none). */
 function writesFrom(parent: StateSnapshot | undefined): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const t of parent?.tasks ?? []) {
-    if (t.result && typeof t.result === 'object') out[t.name] = [...new Set([...(out[t.name] ?? []), ...Object.keys(t.result)])];
+    const written = t.result && typeof t.result === 'object' ? Object.keys(t.result) : [];
+    out[t.name] = [...new Set([...(out[t.name] ?? []), ...written])];
   }
   return out;
 }
@@ -50,9 +55,13 @@ export class ThreadStateReader {
   constructor(private readonly graph: () => StateGraphReader) {}
 
   /** A page of the thread's top-level checkpoints, newest first. */
-  async page(threadId: string, limit: number, before: string | undefined): Promise<CheckpointPage> {
+  async page(threadId: string, limit: number, before: string | undefined, taskId?: string): Promise<CheckpointPage> {
     const got: StateSnapshot[] = [];
-    const options = { limit: limit + 1, ...(before ? { before: { configurable: { thread_id: threadId, checkpoint_ns: '', checkpoint_id: before } } } : {}) };
+    const options = {
+      limit: limit + 1,
+      ...(before ? { before: { configurable: { thread_id: threadId, checkpoint_ns: '', checkpoint_id: before } } } : {}),
+      ...(taskId ? { filter: { [TURN_TASK_CONFIG_KEY]: taskId } } : {}),
+    };
     for await (const s of this.graph().getStateHistory({ configurable: { thread_id: threadId, checkpoint_ns: '' } }, options)) got.push(s);
     const items = got.slice(0, limit).map((s, i) => summary(s, got[i + 1] && idOf(got[i + 1]!.config) === idOf(s.parentConfig) ? got[i + 1] : undefined));
     // The page's last item's writes need its parent, the one read past the page.

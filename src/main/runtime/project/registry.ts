@@ -16,7 +16,10 @@ export interface RunnableGraph {
   stream(input: unknown, options: Record<string, unknown>): Promise<AsyncIterable<unknown>>;
   getState(config: Record<string, unknown>, options?: { subgraphs?: boolean }): Promise<StateSnapshot>;
   /** The thread's checkpoints, newest first (the debugger, debug/state.ts). */
-  getStateHistory(config: Record<string, unknown>, options?: { limit?: number; before?: Record<string, unknown> }): AsyncIterableIterator<StateSnapshot>;
+  getStateHistory(
+    config: Record<string, unknown>,
+    options?: { limit?: number; before?: Record<string, unknown>; filter?: Record<string, unknown> },
+  ): AsyncIterableIterator<StateSnapshot>;
   checkpointer?: BaseCheckpointSaver | boolean;
   getGraphAsync(): Promise<{
     nodes: Record<string, { id: string; name?: string }>;

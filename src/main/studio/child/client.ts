@@ -91,9 +91,9 @@ export class RuntimeClient {
   }
 
   /** A page of a thread's checkpoints, newest first (the debugger's endpoints, src/shared/thread-state.ts). */
-  async checkpoints(threadId: string, limit: number, before: string | undefined, waitMs: number): Promise<Fetched<CheckpointPage>> {
-    const q = new URLSearchParams({ limit: String(limit), ...(before ? { before } : {}) });
-    const got = await this.read(waitMs, `${debugPath(threadId)}?${q}`, this.locator.controlHeaders(), CheckpointPageReplySchema);
+  async checkpoints(threadId: string, q: { limit: number; before?: string; taskId?: string }, waitMs: number): Promise<Fetched<CheckpointPage>> {
+    const query = new URLSearchParams({ limit: String(q.limit), ...(q.before ? { before: q.before } : {}), ...(q.taskId ? { task_id: q.taskId } : {}) });
+    const got = await this.read(waitMs, `${debugPath(threadId)}?${query}`, this.locator.controlHeaders(), CheckpointPageReplySchema);
     return got.ok ? { ok: true, value: got.value.data } : got;
   }
 
