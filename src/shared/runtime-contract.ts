@@ -24,6 +24,8 @@ export const RUNTIME_ENV = {
   studioPid: 'AGENT_STUDIO_PID',
   /** AGENT_ID used when neither the environment nor the project's .env sets one. */
   defaultAgentId: 'AGENT_STUDIO_DEFAULT_AGENT_ID',
+  /** How often a turn checkpoints (src/shared/thread-state.ts); the studio asks for every step. */
+  checkpointDurability: 'CHECKPOINT_DURABILITY',
 } as const;
 
 /** The header carrying the control token. */

@@ -20,6 +20,7 @@ const RUNTIME_SETTINGS: [string, string][] = [
   ['MAX_HISTORY_TOKENS', ''],
   ['DEFAULT_FANOUT_MAX_CONCURRENCY', '4'],
   ['SHUTDOWN_GRACE_MS', '25000'],
+  ['CHECKPOINT_DURABILITY', 'exit'],
   ['REPLICA_ID', ''],
   ['MEMORY_BACKEND', 'sqlite'],
   ['POSTGRES_DSN', ''],

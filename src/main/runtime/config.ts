@@ -8,6 +8,7 @@ import { natsSettings, signingSecret, type NatsSettings } from './cluster/nats-s
 import { SettingsError } from './settings-error.ts';
 import { authSettings, type AuthSettings } from './auth/settings.ts';
 import {
+  checkpointDurability,
   logLevel,
   postgresDsn,
   retentionSettings,
@@ -16,6 +17,7 @@ import {
   type RetentionSettings,
   type TraceStreamLimits,
 } from './settings-values.ts';
+import type { CheckpointDurability } from '../../shared/thread-state.ts';
 
 export interface RuntimeSettings {
   /** Owner of every thread this runtime writes (spec 1.5). Empty when unset. */
@@ -61,6 +63,8 @@ export interface RuntimeSettings {
   replicaId: string | null;
   /** SHUTDOWN_GRACE_MS (25000; 0 ends in-flight work at once): how long SIGTERM lets in-flight turns finish (docs/deployment.md, "Shutdown and health"). */
   shutdownGraceMs: number;
+  /** CHECKPOINT_DURABILITY (exit; the studio's child: async): how often a turn checkpoints (settings-values.ts). */
+  checkpointDurability: CheckpointDurability;
   /** Who may call POST / and the management API (auth/settings.ts, docs/security.md). */
   auth: AuthSettings;
   /** The merged environment (file then process), as the project's code sees it. */
@@ -170,6 +174,7 @@ export function loadSettings(projectDir: string, processEnv: NodeJS.ProcessEnv =
     nats: traceNats || clusterControl || registryEvents ? natsSettings(env) : null,
     replicaId: env.REPLICA_ID?.trim() || null,
     shutdownGraceMs: shutdownGraceMs(env),
+    checkpointDurability: checkpointDurability(env),
     auth: authSettings(env, projectDir),
     env,
     envFile,

@@ -75,4 +75,13 @@ describe('settings checked at start', () => {
     expect(oneLine(() => loadSettings(dir(), { RETENTION_BATCH_SIZE: '0' }))).toBe("RETENTION_BATCH_SIZE must be an integer between 1 and 100000, got '0'");
     expect(oneLine(() => loadSettings(dir(), { RETENTION_BATCH_SIZE: 'lots' }))).toMatch(/^RETENTION_BATCH_SIZE must be an integer/);
   });
+
+  it('CHECKPOINT_DURABILITY: exit by default, async or sync, anything else a one-line error', () => {
+    expect(loadSettings(dir(), {}).checkpointDurability).toBe('exit');
+    expect(loadSettings(dir(), { CHECKPOINT_DURABILITY: 'Async' }).checkpointDurability).toBe('async');
+    expect(loadSettings(dir(), { CHECKPOINT_DURABILITY: 'sync' }).checkpointDurability).toBe('sync');
+    expect(oneLine(() => loadSettings(dir(), { CHECKPOINT_DURABILITY: 'always' }))).toBe(
+      "CHECKPOINT_DURABILITY must be one of exit, async, sync, got 'always'",
+    );
+  });
 });

@@ -3,6 +3,7 @@
 // expects. Kept free of heavy imports: the primary of `--workers N` uses logLevel() too.
 import { SettingsError } from './settings-error.ts';
 import { redactDsn } from './store/postgres/dsn.ts';
+import { CheckpointDurabilitySchema, type CheckpointDurability } from '../../shared/thread-state.ts';
 
 /** pino's levels (pino.levels.values plus `silent`). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -134,4 +135,14 @@ export function retentionSettings(env: Record<string, string | undefined>): Rete
     intervalSeconds,
     batchSize: batch ? Number(batch) : DEFAULT_RETENTION_BATCH_SIZE,
   };
+}
+
+/** CHECKPOINT_DURABILITY (exit): how often a turn checkpoints (src/shared/thread-state.ts).
+ * The studio runs its child with `async`, so every step has a state to show and fork from. */
+export function checkpointDurability(env: Record<string, string | undefined>): CheckpointDurability {
+  const raw = env.CHECKPOINT_DURABILITY?.trim();
+  if (!raw) return 'exit';
+  const parsed = CheckpointDurabilitySchema.safeParse(raw.toLowerCase());
+  if (!parsed.success) throw new SettingsError(`CHECKPOINT_DURABILITY must be one of exit, async, sync, got '${raw}'`);
+  return parsed.data;
 }

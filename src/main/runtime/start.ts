@@ -42,6 +42,8 @@ import { CardUrlService } from './management/card-url.ts';
 import { MemoryService } from './management/memory.ts';
 import { ThreadService } from './management/threads.ts';
 import { RegistryService } from './management/registry-control.ts';
+import { debugRouter } from './debug/routes.ts';
+import { ThreadStateReader } from './debug/state.ts';
 import { CallerAuthenticator } from './auth/credentials.ts';
 import { callerAuthRouter, operatorGates } from './auth/middleware.ts';
 import { cardSecurity } from './auth/card-security.ts';
@@ -283,6 +285,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
         gate: { ...gateOptions(settings, a.stats, store), refusal: (m) => drain.rpcRefusal(m) },
       }),
       probeRouter({ store, registry, activeTasks: () => a.executor.activeCount, draining: () => drain.reason }),
+      debugRouter({ controlToken: settings.controlToken, reader: new ThreadStateReader(() => registry.current.graph), log }),
       m.router,
     ],
     log,

@@ -51,6 +51,9 @@ export function prepareStatements(db: Db) {
     recentCompletedInputs: p<{ input_parts: string; created_at: string }>(
       "SELECT input_parts, created_at FROM runs WHERE status = 'completed' AND imported_from IS NULL ORDER BY run_id DESC LIMIT ?",
     ),
+    sessionTasks: p<{ run_id: string; task_id: string; created_at: string }>(
+      'SELECT run_id, task_id, created_at FROM runs WHERE session_id = ? AND task_id IS NOT NULL ORDER BY run_id',
+    ),
     latestContext: p<{ context_id: string }>('SELECT context_id FROM runs WHERE session_id = ? AND context_id IS NOT NULL ORDER BY run_id DESC LIMIT 1'),
     answeredBy: p<{ run_id: string; status: RunStatus }>(
       "SELECT run_id, status FROM runs WHERE parent_run_id = ? AND origin = 'resume' AND status IN ('completed', 'input_required') ORDER BY run_id LIMIT 1",

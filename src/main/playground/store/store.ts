@@ -181,6 +181,11 @@ export class PlaygroundStore {
     return (this.stmts.latestContext.get(sessionId) as { context_id: string } | undefined)?.context_id ?? null;
   }
 
+  /** The session's runs that reached the agent, with their A2A task, oldest first. */
+  sessionTasks(sessionId: string): { run_id: string; task_id: string; created_at: string }[] {
+    return this.stmts.sessionTasks.all(sessionId) as { run_id: string; task_id: string; created_at: string }[];
+  }
+
   /** A resume child of this run that the agent answered (the question is settled). */
   answeredResume(runId: string): { run_id: string; status: RunStatus } | undefined {
     return this.stmts.answeredBy.get(runId) as { run_id: string; status: RunStatus } | undefined;

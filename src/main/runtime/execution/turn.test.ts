@@ -41,7 +41,7 @@ async function turn(node: Node, cancelAt?: (cancel: () => void) => void) {
   const memory: MemoryConfig = { enabled: false, backend: 'sqlite', summarize: false, window_size: 20, summarize_threshold: 40 };
   const stats = newRuntimeStats();
   const deps: TurnDeps = {
-    settings: { agentId: 'agent-1', maxHistoryTokens: null, historyMaxMessages: 50, captureUrl: null, nodeSpans: false, stageTiming: false },
+    settings: { agentId: 'agent-1', maxHistoryTokens: null, historyMaxMessages: 50, captureUrl: null, nodeSpans: false, stageTiming: false, checkpointDurability: 'exit' },
     memory,
     store: { getMemory: async () => undefined, putMemory: async () => undefined, appendTranscript: async () => undefined },
     summarizer: async () => '',

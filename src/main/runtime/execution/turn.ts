@@ -22,9 +22,10 @@ import { consumeGraphStream, type StreamOutcome } from './graph-stream.ts';
 import { runEvaluators } from './evaluators.ts';
 import { SpanTracker } from './spans.ts';
 import { prepareInput, validateContracts, type InputDeps } from './input.ts';
+import { TURN_TASK_CONFIG_KEY } from '../../../shared/thread-state.ts';
 
 export interface TurnDeps extends InputDeps {
-  settings: InputDeps['settings'] & Pick<RuntimeSettings, 'captureUrl' | 'nodeSpans' | 'stageTiming'>;
+  settings: InputDeps['settings'] & Pick<RuntimeSettings, 'captureUrl' | 'nodeSpans' | 'stageTiming' | 'checkpointDurability'>;
   sinks: TraceSink[];
   log: Logger;
   store: InputDeps['store'] & Pick<MemoryStore, 'appendTranscript'>;
@@ -158,14 +159,16 @@ async function streamGraph(s: TurnState, input: unknown): Promise<StreamOutcome>
   // (not asked for when nobody receives spans: LangGraph describes every task for it)
   if (s.spansWanted || deps.settings.stageTiming) modes.push('tasks');
   const stream = await gen.graph.stream(input, {
-    configurable: { thread_id: turn.contextId, ...turn.configurable },
+    // The task id goes into each checkpoint's metadata (store/turn-stamp.ts).
+    configurable: { thread_id: turn.contextId, ...turn.configurable, [TURN_TASK_CONFIG_KEY]: turn.taskId },
     streamMode: modes as ('updates' | 'messages' | 'custom' | 'tasks')[],
     subgraphs: deps.settings.nodeSpans,
     signal: turn.signal,
     recursionLimit: gen.project.manifest.graph.recursionLimit,
-    // One checkpoint per invocation (and at an interrupt): per-step checkpoints would
-    // re-serialise the whole thread several times a turn (docs/performance.md).
-    durability: 'exit',
+    // Deployed: one checkpoint per invocation (and at an interrupt); per-step checkpoints
+    // re-serialise the whole thread several times a turn. The studio's child checkpoints
+    // every step, for the debugger (CHECKPOINT_DURABILITY, docs/performance.md).
+    durability: deps.settings.checkpointDurability,
   });
   return consumeGraphStream(stream, {
     exitNode: gen.exitNode,

@@ -26,6 +26,8 @@ export const MANAGEMENT_ERRORS = {
   INVALID_PARAM: 400,
   MISSING_THREAD_ID: 400,
   THREAD_NOT_FOUND: 404,
+  /** The debugger's endpoints (docs/playground-api.md): no such checkpoint in the thread. */
+  CHECKPOINT_NOT_FOUND: 404,
   FORBIDDEN: 403,
   RUNTIME_UNAVAILABLE: 409,
   /** Unknown route under /api/v1 (docs/management-api.md). */

@@ -2,6 +2,7 @@
 // generation. Invocations take the current generation when they start and keep it to the
 // end, so a reload never changes a run in flight.
 import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
+import type { StateSnapshot } from '@langchain/langgraph';
 import { loadProject, isGraphLike, ProjectLoadError, type Component, type LoadedProject } from './loader.ts';
 import type { AgentContext, MemoryControls, McpToolHandle } from '../../../sdk/index.ts';
 import { setDefaultFanoutConcurrency } from '../../../sdk/fanout.ts';
@@ -13,9 +14,13 @@ import type { ComponentChange as SharedComponentChange, ReloadOutcome } from '..
 /** The compiled graph as the executor uses it. */
 export interface RunnableGraph {
   stream(input: unknown, options: Record<string, unknown>): Promise<AsyncIterable<unknown>>;
-  getState(
+  getState(config: Record<string, unknown>, options?: { subgraphs?: boolean }): Promise<StateSnapshot>;
+  /** The thread's checkpoints, newest first (the debugger, debug/state.ts). */
+  getStateHistory(
     config: Record<string, unknown>,
-  ): Promise<{ values: Record<string, any>; tasks: { interrupts?: { value?: unknown }[] }[]; config: any; next: string[] }>;
+    options?: { limit?: number; before?: Record<string, unknown>; filter?: Record<string, unknown> },
+  ): AsyncIterableIterator<StateSnapshot>;
+  checkpointer?: BaseCheckpointSaver | boolean;
   getGraphAsync(): Promise<{
     nodes: Record<string, { id: string; name?: string }>;
     edges: { source: string; target: string; conditional?: boolean; data?: unknown }[];

@@ -33,6 +33,7 @@ import {
   type WriteRow,
 } from './checkpoint-statements.ts';
 import { requireThreadId, threadIdOf } from './thread-config.ts';
+import { stampTurn } from './turn-stamp.ts';
 
 /** A Buffer view of serialised bytes (better-sqlite3 binds Buffers as BLOBs), without copying. */
 function toBuffer(bytes: Uint8Array): Buffer {
@@ -249,7 +250,7 @@ export class SqliteCheckpointSaver extends BaseCheckpointSaver {
         }),
     );
     const [type, bytes] = await this.serde.dumpsTyped(rest);
-    const [metaType, metaBytes] = await this.serde.dumpsTyped(metadata);
+    const [metaType, metaBytes] = await this.serde.dumpsTyped(stampTurn(config, metadata));
     // Metadata is kept as JSON text so list() can filter on it in SQL.
     if (metaType !== 'json') throw new Error(`SqliteCheckpointSaver needs metadata serialised as json, got '${metaType}'`);
     const metadataJson = this.decoder.decode(metaBytes);

@@ -72,13 +72,13 @@ describe('RuntimeClient', () => {
   it('metadata: read leniently (unknown keys dropped), a drifted or failed reply is no answer', async () => {
     expect(await client('ok').metadata(0)).toEqual({ ok: true, value: metadata });
     expect(await client('drifted').metadata(0)).toMatchObject({ ok: false, reason: 'no_answer', detail: expect.stringContaining('does not understand') });
-    expect(await client('down').metadata(0)).toEqual({ ok: false, reason: 'no_answer', detail: 'HTTP 500' });
+    expect(await client('down').metadata(0)).toEqual({ ok: false, reason: 'no_answer', detail: 'HTTP 500', status: 500 });
     expect(await client(null).metadata(0)).toEqual({ ok: false, reason: 'not_running' });
   });
 
   it('graph and card pass through as the runtime answers them; health is a 200', async () => {
     expect(await client('ok').graph(0)).toEqual({ ok: true, value: { nodes: [], edges: [] } });
-    expect(await client('ok').agentCard(0)).toEqual({ ok: false, reason: 'no_answer', detail: 'HTTP 404' });
+    expect(await client('ok').agentCard(0)).toEqual({ ok: false, reason: 'no_answer', detail: 'HTTP 404', status: 404 });
     expect(await client('ok').healthy(`${base}ok/`, 1000)).toBe(false);
     expect(await client('ok').healthy('http://127.0.0.1:9/', 1000)).toBe(false);
   });

@@ -3,6 +3,13 @@
 // (src/shared/runtime-contract.ts), leniently as spec 2.6 and 9.6 ask of clients. Callers
 // get typed results, never a raw body to cast.
 import { z } from 'zod';
+import {
+  CheckpointDetailReplySchema,
+  CheckpointPageReplySchema,
+  DEBUG_BASE,
+  type CheckpointDetail,
+  type CheckpointPage,
+} from '../../../shared/thread-state.ts';
 import { RUNTIME_PATHS, RuntimeSchemas, type RegistryMetadata, type ReloadFailure, type ReloadOutcome } from '../../../shared/runtime-contract.ts';
 
 /** Where the runtime is, and the headers that authenticate the studio to it. */
@@ -23,7 +30,10 @@ export type ReloadResult =
   | { kind: 'unavailable'; status: number | null; body: unknown; error: string | null };
 
 /** A document read from the ready runtime. */
-export type Fetched<T> = { ok: true; value: T } | { ok: false; reason: 'not_running' } | { ok: false; reason: 'no_answer'; detail: string };
+export type Fetched<T> = { ok: true; value: T } | { ok: false; reason: 'not_running' } | { ok: false; reason: 'no_answer'; detail: string; status?: number };
+
+/** The runtime's path of a thread's checkpoints, relative to its base URL. */
+const debugPath = (threadId: string) => `${DEBUG_BASE.slice(1)}/threads/${encodeURIComponent(threadId)}/checkpoints`;
 
 const RELOAD_TIMEOUT_MS = 60_000;
 const READ_TIMEOUT_MS = 5_000;
@@ -80,12 +90,30 @@ export class RuntimeClient {
     return this.read(waitMs, RUNTIME_PATHS.agentCard, {}, z.unknown());
   }
 
+  /** A page of a thread's checkpoints, newest first (the debugger's endpoints, src/shared/thread-state.ts). */
+  async checkpoints(threadId: string, q: { limit: number; before?: string; taskId?: string }, waitMs: number): Promise<Fetched<CheckpointPage>> {
+    const query = new URLSearchParams({ limit: String(q.limit), ...(q.before ? { before: q.before } : {}), ...(q.taskId ? { task_id: q.taskId } : {}) });
+    const got = await this.read(waitMs, `${debugPath(threadId)}?${query}`, this.locator.controlHeaders(), CheckpointPageReplySchema);
+    return got.ok ? { ok: true, value: got.value.data } : got;
+  }
+
+  /** One checkpoint's state; `missing` when the thread has no such checkpoint. */
+  async checkpoint(threadId: string, checkpointId: string, ns: string, waitMs: number): Promise<Fetched<CheckpointDetail> | { ok: false; reason: 'missing' }> {
+    const relative = `${debugPath(threadId)}/${encodeURIComponent(checkpointId)}?${new URLSearchParams({ ns })}`;
+    const got = await this.read(waitMs, relative, this.locator.controlHeaders(), CheckpointDetailReplySchema);
+    if (got.ok) return { ok: true, value: got.value.data };
+    return got.reason === 'no_answer' && got.status === 404 ? { ok: false, reason: 'missing' } : got;
+  }
+
   private async read<S extends z.ZodType>(waitMs: number, relative: string, headers: Record<string, string>, schema: S): Promise<Fetched<z.infer<S>>> {
     const base = await this.locator.waitReady(waitMs);
     if (!base) return { ok: false, reason: 'not_running' };
     try {
       const res = await fetch(`${base}${relative}`, { headers, signal: AbortSignal.timeout(READ_TIMEOUT_MS) });
-      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      if (!res.ok) {
+        await res.body?.cancel();
+        return { ok: false, reason: 'no_answer', detail: `HTTP ${res.status}`, status: res.status };
+      }
       const body: unknown = await res.json();
       const parsed = schema.safeParse(body);
       if (!parsed.success) throw new Error(`an answer the studio does not understand (${parsed.error.issues[0]?.message ?? 'invalid'})`);

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { RUNTIME_ENV } from '../../../shared/runtime-contract.ts';
 import { repoRoot } from '../paths.ts';
+import { STUDIO_CHECKPOINT_DURABILITY } from '../../../shared/thread-state.ts';
 
 export interface RuntimeCommandContext {
   projectDir: string;
@@ -51,6 +52,9 @@ export function childEnv(captureUrl: string, token: string, spec: RuntimeCommand
     [RUNTIME_ENV.studioChild]: '1',
     [RUNTIME_ENV.studioPid]: String(process.pid),
     [RUNTIME_ENV.defaultAgentId]: 'studio',
+    // Every step checkpointed, so the debugger has a state to show at each one (the deployed
+    // default is `exit`; docs/playground-api.md, "The state at every step").
+    [RUNTIME_ENV.checkpointDurability]: process.env[RUNTIME_ENV.checkpointDurability] || STUDIO_CHECKPOINT_DURABILITY,
     // Under Electron, execPath is the Electron binary: make it behave as plain Node.
     ...(process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}),
     ...spec.env,

@@ -10,6 +10,7 @@ import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { ThreadOwnershipError } from '../types.ts';
 import { FastReadSerializer } from '../fast-serde.ts';
 import { requireThreadId, threadIdOf } from '../thread-config.ts';
+import { stampTurn } from '../turn-stamp.ts';
 
 /** One round trip in the usual case: claim the thread when it is free, then answer its owner. */
 export const CLAIM_SQL = (schema: string) => `WITH claimed AS (
@@ -142,7 +143,7 @@ export class OwnedPostgresSaver extends PostgresSaver {
 
   override async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions): Promise<RunnableConfig> {
     await this.claim(requireThreadId(config, 'put'));
-    return super.put(config, checkpoint, metadata, newVersions);
+    return super.put(config, checkpoint, stampTurn(config, metadata), newVersions);
   }
 
   override async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {

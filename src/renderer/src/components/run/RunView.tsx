@@ -1,7 +1,6 @@
 // One run's timeline: status banner, phases, output (live deltas while in progress, the
 // stored final parts after), scores, trace, diagnostics, input; actions cancel, rerun and
 // resume.
-import type { ReactNode } from 'react';
 import type { RunDetail, TaggedPart } from '../../../../shared/playground.ts';
 import { isActive } from '../../../../shared/playground.ts';
 import { ApiError, errorMessage } from '../../api/client.ts';
@@ -16,6 +15,8 @@ import { Diagnostics } from './Diagnostics.tsx';
 import { PartsView } from './Parts.tsx';
 import { PhaseStepper } from './PhaseStepper.tsx';
 import { ScoresTable } from './ScoresTable.tsx';
+import { Section } from './Section.tsx';
+import { StateSection } from './StatePanel.tsx';
 import { StatusBanner, type RunFailure } from './StatusBanner.tsx';
 import { streamSummary } from './stream-summary.ts';
 import { loadRunIntoDraft } from '../../state/resend.ts';
@@ -23,30 +24,6 @@ import { TraceList } from './TraceList.tsx';
 import { Waterfall } from './Waterfall.tsx';
 
 const isSpanEvent = (name: string) => name === 'span.start' || name === 'span.end';
-
-function Section({
-  title,
-  count,
-  children,
-  testId,
-  defaultOpen = true,
-}: {
-  title: string;
-  count?: number;
-  children: ReactNode;
-  testId?: string;
-  defaultOpen?: boolean;
-}) {
-  return (
-    <details className="section" open={defaultOpen} data-testid={testId}>
-      <summary className="section__title">
-        {title}
-        {count !== undefined ? <span className="section__count">{count}</span> : null}
-      </summary>
-      <div className="section__body">{children}</div>
-    </details>
-  );
-}
 
 function LiveOutput({ stream }: { stream: RunStreamState }) {
   return (
@@ -326,6 +303,8 @@ export function RunView({ runId }: { runId: string }) {
       <Section title="Nodes" count={spanCount} testId="nodes-section">
         <Waterfall traces={stream.traces} ended={runEndOf(stream)} />
       </Section>
+
+      <StateSection run={run} active={active} />
 
       <Section title="Trace" count={traceEvents.length} testId="trace-section" defaultOpen={false}>
         <TraceList events={traceEvents} />

@@ -1,0 +1,22 @@
+// The debugger's read endpoints (docs/playground-api.md, "The state at every step"), mounted
+// under /api/playground/v1 beside the spec's routes: a session's checkpoints, one checkpoint's
+// state with its step's diff, and the checkpoints one run wrote.
+import { Router } from 'express';
+import { SessionCheckpointDetailQuerySchema, SessionCheckpointQuerySchema } from '../../../shared/thread-state.ts';
+import type { ThreadStateService } from '../debug/thread-state.ts';
+
+export function createThreadStateRoutes(states: ThreadStateService): Router {
+  const router = Router();
+  router.get('/sessions/:session_id/checkpoints', async (req, res) => {
+    const q = SessionCheckpointQuerySchema.parse(req.query);
+    res.json(await states.sessionPage(req.params.session_id, q.limit, q.cursor));
+  });
+  router.get('/sessions/:session_id/checkpoints/:checkpoint_id', async (req, res) => {
+    const q = SessionCheckpointDetailQuerySchema.parse(req.query);
+    res.json(await states.detail(req.params.session_id, req.params.checkpoint_id, q.ns));
+  });
+  router.get('/runs/:run_id/checkpoints', async (req, res) => {
+    res.json({ items: await states.runCheckpoints(req.params.run_id) });
+  });
+  return router;
+}

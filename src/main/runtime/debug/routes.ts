@@ -1,0 +1,62 @@
+// The debugger's endpoints on the runtime (src/shared/thread-state.ts, docs/playground-api.md
+// "The state at every step"): a thread's checkpoints and one checkpoint's state. They exist
+// only in a studio's child (RUNTIME_CONTROL_TOKEN set) and answer only to that token: not to
+// callers' keys, not to operators' keys, never on the public A2A surface. Replies are in the
+// management envelope (spec 2.1).
+import { createHash, timingSafeEqual } from 'node:crypto';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Logger } from 'pino';
+import { CheckpointDetailQuerySchema, CheckpointListQuerySchema, DEBUG_BASE } from '../../../shared/thread-state.ts';
+import { ManagementError, managementErrorHandler, ok } from '../management/envelope.ts';
+import { parseParams } from '../management/schemas.ts';
+import { CheckpointNotFound, type ThreadStateReader } from './state.ts';
+
+export interface DebugRouteDeps {
+  /** The studio's control token; null outside a studio (the routes do not exist then). */
+  controlToken: string | null;
+  reader: ThreadStateReader;
+  log: Logger;
+}
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest();
+
+function controlGate(token: string) {
+  const expected = sha256(token);
+  return (req: Request, res: Response, next: NextFunction) => {
+    const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+    if (m && timingSafeEqual(sha256(m[1]!), expected)) return next();
+    res.setHeader('www-authenticate', 'Bearer realm="studio-control"');
+    next(new ManagementError('UNAUTHORIZED', "The debugger's endpoints answer only to the studio that started this runtime (its control token)."));
+  };
+}
+
+export function debugRouter({ controlToken, reader, log }: DebugRouteDeps): express.Router {
+  const router = express.Router();
+  if (!controlToken) return router;
+  const api = express.Router();
+  const handle = (fn: (req: Request) => Promise<unknown>) => async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      ok(res, await fn(req));
+    } catch (err) {
+      next(err instanceof CheckpointNotFound ? new ManagementError('CHECKPOINT_NOT_FOUND', err.message) : err);
+    }
+  };
+  api.get(
+    '/threads/:thread_id/checkpoints',
+    handle((req) => {
+      const q = parseParams(CheckpointListQuerySchema, req.query);
+      return reader.page(req.params.thread_id as string, q.limit, q.before, q.task_id);
+    }),
+  );
+  api.get(
+    '/threads/:thread_id/checkpoints/:checkpoint_id',
+    handle((req) => {
+      const q = parseParams(CheckpointDetailQuerySchema, req.query);
+      return reader.detail(req.params.thread_id as string, req.params.checkpoint_id as string, q.ns);
+    }),
+  );
+  api.use((req, _res, next) => next(new ManagementError('NOT_FOUND', `No debugger route ${req.method} ${DEBUG_BASE}${req.path}.`)));
+  api.use(managementErrorHandler(log));
+  router.use(DEBUG_BASE, controlGate(controlToken), api);
+  return router;
+}

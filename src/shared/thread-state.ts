@@ -1,0 +1,112 @@
+// A thread's checkpoints, as the debugger reads them (docs/playground-api.md, "The state at
+// every step"). Two boundaries share these shapes:
+//   - studio <-> runtime child: GET {DEBUG_BASE}/threads/{thread}/checkpoints[/{id}], in the
+//     management envelope (spec 2.1), behind the studio's control token only;
+//   - Playground API: GET /sessions/{id}/checkpoints[/{checkpoint_id}] and
+//     GET /runs/{id}/checkpoints, where each checkpoint also names its run and the detail
+//     carries the step's structural diff.
+// Schemas, constants and pure functions only.
+import { z } from 'zod';
+import { JsonDiffSchema } from './compare.ts';
+
+/** Where the runtime mounts the debugger's endpoints. Not under /api/v1: they exist only in a
+ * studio's child (a control token set), and answer only to that token. */
+export const DEBUG_BASE = '/internal/debug';
+
+/** The checkpointer's configurable key that stamps each checkpoint with the A2A task (turn)
+ * that wrote it; the saver copies it into the checkpoint's metadata as `a2a_task_id`. */
+export const TURN_TASK_CONFIG_KEY = 'a2a_task_id';
+
+/** How often a turn writes a checkpoint (LangGraph durability): `exit` once per turn (the
+ * deployed default, fastest), `async` after every step without waiting, `sync` after every
+ * step before the next one starts. docs/performance.md gives the cost of each. */
+export const CheckpointDurabilitySchema = z.enum(['exit', 'async', 'sync']);
+export type CheckpointDurability = z.infer<typeof CheckpointDurabilitySchema>;
+/** What the studio's child uses unless the studio's own environment sets CHECKPOINT_DURABILITY. */
+export const STUDIO_CHECKPOINT_DURABILITY: CheckpointDurability = 'async';
+
+/** A write a task made that is not yet in a checkpoint's channels. */
+export const PendingWriteSchema = z.object({ task_id: z.string(), channel: z.string(), value: z.unknown() });
+
+/** A task the graph will run next from this checkpoint (LangGraph's PregelTask). */
+export const NextTaskSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** The error it failed with, when it ran and failed. */
+  error: z.string().nullable(),
+  /** Interrupt values it raised. */
+  interrupts: z.array(z.unknown()),
+  /** The namespace of its subgraph's checkpoints, when the task is a subgraph. */
+  checkpoint_ns: z.string().nullable(),
+});
+
+/** One checkpoint, without its values: what a list shows. */
+export const CheckpointSummarySchema = z.object({
+  checkpoint_id: z.string(),
+  /** '' for the top graph; `node:task_id` (joined by '|') inside a subgraph. */
+  checkpoint_ns: z.string(),
+  parent_checkpoint_id: z.string().nullable(),
+  /** LangGraph's step: -1 for the input checkpoint, then 0, 1, ... */
+  step: z.number().int(),
+  /** input (a turn's input), loop (after a step), update (an edit), fork (a copy). */
+  source: z.string(),
+  created_at: z.string(),
+  /** Nodes that run next from here; empty when the turn ended here. */
+  next: z.array(z.string()),
+  /** Which node wrote which channels in the step that made this checkpoint. */
+  writes: z.record(z.string(), z.array(z.string())),
+  /** The A2A task (one turn) that wrote it; null when unknown (written before stamping). */
+  task_id: z.string().nullable(),
+});
+export type CheckpointSummary = z.infer<typeof CheckpointSummarySchema>;
+
+/** One checkpoint with the graph's state: every channel's value, JSON-safe (LangChain
+ * messages as `{type, content, ...}`), the pending writes and the next tasks. */
+export const CheckpointDetailSchema = CheckpointSummarySchema.extend({
+  values: z.record(z.string(), z.unknown()),
+  /** Bytes of each channel's JSON: a client can keep a large channel closed until asked. */
+  sizes: z.record(z.string(), z.number().int()),
+  pending_writes: z.array(PendingWriteSchema),
+  tasks: z.array(NextTaskSchema),
+});
+export type CheckpointDetail = z.infer<typeof CheckpointDetailSchema>;
+
+/** The runtime's page: newest first; `next_before` is the last item's id, or null at the end. */
+export const CheckpointPageSchema = z.object({ items: z.array(CheckpointSummarySchema), next_before: z.string().nullable() });
+export type CheckpointPage = z.infer<typeof CheckpointPageSchema>;
+
+/** Query of the runtime's list: `limit` (1-200, default 50), `before` (a checkpoint id) and
+ * `task_id` (only the checkpoints that task wrote). */
+export const CheckpointListQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  before: z.string().min(1).max(200).optional(),
+  task_id: z.string().min(1).max(200).optional(),
+});
+
+/** Query of a detail: the namespace (default '', the top graph). */
+export const CheckpointDetailQuerySchema = z.strictObject({ ns: z.string().max(2000).default('') });
+
+/** The runtime's replies, in the management envelope (spec 2.1). */
+export const CheckpointPageReplySchema = z.object({ success: z.literal(true), data: CheckpointPageSchema, error: z.null() });
+export const CheckpointDetailReplySchema = z.object({ success: z.literal(true), data: CheckpointDetailSchema, error: z.null() });
+
+// ---- Playground API -----------------------------------------------------------------------
+
+/** A checkpoint as the Playground lists it: the runtime's summary and the run that wrote it. */
+export const SessionCheckpointSchema = CheckpointSummarySchema.extend({ run_id: z.string().nullable() });
+export type SessionCheckpoint = z.infer<typeof SessionCheckpointSchema>;
+
+export const SessionCheckpointPageSchema = z.object({ items: z.array(SessionCheckpointSchema), next_cursor: z.string().nullable() });
+export type SessionCheckpointPage = z.infer<typeof SessionCheckpointPageSchema>;
+
+/** The detail, with what this step changed: the diff from its parent checkpoint's values
+ * (null for a thread's first checkpoint). */
+export const SessionCheckpointDetailSchema = CheckpointDetailSchema.extend({ run_id: z.string().nullable(), diff: JsonDiffSchema.nullable() });
+export type SessionCheckpointDetail = z.infer<typeof SessionCheckpointDetailSchema>;
+
+/** Query of the Playground's list: `limit` (1-200, default 50) and `cursor` (next_cursor). */
+export const SessionCheckpointQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().min(1).max(200).optional(),
+});
+export const SessionCheckpointDetailQuerySchema = CheckpointDetailQuerySchema;
