@@ -58,7 +58,9 @@ export interface RuntimeSettings {
   envFile: string;
 }
 
-export type MemoryStoreSettings = { backend: 'sqlite' } | { backend: 'postgres'; dsn: string; schema: string; poolMax: number; leaseMs: number };
+/** leaseMs: TASK_LEASE_MS, the task lease of either store (docs/deployment.md, "Replicas"). */
+export type MemoryStoreSettings =
+  { backend: 'sqlite'; leaseMs: number } | { backend: 'postgres'; dsn: string; schema: string; poolMax: number; leaseMs: number };
 
 export { SettingsError };
 
@@ -170,7 +172,8 @@ export function loadSettings(projectDir: string, processEnv: NodeJS.ProcessEnv =
 function memoryStoreSettings(env: Record<string, string>): MemoryStoreSettings {
   const dsn = env.POSTGRES_DSN?.trim() && postgresDsn(env.POSTGRES_DSN.trim());
   const backend = (env.MEMORY_BACKEND?.trim().toLowerCase() || (dsn ? 'postgres' : 'sqlite')) as string;
-  if (backend === 'sqlite') return { backend };
+  const leaseMs = positiveInt(env, 'TASK_LEASE_MS', 15_000)!;
+  if (backend === 'sqlite') return { backend, leaseMs };
   if (backend !== 'postgres') throw new SettingsError(`MEMORY_BACKEND must be sqlite or postgres, got '${env.MEMORY_BACKEND}'`);
   if (!dsn) throw new SettingsError('MEMORY_BACKEND=postgres needs POSTGRES_DSN (postgresql://user:password@host:5432/database)');
   const schema = env.POSTGRES_SCHEMA?.trim() || 'public';
@@ -181,7 +184,7 @@ function memoryStoreSettings(env: Record<string, string>): MemoryStoreSettings {
     dsn,
     schema,
     poolMax: positiveInt(env, 'POSTGRES_POOL_MAX', 10)!,
-    leaseMs: positiveInt(env, 'TASK_LEASE_MS', 15_000)!,
+    leaseMs,
   };
 }
 

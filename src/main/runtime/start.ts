@@ -18,13 +18,13 @@ import { OutboundPool } from './outbound/pool.ts';
 import { McpManager } from './outbound/mcp.ts';
 import { openSqliteStore } from './store/sqlite.ts';
 import { defaultReplicaId, openPostgresStore } from './store/postgres/store.ts';
-import type { PgTaskStore } from './store/postgres/taskStore.ts';
+import type { Task } from '@a2a-js/sdk';
 import type { MemoryStore } from './store/types.ts';
 import { useRandomPool } from './tuning/random-pool.ts';
 import { useLightRunContext } from './tuning/run-context.ts';
 import { createSummarizer } from './memory/fold.ts';
 import { GraphAgentExecutor } from './a2a/executor.ts';
-import { ReplicaAwareRequestHandler } from './a2a/replicas.ts';
+import { ReplicaAwareRequestHandler, type SharedTasks } from './a2a/replicas.ts';
 import { RequestMetaStore } from './a2a/request-meta.ts';
 import { buildAgentCard } from './a2a/card.ts';
 import { a2aRouter } from './a2a/routes.ts';
@@ -74,32 +74,28 @@ export interface RunningRuntime {
   drain(signal: string, graceMs: number): Promise<ShutdownReport>;
 }
 
-/** The memory store (docs/deployment.md): SQLite by default, or PostgreSQL, whose task table
- * replicas share (`shared`, null for SQLite). */
+/** The memory store (docs/deployment.md): SQLite by default, or PostgreSQL; either holds task
+ * leases, so processes sharing it (replicas, `--workers`) see each other's tasks (`shared`). */
 async function openStore(
   settings: RuntimeSettings,
   dataDir: string,
   replica: string,
   log: Logger,
   cancels: CancelRequests,
-): Promise<{ store: MemoryStore; shared: PgTaskStore | null }> {
+): Promise<{ store: MemoryStore; shared: SharedTasks }> {
   const s = settings.memoryStore;
-  if (s.backend !== 'postgres') return { store: openSqliteStore(path.join(dataDir, 'memory.sqlite')), shared: null };
-  const store = await openPostgresStore({
-    dsn: s.dsn,
-    schema: s.schema,
-    poolMax: s.poolMax,
-    leaseMs: s.leaseMs,
-    replica,
-    lease: {
-      log,
-      onCancelRequested: cancels.report,
-      onReaped: (tasks) => {
-        for (const t of tasks) log.warn({ task_id: t.id, context_id: t.contextId }, 'task failed: the replica running it stopped (lease expired)');
-      },
+  const lease = {
+    log,
+    onCancelRequested: cancels.report,
+    onReaped: (tasks: Task[]) => {
+      for (const t of tasks) log.warn({ task_id: t.id, context_id: t.contextId }, 'task failed: the replica running it stopped (lease expired)');
     },
-  });
-  return { store, shared: store.taskStore() as PgTaskStore };
+  };
+  const store: { taskStore(): SharedTasks } & MemoryStore =
+    s.backend !== 'postgres'
+      ? openSqliteStore(path.join(dataDir, 'memory.sqlite'), { replica, leaseMs: s.leaseMs, ...lease })
+      : await openPostgresStore({ dsn: s.dsn, schema: s.schema, poolMax: s.poolMax, leaseMs: s.leaseMs, replica, lease });
+  return { store, shared: store.taskStore() };
 }
 
 /** The memory configuration every invocation reads live (spec 2.3): from the manifest at the
@@ -125,8 +121,8 @@ interface Foundation {
   mcp: McpManager;
   cancels: CancelRequests;
   store: MemoryStore;
-  /** The task table replicas share (PostgreSQL), null for SQLite. */
-  shared: PgTaskStore | null;
+  /** The task table the processes on the store share. */
+  shared: SharedTasks;
   memory: MemoryConfig;
   registry: Registry;
 }
@@ -182,10 +178,7 @@ function buildA2a(f: Foundation, extraSinks: TraceSink[]) {
     settings.clusterControl && settings.nats
       ? new ClusterControl({ ...settings.clusterControl, nats: settings.nats, agentId: settings.agentId, replica, log })
       : null;
-  const replicas =
-    f.shared && settings.memoryStore.backend === 'postgres'
-      ? { tasks: f.shared, replica, leaseMs: settings.memoryStore.leaseMs, runsHere: (id: string) => executor.runsHere(id), control }
-      : null;
+  const replicas = { tasks: f.shared, replica, leaseMs: settings.memoryStore.leaseMs, runsHere: (id: string) => executor.runsHere(id), control };
   // Counts the tasks started here that are not settled, for a draining runtime (http/drain.ts).
   const tasks = new SettlingTaskStore(store.taskStore());
   const handler = new ReplicaAwareRequestHandler(card, tasks, executor, replicas, { store, agentId: settings.agentId });
