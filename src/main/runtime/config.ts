@@ -13,6 +13,11 @@ export interface RuntimeSettings {
   /** Owner of every thread this runtime writes (spec 1.5). Empty when unset. */
   agentId: string;
   publicAgentUrl: string | null;
+  /** Where PUBLIC_AGENT_URL was set: the process environment pins the card URL (the management
+   * API refuses to change it); the project's .env is a default (docs/management-api.md). */
+  publicAgentUrlFrom: 'environment' | 'env_file' | null;
+  /** RUNTIME_SETTINGS_REFRESH_MS (2000): how often runtime settings are read from the store. */
+  settingsRefreshMs: number;
   historyMaxMessages: number;
   maxHistoryTokens: number | null;
   stageTiming: boolean;
@@ -139,6 +144,8 @@ export function loadSettings(projectDir: string, processEnv: NodeJS.ProcessEnv =
   return {
     agentId: (env.AGENT_ID || env[RUNTIME_ENV.defaultAgentId] || '').trim(),
     publicAgentUrl: publicUrl || null,
+    publicAgentUrlFrom: !publicUrl ? null : processEnv.PUBLIC_AGENT_URL?.trim() ? 'environment' : 'env_file',
+    settingsRefreshMs: positiveInt(env, 'RUNTIME_SETTINGS_REFRESH_MS', 2_000)!,
     historyMaxMessages: positiveInt(env, 'A2A_HISTORY_MAX_MESSAGES', DEFAULT_HISTORY_MAX_MESSAGES)!,
     maxHistoryTokens: positiveInt(env, 'MAX_HISTORY_TOKENS', null),
     stageTiming: flag(env, 'STAGE_TIMING'),

@@ -38,6 +38,7 @@ import { managementRouter } from './management/routes.ts';
 import { runtimeStatus } from './management/status.ts';
 import { CardUrlService } from './management/card-url.ts';
 import { MemoryService } from './management/memory.ts';
+import { announced, SharedSettings } from './management/runtime-settings.ts';
 import { ThreadService } from './management/threads.ts';
 import { RegistryService } from './management/registry-control.ts';
 import { CallerAuthenticator } from './auth/credentials.ts';
@@ -196,17 +197,20 @@ type A2aParts = ReturnType<typeof buildA2a>;
 function buildManagement(f: Foundation, a: A2aParts, loopback: boolean) {
   const { settings, log, memory, registry, store } = f;
   const { card, executor, handler, control } = a;
-  const cardUrl = new CardUrlService({ card, settings });
-  const memoryService = new MemoryService({ memory, postgresDsn: settings.env.POSTGRES_DSN ?? null });
+  // Settings changed through the API, shared by the replicas on the store (D-57).
+  const shared = new SharedSettings({
+    ...{ store: store.runtimeSettings(), agentId: settings.agentId, replica: f.replica, card, memory, log },
+    ...{ cardUrlFrom: settings.publicAgentUrlFrom, refreshMs: settings.settingsRefreshMs },
+  });
+  const cardUrl = new CardUrlService({ card, settings, shared });
+  const memoryService = new MemoryService({ memory, postgresDsn: settings.env.POSTGRES_DSN ?? null, shared });
   const registryService = new RegistryService(registry);
   const threads = new ThreadService({ memory, agentId: settings.agentId, store });
   control?.start(
     controlHandlers({
       tasks: { runsHere: (id) => executor.runsHere(id), cancelTask: (p) => handler.cancelTask(p), resubscribe: (p) => handler.resubscribe(p) },
-      setCardUrl: (url) => {
-        card.url = url;
-      },
-      updateMemory: (values) => memoryService.update(values),
+      setCardUrl: (url) => shared.applyAnnounced(announced.cardUrl(url)),
+      updateMemory: (values) => shared.applyAnnounced(announced.memory(values)),
       reload: () => registryService.reload(),
       log,
     }),
@@ -243,7 +247,7 @@ function buildManagement(f: Foundation, a: A2aParts, loopback: boolean) {
   const protectAll = operatorKeys.size > 0 || (settings.controlToken !== null && !loopback);
   const operator = operatorGates({ operatorKeys, controlToken: settings.controlToken, protectAll, callers: a.callers, log });
   const router = managementRouter({ cardUrl, memory: memoryService, threads, registry: registryService, status, control, settings, operator, log });
-  return { router, registryEvents, threads };
+  return { router, registryEvents, threads, shared };
 }
 
 export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime> {
@@ -281,6 +285,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
   const closeParts = async () => {
     await f.mcp.close();
     await m.registryEvents?.close();
+    m.shared.close();
     await a.control?.close();
     await f.outbound.close();
     await a.nats?.close();
@@ -288,12 +293,13 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
   };
   let url: string;
   try {
+    await m.shared.start();
     url = await listen(server, host, opts.port ?? 8080);
   } catch (err) {
     await closeParts();
     throw err;
   }
-  if (!settings.publicAgentUrl) a.card.url = url; // D-26: the card names the endpoint it is served on
+  m.shared.listening(url); // D-26: the card names the endpoint it is served on, unless a setting names another
   const stop = { server, drain, executor: a.executor, log, closeParts };
   return running(url, { registry, store, log, threads: m.threads }, stop);
 }
