@@ -86,9 +86,10 @@ describe('replicas with cluster control: shared settings and a replica that dies
     // The card names the URL set above: talk to each server itself.
     const clientA = a2aClientWith(a.url);
     const clientB = a2aClientWith(b.url);
-    const stream = clientA
-      .sendMessageStream(sendParams('Where is my order ORD-23456?', { contextId: randomUUID() }, { metadata: { scriptedDelayMs: 1000, scriptedChunks: 60 } }))
-      [Symbol.asyncIterator]();
+    const sent = clientA.sendMessageStream(
+      sendParams('Where is my order ORD-23456?', { contextId: randomUUID() }, { metadata: { scriptedDelayMs: 1000, scriptedChunks: 60 } }),
+    );
+    const stream = sent[Symbol.asyncIterator]();
     const first = (await stream.next()).value as Task;
     const followed: { kind: string; state?: string; final?: boolean; event: unknown }[] = [];
     const resubscribed = (async () => {

@@ -48,9 +48,10 @@ describe('two runtime processes on one SQLite file', () => {
   });
 
   it('a resubscribe on one process follows the task running on the other to its end', async () => {
-    const own = a2aClientWith(a.url)
-      .sendMessageStream(sendParams('Where is my order ORD-23456?', { contextId: randomUUID() }, { metadata: { scriptedDelayMs: 100, scriptedChunks: 12 } }))
-      [Symbol.asyncIterator]();
+    const ownStream = a2aClientWith(a.url).sendMessageStream(
+      sendParams('Where is my order ORD-23456?', { contextId: randomUUID() }, { metadata: { scriptedDelayMs: 100, scriptedChunks: 12 } }),
+    );
+    const own = ownStream[Symbol.asyncIterator]();
     const first = (await own.next()).value as Task;
     const followed: string[] = [];
     let text = '';
@@ -90,18 +91,23 @@ describe('agent-studio runtime --workers 2 on SQLite', () => {
       const url = await p.ready;
       // Which worker runs the stream: the replica id the answer names ends with its pid.
       let runner = '';
-      const client = new A2AClient({ ...(await (await fetch(`${url}.well-known/agent-card.json`)).json()), url } as AgentCard, {
-        fetchImpl: async (input, init) => {
-          const headers = new Headers(init?.headers);
-          headers.set('connection', 'close');
-          const res = await fetch(input, { ...init, headers });
-          runner ||= res.headers.get('x-runtime-replica') ?? '';
-          return res;
+      const card = (await (await fetch(`${url}.well-known/agent-card.json`)).json()) as AgentCard;
+      const client = new A2AClient(
+        { ...card, url },
+        {
+          fetchImpl: async (input, init) => {
+            const headers = new Headers(init?.headers);
+            headers.set('connection', 'close');
+            const res = await fetch(input, { ...init, headers });
+            runner ||= res.headers.get('x-runtime-replica') ?? '';
+            return res;
+          },
         },
-      });
-      const stream = client
-        .sendMessageStream(sendParams('Where is my order ORD-23456?', { contextId: randomUUID() }, { metadata: { scriptedDelayMs: 1000, scriptedChunks: 60 } }))
-        [Symbol.asyncIterator]();
+      );
+      const sent = client.sendMessageStream(
+        sendParams('Where is my order ORD-23456?', { contextId: randomUUID() }, { metadata: { scriptedDelayMs: 1000, scriptedChunks: 60 } }),
+      );
+      const stream = sent[Symbol.asyncIterator]();
       const first = (await stream.next()).value as Task;
       const pid = Number(/-(\d+)$/.exec(runner)?.[1]);
       expect(pid).toBeGreaterThan(0);

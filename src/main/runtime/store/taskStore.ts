@@ -166,18 +166,23 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   /** Renews this replica's leases, picks up cancels asked elsewhere, and fails the tasks of
-   * replicas whose lease ran out (one commit). */
+   * replicas whose lease ran out (one commit; none when there is nothing to do: an idle
+   * runtime does not take the write lock every beat). */
   async beat(): Promise<void> {
     if (this.closed) return;
     const { replica, leaseMs } = this.lease;
-    const ids = JSON.stringify([...this.inProgress]);
     try {
+      type Expired = { task_id: string; task: string; replica: string | null };
+      const expired = this.leaseStmt.expired.all(Date.now(), replica) as Expired[];
+      if (this.inProgress.size === 0 && expired.length === 0) return;
+      const ids = JSON.stringify([...this.inProgress]);
       const { cancels, reaped } = await this.writes.run(() => {
         const now = Date.now();
         const renewed = this.leaseStmt.renew.all(now + leaseMs, replica, ids) as { task_id: string; cancel_requested: number }[];
         const lost: Task[] = [];
-        for (const r of this.leaseStmt.expired.all(now, replica) as { task_id: string; task: string; replica: string | null }[]) {
+        for (const r of expired) {
           const failed = replicaLostTask(JSON.parse(r.task) as Task, r.replica);
+          // Only if still running with an expired lease (another process may have reaped it).
           if (this.leaseStmt.reap.run(JSON.stringify(failed), new Date(now).toISOString(), r.task_id, now).changes) lost.push(failed);
         }
         return { cancels: renewed.filter((r) => r.cancel_requested).map((r) => r.task_id), reaped: lost };
