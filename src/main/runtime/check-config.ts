@@ -26,6 +26,7 @@ const RUNTIME_SETTINGS: [string, string][] = [
   ['POSTGRES_SCHEMA', 'public'],
   ['POSTGRES_POOL_MAX', '10'],
   ['TASK_LEASE_MS', '15000'],
+  ['RUNTIME_SETTINGS_REFRESH_MS', '2000'],
   ['OUTBOUND_MAX_CONNECTIONS', '32'],
   ['OUTBOUND_QUEUE_TIMEOUT_MS', '30000'],
   ['TRACE_SINKS', 'log'],
