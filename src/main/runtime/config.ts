@@ -58,7 +58,8 @@ export interface RuntimeSettings {
   envFile: string;
 }
 
-export type MemoryStoreSettings = { backend: 'sqlite' } | { backend: 'postgres'; dsn: string; schema: string; poolMax: number; leaseMs: number };
+export type MemoryStoreSettings =
+  { backend: 'sqlite'; busyTimeoutMs: number } | { backend: 'postgres'; dsn: string; schema: string; poolMax: number; leaseMs: number };
 
 export { SettingsError };
 
@@ -165,12 +166,12 @@ export function loadSettings(projectDir: string, processEnv: NodeJS.ProcessEnv =
   };
 }
 
-/** MEMORY_BACKEND (sqlite | postgres; postgres when only POSTGRES_DSN is set), POSTGRES_DSN,
+/** MEMORY_BACKEND (sqlite | postgres; postgres when only POSTGRES_DSN is set), SQLITE_BUSY_TIMEOUT_MS (5000), POSTGRES_DSN,
  * POSTGRES_SCHEMA (public), POSTGRES_POOL_MAX (10), TASK_LEASE_MS (15000). */
 function memoryStoreSettings(env: Record<string, string>): MemoryStoreSettings {
   const dsn = env.POSTGRES_DSN?.trim() && postgresDsn(env.POSTGRES_DSN.trim());
   const backend = (env.MEMORY_BACKEND?.trim().toLowerCase() || (dsn ? 'postgres' : 'sqlite')) as string;
-  if (backend === 'sqlite') return { backend };
+  if (backend === 'sqlite') return { backend, busyTimeoutMs: positiveInt(env, 'SQLITE_BUSY_TIMEOUT_MS', 5_000)! };
   if (backend !== 'postgres') throw new SettingsError(`MEMORY_BACKEND must be sqlite or postgres, got '${env.MEMORY_BACKEND}'`);
   if (!dsn) throw new SettingsError('MEMORY_BACKEND=postgres needs POSTGRES_DSN (postgresql://user:password@host:5432/database)');
   const schema = env.POSTGRES_SCHEMA?.trim() || 'public';

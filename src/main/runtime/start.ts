@@ -20,6 +20,7 @@ import { openSqliteStore } from './store/sqlite.ts';
 import { defaultReplicaId, openPostgresStore } from './store/postgres/store.ts';
 import type { PgTaskStore } from './store/postgres/taskStore.ts';
 import type { MemoryStore } from './store/types.ts';
+import { StoreGuard } from './store/guard.ts';
 import { useRandomPool } from './tuning/random-pool.ts';
 import { useLightRunContext } from './tuning/run-context.ts';
 import { createSummarizer } from './memory/fold.ts';
@@ -84,7 +85,9 @@ async function openStore(
   cancels: CancelRequests,
 ): Promise<{ store: MemoryStore; shared: PgTaskStore | null }> {
   const s = settings.memoryStore;
-  if (s.backend !== 'postgres') return { store: openSqliteStore(path.join(dataDir, 'memory.sqlite')), shared: null };
+  // Every store call's outage leaves the store as StoreUnavailableError (store/guard.ts, D-50).
+  const guard = new StoreGuard(log);
+  if (s.backend !== 'postgres') return { store: guard.store(openSqliteStore(path.join(dataDir, 'memory.sqlite'), s.busyTimeoutMs)), shared: null };
   const store = await openPostgresStore({
     dsn: s.dsn,
     schema: s.schema,
@@ -99,7 +102,7 @@ async function openStore(
       },
     },
   });
-  return { store, shared: store.taskStore() as PgTaskStore };
+  return { store: guard.store(store), shared: guard.part(store.taskStore() as PgTaskStore) };
 }
 
 /** The memory configuration every invocation reads live (spec 2.3): from the manifest at the
@@ -187,7 +190,8 @@ function buildA2a(f: Foundation, extraSinks: TraceSink[]) {
       ? { tasks: f.shared, replica, leaseMs: settings.memoryStore.leaseMs, runsHere: (id: string) => executor.runsHere(id), control }
       : null;
   // Counts the tasks started here that are not settled, for a draining runtime (http/drain.ts).
-  const tasks = new SettlingTaskStore(store.taskStore());
+  const tasks = new SettlingTaskStore(store.taskStore(), log);
+  tasks.onUnsaved = (id) => executor.abandon(id); // a task not stored is not run on (a2a/store-outage.ts)
   const handler = new ReplicaAwareRequestHandler(card, tasks, executor, replicas, { store, agentId: settings.agentId });
   // A cancel asked on another replica, for a run of this one: cancel it here.
   f.cancels.listen(
@@ -286,6 +290,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
     log,
   });
   const closeParts = async () => {
+    a.tasks.close();
     await f.mcp.close();
     await m.registryEvents?.close();
     await a.control?.close();

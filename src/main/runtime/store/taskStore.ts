@@ -62,7 +62,12 @@ export class SqliteTaskStore implements TaskStore {
     const stmt = settled ? this.saveStmt : this.saveInProgressStmt;
     // Serialised now: the SDK goes on changing the task object after save() returns.
     const row = [task.id, task.contextId ?? null, task.status.state, JSON.stringify(task), new Date().toISOString()];
-    await this.writes.run(() => stmt.run(...row));
+    try {
+      await this.writes.run(() => stmt.run(...row));
+    } catch (err) {
+      this.inProgress.delete(task.id); // not written: its next save is written at once again
+      throw err;
+    }
   }
 
   async load(taskId: string): Promise<Task | undefined> {
