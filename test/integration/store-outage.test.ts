@@ -22,6 +22,7 @@ import { sendParams, startTestRuntime, tempDir, type TestRuntime } from './helpe
 import { waitFor } from './helpers/playground-studio.ts';
 import { dropSchema, ensurePostgres, newSchema } from './helpers/postgres.ts';
 import { startTcpProxy, type TcpProxy } from './helpers/tcp-proxy.ts';
+import { openPostgresStore } from '../../src/main/runtime/store/postgres/store.ts';
 
 const STORE_UNAVAILABLE_RPC = -32021;
 const FINAL = ['completed', 'failed', 'canceled', 'rejected', 'input-required'];
@@ -222,5 +223,35 @@ describe('store outage: SQLite whose write lock another connection holds', () =>
       locker.close();
     }
     await checkAfter(rt, outcomes, w, address);
+  });
+});
+
+describe('the PostgreSQL task store closed while the database is unreachable', () => {
+  const schema = newSchema('outage_close');
+  afterAll(() => dropSchema(schema));
+
+  it('resolves, names the in-progress updates it could not write, and leaves no rejection behind', async () => {
+    const proxy = await startTcpProxy({ host: '127.0.0.1', port: 5432 });
+    const w = watch();
+    const warnings: string[] = [];
+    try {
+      const store = await openPostgresStore({
+        dsn: `postgresql://postgres@127.0.0.1:${proxy.port}/test`,
+        schema,
+        lease: { log: { warn: (_o: object, msg: string) => void warnings.push(msg) } },
+      });
+      const tasks = store.taskStore();
+      const task: Task = { kind: 'task', id: randomUUID(), contextId: randomUUID(), status: { state: 'submitted' }, history: [], artifacts: [] };
+      await tasks.save(task); // the first save is written at once
+      await tasks.save({ ...task, status: { state: 'working' } }); // an update waits for the next flush
+      proxy.cut();
+      await store.close();
+      expect(warnings).toContain('in-progress task updates not written at close');
+      await new Promise((r) => setImmediate(r));
+      expect(w.rejections).toEqual([]);
+    } finally {
+      w.stop();
+      await proxy.close();
+    }
   });
 });
