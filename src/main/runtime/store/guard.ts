@@ -80,12 +80,19 @@ export class StoreGuard {
   private wrap<T extends object>(target: T, special: (name: string, target: T) => ((...args: unknown[]) => unknown) | undefined = () => undefined): T {
     const known = this.wrapped.get(target);
     if (known) return known as T;
+    type Fn = (...args: unknown[]) => unknown;
+    /** Each method's wrapper, made once (store calls are on every turn's path). */
+    const made = new Map<string, { of: Fn; fn: Fn }>();
     const proxy = new Proxy(target, {
       // Read on the target itself, and methods run with it as `this`: private state stays its own.
       get: (t, prop) => {
         const value = Reflect.get(t, prop) as unknown;
         if (typeof prop !== 'string' || typeof value !== 'function' || prop === 'constructor') return value;
-        return special(prop, t) ?? ((...args: unknown[]) => this.call(t, prop, value as (...a: unknown[]) => unknown, args));
+        const known = made.get(prop);
+        if (known?.of === value) return known.fn;
+        const fn = special(prop, t) ?? ((...args: unknown[]) => this.call(t, prop, value as Fn, args));
+        made.set(prop, { of: value as Fn, fn });
+        return fn;
       },
     });
     this.wrapped.set(target, proxy);
