@@ -96,6 +96,15 @@ const get = async (url: string, method = 'GET') => {
 
 const del = (url: string) => get(url, 'DELETE');
 
+/** A completed turn is in its thread: the question and the answer. */
+async function expectInThread(rt: TestRuntime, contextId: string) {
+  const thread = await get(`${rt.url}api/v1/memory/threads/${contextId}/messages`);
+  expect(
+    thread.body.data?.messages?.map((m: { role: string }) => m.role),
+    JSON.stringify(thread.body),
+  ).toEqual(['human', 'ai']);
+}
+
 /** What the test asserts once the store is back. */
 async function checkAfter(rt: TestRuntime, outcomes: Outcome[], w: ReturnType<typeof watch>, address: RegExp) {
   await waitFor(async () => (await get(`${rt.url}readyz`)).status === 200, 20_000, '/readyz 200 again');
@@ -119,9 +128,11 @@ async function checkAfter(rt: TestRuntime, outcomes: Outcome[], w: ReturnType<ty
     );
     if (FINAL.includes(ack.status.state)) expect(stored.status.state).toBe(ack.status.state);
     else if (stored.status.state !== 'completed') expect(JSON.stringify(stored.status.message)).toContain('store_unavailable');
+    if (stored.status.state === 'completed') await expectInThread(rt, o.contextId);
   }
   const fresh = await turn(rt, 'send').done;
   expect(fresh.acknowledged?.status.state, JSON.stringify(fresh)).toBe('completed');
+  await expectInThread(rt, fresh.contextId);
   expect(w.rejections).toEqual([]);
   expect(w.lines.filter((l) => /unhandled|uncaught/i.test(String(l.msg)))).toEqual([]);
 }
@@ -182,6 +193,7 @@ describe('store outage: PostgreSQL behind a proxy the test cuts', () => {
   it('acknowledges only what it stored, answers STORE_UNAVAILABLE while cut, and recovers by itself', async () => {
     const warm = await turn(rt, 'send').done;
     expect(warm.acknowledged?.status.state).toBe('completed');
+    await expectInThread(rt, warm.contextId);
     const address = new RegExp(`127\\.0\\.0\\.1|:${proxy.port}`);
     const running = await underLoad(rt);
     proxy.cut();
@@ -208,6 +220,7 @@ describe('store outage: SQLite whose write lock another connection holds', () =>
   it('acknowledges only what it stored, answers STORE_UNAVAILABLE while locked, and recovers by itself', async () => {
     const warm = await turn(rt, 'send').done;
     expect(warm.acknowledged?.status.state).toBe('completed');
+    await expectInThread(rt, warm.contextId);
     const address = new RegExp(rt.dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
     const running = await underLoad(rt);
     // Another connection takes the write lock: in WAL mode reads go on, every write waits out

@@ -116,7 +116,7 @@ export class GraphAgentExecutor implements AgentExecutor {
     }
   };
 
-  /** The task's save failed because the store is unreachable (settling.ts): nobody follows its
+  /** The task's save failed (the store unreachable, or closed under it; settling.ts): nobody follows its
    * events any more (the SDK failed the request), so its turn stops now and publishes nothing;
    * its `failed` state is written once the store takes writes (store-outage.ts). */
   abandon(taskId: string): void {

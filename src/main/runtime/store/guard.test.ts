@@ -32,7 +32,9 @@ function setup() {
   const locker = new Database(file);
   cleanup.push(() => fs.rmSync(dir, { recursive: true, force: true }));
   cleanup.push(() => store.close());
-  cleanup.push(() => locker.close());
+  cleanup.push(() => {
+    locker.close();
+  });
   return { store, guard, locker, lines };
 }
 

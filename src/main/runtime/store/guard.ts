@@ -10,7 +10,6 @@
 // store's ping also checks that a write could start (a file whose write lock another process
 // holds still answers reads). PostgreSQL needs no reconnecting of ours: its pool opens new
 // connections on demand, so the first query after the server is back succeeds.
-import type { Logger } from 'pino';
 import type { MemoryStore } from './types.ts';
 import { asStoreError, StoreUnavailableError } from './unavailable.ts';
 
@@ -23,6 +22,12 @@ interface WriteProbe {
   pingWrite?(): Promise<void>;
 }
 
+/** Where the outage's start and end are told (the runtime's pino logger). */
+export interface GuardLog {
+  warn(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+}
+
 interface Outage {
   since: number;
   detail: string;
@@ -32,7 +37,7 @@ export class StoreGuard {
   private outage: Outage | null = null;
   private readonly wrapped = new WeakMap<object, object>();
 
-  constructor(private readonly log: Pick<Logger, 'warn' | 'info'>) {}
+  constructor(private readonly log: GuardLog) {}
 
   /** Whether an outage is noted now (cleared by a successful ping or write). */
   get down(): boolean {
