@@ -23,6 +23,9 @@ import { waitFor } from './helpers/playground-studio.ts';
 import { dropSchema, ensurePostgres, newSchema } from './helpers/postgres.ts';
 import { startTcpProxy, type TcpProxy } from './helpers/tcp-proxy.ts';
 import { openPostgresStore } from '../../src/main/runtime/store/postgres/store.ts';
+import { StoreGuard } from '../../src/main/runtime/store/guard.ts';
+import { StoreUnavailableError } from '../../src/main/runtime/store/unavailable.ts';
+import { SettlingTaskStore } from '../../src/main/runtime/a2a/settling.ts';
 
 const STORE_UNAVAILABLE_RPC = -32021;
 const FINAL = ['completed', 'failed', 'canceled', 'rejected', 'input-required'];
@@ -117,6 +120,8 @@ async function checkAfter(rt: TestRuntime, outcomes: Outcome[], w: ReturnType<ty
     }
     const ack = o.acknowledged!;
     expect(ack, `${o.kind} answered neither a task nor an error`).toBeDefined();
+    // A blocking send answers the turn's end, never a task as it was when a save failed.
+    if (o.kind === 'send') expect(FINAL).toContain(ack.status.state);
     // Acknowledged: stored, and ends as answered or failed store_unavailable.
     const stored = await waitFor(
       async () => {
@@ -239,9 +244,27 @@ describe('store outage: SQLite whose write lock another connection holds', () =>
   });
 });
 
-describe('the PostgreSQL task store closed while the database is unreachable', () => {
+describe('the PostgreSQL task store while the database is unreachable', () => {
   const schema = newSchema('outage_close');
   afterAll(() => dropSchema(schema));
+
+  it('reads back a task this process wrote settled (the SDK reads a resumed task so), and refuses any other read', async () => {
+    const proxy = await startTcpProxy({ host: '127.0.0.1', port: 5432 });
+    const log = { warn: () => undefined, info: () => undefined, error: () => undefined };
+    const store = new StoreGuard(log).store(await openPostgresStore({ dsn: `postgresql://postgres@127.0.0.1:${proxy.port}/test`, schema }));
+    try {
+      const tasks = new SettlingTaskStore(store.taskStore(), log);
+      const task: Task = { kind: 'task', id: randomUUID(), contextId: randomUUID(), status: { state: 'input-required' }, history: [], artifacts: [] };
+      await tasks.save(task);
+      proxy.cut();
+      expect(await tasks.load(task.id)).toEqual(task);
+      await expect(tasks.load(randomUUID())).rejects.toBeInstanceOf(StoreUnavailableError);
+    } finally {
+      await proxy.restore();
+      await store.close();
+      await proxy.close();
+    }
+  });
 
   it('resolves, names the in-progress updates it could not write, and leaves no rejection behind', async () => {
     const proxy = await startTcpProxy({ host: '127.0.0.1', port: 5432 });

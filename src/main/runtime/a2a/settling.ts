@@ -17,6 +17,8 @@ import { outageOf } from '../store/unavailable.ts';
 import { UnsavedTasks } from './store-outage.ts';
 
 const IN_PROGRESS: ReadonlySet<TaskState> = new Set<TaskState>(['submitted', 'working']);
+/** Settled tasks whose content is kept for reads during an outage. */
+const KEPT_SETTLED = 256;
 
 export class SettlingTaskStore implements TaskStore {
   private readonly unsettledIds = new Set<string>();
@@ -26,6 +28,8 @@ export class SettlingTaskStore implements TaskStore {
   private readonly unsaved: UnsavedTasks;
   /** Tasks whose save failed, until the handler asked (or their failed state was written). */
   private readonly lostIds = new Set<string>();
+  /** The newest settled content this process wrote, per task (read back during an outage). */
+  private readonly settledHere = new Map<string, string>();
   /** Told whenever the count may have dropped. */
   onChange: () => void = () => undefined;
   /** Told when a task's save failed for a store outage: its turn should stop. */
@@ -56,6 +60,7 @@ export class SettlingTaskStore implements TaskStore {
     this.saving += 1;
     try {
       await this.inner.save(task, context);
+      if (!inProgress) this.keep(task);
     } catch (err) {
       // Any failed save, an outage or not (a store closed under it): rejecting would make the
       // SDK answer a blocking send with the unsaved task and leave its own rejection unhandled.
@@ -81,7 +86,23 @@ export class SettlingTaskStore implements TaskStore {
     this.unsaved.close();
   }
 
-  load(taskId: string, context?: ServerCallContext): Promise<Task | undefined> {
-    return this.inner.load(taskId, context);
+  /** A task as stored; while the store is unreachable, a task this process wrote settled (kept,
+   * `settledHere`) reads as written: the SDK reads a resumed task back once its turn's first
+   * event is out, and its failure there would go unhandled and answer no result. */
+  async load(taskId: string, context?: ServerCallContext): Promise<Task | undefined> {
+    try {
+      return await this.inner.load(taskId, context);
+    } catch (err) {
+      const kept = outageOf(err) === null ? undefined : this.settledHere.get(taskId);
+      if (kept === undefined) throw err;
+      return JSON.parse(kept) as Task;
+    }
+  }
+
+  /** Keeps what a settling save wrote (a few hundred tasks, the newest). */
+  private keep(task: Task): void {
+    this.settledHere.delete(task.id);
+    this.settledHere.set(task.id, JSON.stringify(task));
+    if (this.settledHere.size > KEPT_SETTLED) this.settledHere.delete(this.settledHere.keys().next().value!);
   }
 }
