@@ -4,13 +4,16 @@
 // write lock, so writes fail with SQLITE_BUSY) and comes back:
 //   - every turn answered with success (a blocking answer, a non-blocking task, a stream's
 //     task event) is found by tasks/get afterwards, and ends either as answered or `failed`
-//     with errorReason `store_unavailable`; nothing else claims success;
+//     with errorReason `store_unavailable`; one that ended `completed` is in its thread; a
+//     blocking send answers only a final state; nothing else claims success;
 //   - while the store is away, A2A answers the JSON-RPC error STORE_UNAVAILABLE_RPC with
 //     errorCode UPSTREAM_UNAVAILABLE, and the management API 503 STORE_UNAVAILABLE in the
 //     envelope; no answer names the database's address;
 //   - /healthz and /readyz answer 503 while it is away and 200 once it is back, without a
 //     restart, and new turns work;
 //   - no promise rejection goes unhandled.
+// And the PostgreSQL task store on its own while the database is away: a task written settled
+// here reads back (the SDK reads a resumed task outside any handler), and closing resolves.
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import path from 'node:path';
@@ -149,6 +152,7 @@ async function checkDuring(rt: TestRuntime, address: RegExp, threadId: string) {
     code: STORE_UNAVAILABLE_RPC,
     data: { errorCode: 'UPSTREAM_UNAVAILABLE', errorReason: 'store_unavailable', retriable: true },
   });
+  expect(refused.status).toBe(503);
   expect(JSON.stringify(refused.body)).not.toMatch(address);
   // A write (a read answers on SQLite, whose readers the write lock does not stop).
   const threads = await del(`${rt.url}api/v1/memory/threads/${threadId}`);
