@@ -211,6 +211,14 @@ describe('store outage: PostgreSQL behind a proxy the test cuts', () => {
     await proxy.restore();
     await checkAfter(rt, outcomes, w, address);
   });
+
+  it('keeps the rule through a blip: connections cut and accepted again while the turns run', async () => {
+    const address = new RegExp(`127\\.0\\.0\\.1|:${proxy.port}`);
+    const running = await underLoad(rt);
+    proxy.cut();
+    await proxy.restore();
+    await checkAfter(rt, await Promise.all(running), w, address);
+  });
 });
 
 describe('store outage: SQLite whose write lock another connection holds', () => {
