@@ -78,6 +78,7 @@ describe('runtime contract schemas', () => {
       metadata: 'api/v1/registry/metadata',
       agentCard: '.well-known/agent-card.json',
       health: 'healthz',
+      liveness: 'livez',
       graph: 'graph',
     });
   });

@@ -57,6 +57,7 @@ export const RUNTIME_PATHS = {
   metadata: `${MANAGEMENT_BASE.slice(1)}${REGISTRY_ROUTES.metadata}`,
   agentCard: AGENT_CARD_ROUTE.slice(1),
   health: HEALTH_ROUTE.slice(1),
+  liveness: LIVENESS_ROUTE.slice(1),
   graph: GRAPH_ROUTE.slice(1),
 } as const;
 

@@ -23,6 +23,7 @@ const RUNTIME_SETTINGS: [string, string][] = [
   ['CHECKPOINT_DURABILITY', 'exit'],
   ['REPLICA_ID', ''],
   ['MEMORY_BACKEND', 'sqlite'],
+  ['SQLITE_BUSY_TIMEOUT_MS', '5000'],
   ['POSTGRES_DSN', ''],
   ['POSTGRES_SCHEMA', 'public'],
   ['POSTGRES_POOL_MAX', '10'],

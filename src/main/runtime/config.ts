@@ -79,7 +79,7 @@ export interface RuntimeSettings {
 
 /** leaseMs: TASK_LEASE_MS, the task lease of either store (docs/deployment.md, "Replicas"). */
 export type MemoryStoreSettings =
-  { backend: 'sqlite'; leaseMs: number } | { backend: 'postgres'; dsn: string; schema: string; poolMax: number; leaseMs: number };
+  { backend: 'sqlite'; leaseMs: number; busyTimeoutMs: number } | { backend: 'postgres'; dsn: string; schema: string; poolMax: number; leaseMs: number };
 
 export { SettingsError };
 
@@ -190,13 +190,13 @@ export function loadSettings(projectDir: string, processEnv: NodeJS.ProcessEnv =
   };
 }
 
-/** MEMORY_BACKEND (sqlite | postgres; postgres when only POSTGRES_DSN is set), POSTGRES_DSN,
+/** MEMORY_BACKEND (sqlite | postgres; postgres when only POSTGRES_DSN is set), SQLITE_BUSY_TIMEOUT_MS (5000), POSTGRES_DSN,
  * POSTGRES_SCHEMA (public), POSTGRES_POOL_MAX (10), TASK_LEASE_MS (15000). */
 function memoryStoreSettings(env: Record<string, string>): MemoryStoreSettings {
   const dsn = env.POSTGRES_DSN?.trim() && postgresDsn(env.POSTGRES_DSN.trim());
   const backend = (env.MEMORY_BACKEND?.trim().toLowerCase() || (dsn ? 'postgres' : 'sqlite')) as string;
   const leaseMs = positiveInt(env, 'TASK_LEASE_MS', 15_000)!;
-  if (backend === 'sqlite') return { backend, leaseMs };
+  if (backend === 'sqlite') return { backend, leaseMs, busyTimeoutMs: positiveInt(env, 'SQLITE_BUSY_TIMEOUT_MS', 5_000)! };
   if (backend !== 'postgres') throw new SettingsError(`MEMORY_BACKEND must be sqlite or postgres, got '${env.MEMORY_BACKEND}'`);
   if (!dsn) throw new SettingsError('MEMORY_BACKEND=postgres needs POSTGRES_DSN (postgresql://user:password@host:5432/database)');
   const schema = env.POSTGRES_SCHEMA?.trim() || 'public';

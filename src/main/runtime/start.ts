@@ -22,6 +22,7 @@ import type { Task } from '@a2a-js/sdk';
 import type { MemoryStore } from './store/types.ts';
 import { runtimeDataDir, sqliteStoreFile } from './store/location.ts';
 import { startStoreRetention } from './store/retention-start.ts';
+import { StoreGuard } from './store/guard.ts';
 import { useRandomPool } from './tuning/random-pool.ts';
 import { useLightRunContext } from './tuning/run-context.ts';
 import { createSummarizer } from './memory/fold.ts';
@@ -89,6 +90,8 @@ async function openStore(
   cancels: CancelRequests,
 ): Promise<{ store: MemoryStore; shared: SharedTasks }> {
   const s = settings.memoryStore;
+  // Every store call's outage leaves the store as StoreUnavailableError (store/guard.ts, D-50).
+  const guard = new StoreGuard(log);
   const lease = {
     log,
     onCancelRequested: cancels.report,
@@ -98,9 +101,9 @@ async function openStore(
   };
   const store: { taskStore(): SharedTasks } & MemoryStore =
     s.backend !== 'postgres'
-      ? openSqliteStore(sqliteStoreFile(dataDir), { replica, leaseMs: s.leaseMs, ...lease })
+      ? openSqliteStore(sqliteStoreFile(dataDir), { replica, leaseMs: s.leaseMs, busyTimeoutMs: s.busyTimeoutMs, ...lease })
       : await openPostgresStore({ dsn: s.dsn, schema: s.schema, poolMax: s.poolMax, leaseMs: s.leaseMs, replica, lease });
-  return { store, shared: store.taskStore() };
+  return { store: guard.store(store), shared: guard.part(store.taskStore()) };
 }
 
 /** The memory configuration every invocation reads live (spec 2.3): from the manifest at the
@@ -185,7 +188,8 @@ function buildA2a(f: Foundation, extraSinks: TraceSink[]) {
       : null;
   const replicas = { tasks: f.shared, replica, leaseMs: settings.memoryStore.leaseMs, runsHere: (id: string) => executor.runsHere(id), control };
   // Counts the tasks started here that are not settled, for a draining runtime (http/drain.ts).
-  const tasks = new SettlingTaskStore(store.taskStore());
+  const tasks = new SettlingTaskStore(store.taskStore(), log);
+  tasks.onUnsaved = (id) => executor.abandon(id); // a task not stored is not run on (a2a/store-outage.ts)
   const handler = new ReplicaAwareRequestHandler(card, tasks, executor, replicas, { store, agentId: settings.agentId });
   // A cancel asked on another replica, for a run of this one: cancel it here.
   f.cancels.listen(
@@ -291,6 +295,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
   const retention = startStoreRetention(settings, sqliteStoreFile(runtimeDataDir(opts.projectDir, opts.dataDir)), log);
   const closeParts = async () => {
     await retention?.close();
+    a.tasks.close();
     await f.mcp.close();
     await m.registryEvents?.close();
     m.shared.close();

@@ -15,6 +15,7 @@ import type { AgentResponse } from '../../../sdk/state.ts';
 import type { Generation, Registry } from '../project/registry.ts';
 import { noteRequest } from '../observability/request-context.ts';
 import { runTurn, type TurnDeps, type TurnEvents } from '../execution/turn.ts';
+import { storeUnavailableFailure } from '../execution/errors.ts';
 import { OBSERVATION_LABEL_KEYS, type RequestMeta, type RequestMetaStore } from './request-meta.ts';
 import { principalOf } from '../auth/principal.ts';
 import { agentMessage, applyDefaultSchema, ARTIFACT_ID, artifactName, requestFromMessage, responseParts } from './mapping.ts';
@@ -114,6 +115,17 @@ export class GraphAgentExecutor implements AgentExecutor {
       if (!run.closed) bus.finished();
     }
   };
+
+  /** The task's save failed (the store unreachable, or closed under it; settling.ts): nobody follows its
+   * events any more (the SDK failed the request), so its turn stops now and publishes nothing;
+   * its `failed` state is written once the store takes writes (store-outage.ts). */
+  abandon(taskId: string): void {
+    const run = this.running.get(taskId);
+    if (!run || run.closed) return;
+    run.closed = true;
+    run.controller.abort(storeUnavailableFailure());
+    run.bus?.finished();
+  }
 
   /** The runtime shuts down (http/shutdown.ts): every running turn ends now `failed` with
    * `failure` (D-49): its final status event goes out at once (a stream gets it and ends, a

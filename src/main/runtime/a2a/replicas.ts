@@ -12,7 +12,8 @@
 // Every method checks whose conversation it touches first (ownership.ts, docs/security.md):
 // the cross-replica paths below act only after that check, on the shared table.
 // The same handler answers historyLength on tasks/get, message/send and message/stream the
-// A2A 1.0 way (history.ts), in place of the SDK's reading.
+// A2A 1.0 way (history.ts), in place of the SDK's reading, and a store outage as the JSON-RPC
+// error of a2a/store-outage.ts (never the driver's message, which names the database's address).
 import { A2AError, DefaultRequestHandler, type AgentExecutor, type ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
 import type { AgentCard, Message, MessageSendParams, Task, TaskIdParams, TaskQueryParams, TaskStatusUpdateEvent, TaskArtifactUpdateEvent } from '@a2a-js/sdk';
 import type { ClusterControl } from '../cluster/control.ts';
@@ -20,6 +21,13 @@ import { followStored, untilSettled } from './follow.ts';
 import { limitHistory } from './history.ts';
 import { actingContext, checkSend, ownedTaskStore, type OwnershipStore } from './ownership.ts';
 import { principalOf } from '../auth/principal.ts';
+import { rpcError, storeUnavailableRpc } from './store-outage.ts';
+import { SettlingTaskStore } from './settling.ts';
+
+/** A store outage as its JSON-RPC error (store-outage.ts); anything else as thrown. */
+function rethrow(err: unknown): never {
+  throw rpcError(err);
+}
 
 const FINAL = new Set(['completed', 'failed', 'canceled', 'rejected']);
 
@@ -52,6 +60,8 @@ export interface OwnershipView {
 export class ReplicaAwareRequestHandler extends DefaultRequestHandler {
   /** The task store as the calling principal sees it (ownership.ts). */
   private readonly store: TaskStore;
+  /** Whether a save of the task failed (settling.ts): then no answer or event claims it. */
+  private readonly lost: (taskId: string) => boolean;
 
   /** `replicas`: the cross-replica answers on the shared store; null when there is none. */
   constructor(
@@ -64,27 +74,41 @@ export class ReplicaAwareRequestHandler extends DefaultRequestHandler {
     const owned = ownedTaskStore(store, ownership.store, ownership.agentId);
     super(card, owned, executor);
     this.store = owned;
+    this.lost = store instanceof SettlingTaskStore ? (id) => store.lost(id) : () => false;
   }
 
   /** The stored task with its history limited by historyLength (history.ts). */
   override async getTask(params: TaskQueryParams, context?: ServerCallContext): Promise<Task> {
-    const task = await this.store.load(params.id, actingContext(context, params.metadata));
+    const task = await this.store.load(params.id, actingContext(context, params.metadata)).catch(rethrow);
     if (!task) throw A2AError.taskNotFound(params.id);
     return limitHistory(task, params.historyLength);
   }
 
   override async sendMessage(params: MessageSendParams, context?: ServerCallContext): Promise<Message | Task> {
-    const acting = await checkSend(params, context, this.ownership.store, this.ownership.agentId);
-    return limitHistory(await super.sendMessage(params, acting), params.configuration?.historyLength);
+    try {
+      const acting = await checkSend(params, context, this.ownership.store, this.ownership.agentId);
+      const result = await super.sendMessage(params, acting);
+      if (result.kind === 'task' && this.lost(result.id)) throw storeUnavailableRpc();
+      return limitHistory(result, params.configuration?.historyLength);
+    } catch (err) {
+      return rethrow(err);
+    }
   }
 
   override async *sendMessageStream(
     params: MessageSendParams,
     context?: ServerCallContext,
   ): AsyncGenerator<Message | Task | TaskStatusUpdateEvent | TaskArtifactUpdateEvent, void, undefined> {
-    const acting = await checkSend(params, context, this.ownership.store, this.ownership.agentId);
-    const historyLength = params.configuration?.historyLength;
-    for await (const event of super.sendMessageStream(params, acting)) yield event.kind === 'task' ? limitHistory(event, historyLength) : event;
+    try {
+      const acting = await checkSend(params, context, this.ownership.store, this.ownership.agentId);
+      const historyLength = params.configuration?.historyLength;
+      for await (const event of super.sendMessageStream(params, acting)) {
+        if (this.lost(event.kind === 'task' ? event.id : event.kind === 'message' ? '' : event.taskId)) throw storeUnavailableRpc();
+        yield event.kind === 'task' ? limitHistory(event, historyLength) : event;
+      }
+    } catch (err) {
+      rethrow(err);
+    }
   }
 
   /** The acting principal's context; for an authenticated caller, TaskNotFoundError unless the
@@ -104,6 +128,12 @@ export class ReplicaAwareRequestHandler extends DefaultRequestHandler {
   }
 
   override async cancelTask(params: TaskIdParams, callContext?: ServerCallContext): Promise<Task> {
+    const task = await this.cancelHere(params, callContext).catch(rethrow);
+    if (this.lost(params.id)) throw storeUnavailableRpc();
+    return task;
+  }
+
+  private async cancelHere(params: TaskIdParams, callContext?: ServerCallContext): Promise<Task> {
     const context = await this.visible(params, callContext);
     const replica = await this.elsewhere(params.id);
     if (!replica || !this.replicas) return super.cancelTask(params, context);
@@ -125,6 +155,17 @@ export class ReplicaAwareRequestHandler extends DefaultRequestHandler {
   }
 
   override async *resubscribe(
+    params: TaskIdParams,
+    callContext?: ServerCallContext,
+  ): AsyncGenerator<Task | TaskStatusUpdateEvent | TaskArtifactUpdateEvent, void, undefined> {
+    try {
+      yield* this.follow(params, callContext);
+    } catch (err) {
+      rethrow(err);
+    }
+  }
+
+  private async *follow(
     params: TaskIdParams,
     callContext?: ServerCallContext,
   ): AsyncGenerator<Task | TaskStatusUpdateEvent | TaskArtifactUpdateEvent, void, undefined> {

@@ -1,6 +1,6 @@
 // The A2A endpoints on @a2a-js/sdk's express handlers: JSON-RPC at POST / behind the
 // runtime's own gate (request-meta.ts), and the agent card at its well-known path and at /.
-import express from 'express';
+import express, { type RequestHandler } from 'express';
 import type { AgentCard } from '@a2a-js/sdk';
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler } from '@a2a-js/sdk/server/express';
@@ -9,6 +9,18 @@ import { RUNTIME_RPC_BODY_LIMIT } from '../../http/limits.ts';
 import { jsonRpcGate, type GateOptions, type RequestMetaStore } from './request-meta.ts';
 import { AGENT_CARD_ROUTE } from '../../../shared/runtime-contract.ts';
 import { principalUserBuilder } from '../auth/principal.ts';
+import { STORE_UNAVAILABLE_RPC } from './store-outage.ts';
+
+/** A store outage the SDK answers (with HTTP 200) goes out as 503, like the endpoint's other
+ * "unavailable" answers (http/drain.ts): nothing was done, a balancer may send it elsewhere. */
+const outageStatus: RequestHandler = (_req, res, next) => {
+  const json = res.json.bind(res);
+  res.json = (body?: { error?: { code?: unknown } }) => {
+    if (body?.error?.code === STORE_UNAVAILABLE_RPC && res.statusCode === 200) res.status(503);
+    return json(body);
+  };
+  next();
+};
 
 export interface A2aRouteDeps {
   handler: A2ARequestHandler;
@@ -24,6 +36,7 @@ export function a2aRouter(deps: A2aRouteDeps): express.Router {
     '/',
     jsonBody({ limit: RUNTIME_RPC_BODY_LIMIT }),
     jsonRpcGate(deps.requestMeta, deps.gate),
+    outageStatus,
     jsonRpcHandler({ requestHandler: deps.handler, userBuilder: principalUserBuilder }),
   );
   router.use(AGENT_CARD_ROUTE, agentCardHandler({ agentCardProvider: async () => deps.card }));

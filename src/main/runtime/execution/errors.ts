@@ -3,6 +3,7 @@
 // graph recursion limit map to standard codes (docs/decisions.md D-3, D-4).
 import { AgentError } from '../../../sdk/errors.ts';
 import { ThreadOwnershipError } from '../store/types.ts';
+import { StoreUnavailableError } from '../store/unavailable.ts';
 
 interface ErrorLike {
   name?: string;
@@ -43,9 +44,22 @@ export interface FailureSite {
   source?: { file: string; line: number; column: number };
 }
 
+/** A turn whose store went away (store/guard.ts, D-50): a checkpoint, the thread's memory or
+ * its task could not be read or written. The message names no address. */
+export function storeUnavailableFailure(): AgentError {
+  return new AgentError({
+    code: 'UPSTREAM_UNAVAILABLE',
+    reason: 'store_unavailable',
+    message: "The runtime's store (its database) could not be reached or written, so this turn was not kept; send the message again shortly.",
+    retriable: true,
+  });
+}
+
 export function toAgentError(err: unknown, site: FailureSite = {}): AgentError {
   if (err instanceof AgentError) return err;
   const links = chain(err);
+  // Only the store's edge makes this error, so a model's connection failure is never taken for it.
+  if (links.some((e) => e instanceof StoreUnavailableError)) return storeUnavailableFailure();
   const message = (links[0]?.message ?? String(err)).slice(0, 500);
 
   if (links.some((e) => e.name === 'AgentError' && typeof (e as AgentError).code === 'string')) {

@@ -8,6 +8,7 @@ import type { Generation, MemoryConfig } from '../project/registry.ts';
 import type { TraceEvent } from '../observability/trace.ts';
 import { newRuntimeStats } from '../observability/stats.ts';
 import { runTurn, type Turn, type TurnDeps, type TurnEvents } from './turn.ts';
+import { StoreUnavailableError } from '../store/unavailable.ts';
 
 const State = Annotation.Root({ ...MessagesAnnotation.spec, request: Annotation<unknown>(), response: Annotation<unknown>() });
 type Node = (state: typeof State.State, config: { signal?: AbortSignal }) => unknown;
@@ -28,7 +29,8 @@ function generation(node: Node): Generation {
   } as unknown as Generation;
 }
 
-async function turn(node: Node, cancelAt?: (cancel: () => void) => void) {
+/** `transcript`: the store's appendTranscript (memory on when given). */
+async function turn(node: Node, cancelAt?: (cancel: () => void) => void, transcript?: () => Promise<void>) {
   const gen = generation(node);
   const trace: TraceEvent[] = [];
   const reports: string[] = [];
@@ -38,12 +40,12 @@ async function turn(node: Node, cancelAt?: (cancel: () => void) => void) {
     canceled = true;
     controller.abort(new Error('task canceled'));
   });
-  const memory: MemoryConfig = { enabled: false, backend: 'sqlite', summarize: false, window_size: 20, summarize_threshold: 40 };
+  const memory: MemoryConfig = { enabled: transcript !== undefined, backend: 'sqlite', summarize: false, window_size: 20, summarize_threshold: 40 };
   const stats = newRuntimeStats();
   const deps: TurnDeps = {
     settings: { agentId: 'agent-1', maxHistoryTokens: null, historyMaxMessages: 50, captureUrl: null, nodeSpans: false, stageTiming: false, checkpointDurability: 'exit' },
     memory,
-    store: { getMemory: async () => undefined, putMemory: async () => undefined, appendTranscript: async () => undefined },
+    store: { getMemory: async () => undefined, putMemory: async () => undefined, appendTranscript: transcript ?? (async () => undefined) },
     summarizer: async () => '',
     checkpointer: () => (gen as unknown as { saver: MemorySaver }).saver,
     sinks: [{ emit: (e) => void trace.push(e) }],
@@ -70,7 +72,7 @@ async function turn(node: Node, cancelAt?: (cancel: () => void) => void) {
     token: () => void reports.push('token'),
     inputRequired: (question) => void reports.push(`input-required: ${question}`),
     completed: (response) => void reports.push(`completed: ${response.text}`),
-    failed: (failure) => void reports.push(`failed: ${failure.code}`),
+    failed: (failure) => void reports.push(`failed: ${failure.code} ${failure.reason}`),
   };
   await runTurn(deps, t, events);
   const names = trace.map((e) => e.name).filter((n) => n.startsWith('invoke.'));
@@ -99,10 +101,32 @@ describe('runTurn', () => {
     const thrown = await turn(() => {
       throw new Error('boom');
     });
-    expect([thrown.names, thrown.state, thrown.reports]).toEqual([['invoke.start', 'invoke.end'], 'failed', ['started', 'failed: INTERNAL_ERROR']]);
+    expect([thrown.names, thrown.state, thrown.reports]).toEqual([
+      ['invoke.start', 'invoke.end'],
+      'failed',
+      ['started', 'failed: INTERNAL_ERROR unhandled_exception'],
+    ]);
     const empty = await turn(() => ({}));
-    expect([empty.names, empty.state, empty.reports]).toEqual([['invoke.start', 'invoke.end'], 'failed', ['started', 'failed: INTERNAL_ERROR']]);
+    expect([empty.names, empty.state, empty.reports]).toEqual([['invoke.start', 'invoke.end'], 'failed', ['started', 'failed: INTERNAL_ERROR empty_response']]);
     expect(empty.stats.failed).toBe(1);
+  });
+
+  it('fails store_unavailable when the store does not take its messages (D-50): never answered completed and missing from its thread', async () => {
+    const r = await turn(
+      () => ({ response: { text: 'hi there' } }),
+      undefined,
+      async () => {
+        throw new StoreUnavailableError('connection failed (ECONNREFUSED)');
+      },
+    );
+    expect([r.names, r.state, r.reports]).toEqual([['invoke.start', 'invoke.end'], 'failed', ['started', 'failed: UPSTREAM_UNAVAILABLE store_unavailable']]);
+    expect([r.stats.completed, r.stats.failed]).toEqual([0, 1]);
+    const kept = await turn(
+      () => ({ response: { text: 'hi there' } }),
+      undefined,
+      async () => undefined,
+    );
+    expect(kept.reports).toEqual(['started', 'completed: hi there']);
   });
 
   it('is canceled: one invoke.end, and nothing reported after the start', async () => {

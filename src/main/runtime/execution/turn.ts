@@ -18,6 +18,7 @@ import { CaptureBuffer, InvocationTracer, type TraceSink } from '../observabilit
 import type { InvocationCounts } from '../observability/stats.ts';
 import type { MemoryStore, TranscriptMessage } from '../store/types.ts';
 import { toAgentError } from './errors.ts';
+import { StoreUnavailableError } from '../store/unavailable.ts';
 import { consumeGraphStream, type StreamOutcome } from './graph-stream.ts';
 import { runEvaluators } from './evaluators.ts';
 import { SpanTracker } from './spans.ts';
@@ -103,15 +104,24 @@ export async function runTurn(deps: TurnDeps, turn: Turn, events: TurnEvents): P
     const reason: unknown = turn.signal.aborted ? turn.signal.reason : undefined;
     outcome = turn.canceled() ? canceled(s) : failed(s, reason instanceof AgentError ? reason : err);
   } finally {
+    // The thread's messages are written before the final status goes out, so a client that
+    // reads them right after the answer (on any replica) sees this turn. A turn whose messages
+    // the store did not take is not answered as a success (D-50): it fails store_unavailable.
+    const lost = await saveTranscript(s);
+    if (lost && outcome && !turn.canceled() && outcome.end.state !== 'failed') outcome = unkept(s, outcome, lost);
     if (outcome) {
       s.tracer.emit('invoke.end', outcome.end);
       await s.tracer.flush();
     }
-    // The thread's messages are written before the final status goes out, so a client that
-    // reads them right after the answer (on any replica) sees this turn.
-    await saveTranscript(s);
     outcome?.publish?.();
   }
+}
+
+/** A completed or input-required turn whose transcript was not stored, as the failure it is. */
+function unkept(s: TurnState, outcome: Outcome, err: unknown): Outcome {
+  if (outcome.end.state === 'completed') s.deps.stats.completed -= 1;
+  if (outcome.end.state === 'input-required') s.deps.stats.input_required -= 1;
+  return failed(s, err);
 }
 
 function openTurn(deps: TurnDeps, turn: Turn, events: TurnEvents): TurnState {
@@ -273,11 +283,16 @@ function failed(s: TurnState, err: unknown): Outcome {
   return { end, publish: () => s.events.failed(failure, body) };
 }
 
-async function saveTranscript(s: TurnState): Promise<void> {
+/** Appends the turn's messages to the thread; resolves to the store's outage when it did not
+ * take them (store/unavailable.ts), else to null (another failure is logged, as before). */
+async function saveTranscript(s: TurnState): Promise<StoreUnavailableError | null> {
   const { deps, turn } = s;
-  if (deps.memory.enabled && s.transcript.length) {
-    await deps.store
-      .appendTranscript(deps.settings.agentId, turn.contextId, s.transcript)
-      .catch((err) => deps.log.warn({ err: (err as Error).message }, 'transcript not saved'));
+  if (!deps.memory.enabled || !s.transcript.length) return null;
+  try {
+    await deps.store.appendTranscript(deps.settings.agentId, turn.contextId, s.transcript);
+    return null;
+  } catch (err) {
+    deps.log.warn({ err: (err as Error).message }, 'transcript not saved');
+    return err instanceof StoreUnavailableError ? err : null;
   }
 }

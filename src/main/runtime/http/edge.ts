@@ -8,6 +8,8 @@ import { fromClientHttpError, HttpInputError, type HttpInputCode } from '../../h
 import { loopbackRefusal } from '../../http/loopback.ts';
 import { JSONRPC } from '../a2a/request-meta.ts';
 import { fail, ManagementError, toManagementError } from '../management/envelope.ts';
+import { storeUnavailableRpc } from '../a2a/store-outage.ts';
+import { outageOf } from '../store/unavailable.ts';
 import { AGENT_CARD_ROUTE, HEALTH_ROUTE, LIVENESS_ROUTE, READINESS_ROUTE } from '../../../shared/runtime-contract.ts';
 
 /** Paths anyone may read from anywhere: the public agent card and the probes (probes.ts). */
@@ -77,8 +79,14 @@ const RPC_CODES: Record<HttpInputCode, number> = {
   range_not_satisfiable: JSONRPC.INVALID_REQUEST,
 };
 
-function rpcError(res: Response, status: number, code: number, message: string): void {
-  res.status(status).json({ jsonrpc: '2.0', id: null, error: { code, message } });
+function rpcError(res: Response, status: number, code: number, message: string, data?: unknown, id: unknown = null): void {
+  res.status(status).json({ jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) } });
+}
+
+/** The request's id, when its body was read and has a valid one. */
+function requestId(req: Request): string | number | null {
+  const id = (req.body as { id?: unknown } | undefined)?.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
 /** The last error handler of the runtime's app. */
@@ -94,6 +102,11 @@ export function runtimeErrorHandler(log: Logger): ErrorRequestHandler {
       if (err instanceof HttpInputError) {
         const label = RPC_CODES[err.code] === JSONRPC.PARSE_ERROR ? 'Parse error' : 'Invalid Request';
         return rpcError(res, err.status, RPC_CODES[err.code], `${label}: ${err.message}`);
+      }
+      if (outageOf(err) !== null) {
+        // The gate's own store reads (a2a/request-meta.ts); logged once by store/guard.ts.
+        const e = storeUnavailableRpc();
+        return rpcError(res, 503, e.code, e.message, e.data, requestId(req));
       }
       log.error({ err }, 'JSON-RPC request failed unexpectedly');
       return rpcError(res, 500, JSONRPC.INTERNAL_ERROR, 'Internal error: the runtime failed unexpectedly while handling this request; it has been logged');

@@ -10,6 +10,7 @@ import express from 'express';
 import type { Registry } from '../project/registry.ts';
 import type { MemoryStore } from '../store/types.ts';
 import { describeGraph } from '../project/graph-view.ts';
+import { StoreUnavailableError } from '../store/unavailable.ts';
 import { GRAPH_ROUTE, HEALTH_ROUTE, LIVENESS_ROUTE, READINESS_ROUTE } from '../../../shared/runtime-contract.ts';
 
 /** A store that does not answer within this is not ready (Kubernetes' probe timeout is 1 s by default). */
@@ -36,7 +37,8 @@ async function storeCheck(store: ProbeDeps['store']): Promise<Check> {
     await Promise.race([store.ping(), timeout]);
     return { ok: true };
   } catch (err) {
-    return { ok: false, reason: `store not reachable: ${(err as Error).message}` };
+    // The outage's detail names no address or file (store/unavailable.ts): the probes are public.
+    return { ok: false, reason: `store not reachable: ${err instanceof StoreUnavailableError ? err.detail : (err as Error).message}` };
   } finally {
     clearTimeout(timer);
   }

@@ -3,6 +3,7 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { fromClientHttpError, HttpInputError, type HttpInputCode } from '../../http/input-error.ts';
+import { outageOf, STORE_UNAVAILABLE_MESSAGE } from '../store/unavailable.ts';
 
 /** Edge refusals (src/main/http) in the envelope's codes. */
 const INPUT_CODES: Record<HttpInputCode, ManagementCode> = {
@@ -52,6 +53,9 @@ export const MANAGEMENT_ERRORS = {
   INTERNAL_ERROR: 500,
   /** The runtime is draining (SIGTERM): no new requests (docs/deployment.md, "Shutdown and health"). */
   SHUTTING_DOWN: 503,
+  /** The store (SQLite file, PostgreSQL) cannot be reached or written; retry later (docs/deployment.md,
+   * "When the store is unreachable"). */
+  STORE_UNAVAILABLE: 503,
 } as const;
 
 export type ManagementCode = keyof typeof MANAGEMENT_ERRORS;
@@ -74,13 +78,15 @@ export function fail(res: Response, err: ManagementError): void {
   res.status(MANAGEMENT_ERRORS[err.code]).json({ success: false, data: null, error: { code: err.code, message: err.message, ...err.extra } });
 }
 
-/** Any error as a ManagementError: thrown ones as they are, edge refusals by their code, and
- * anything else as INTERNAL_ERROR, logged with its stack (never sent to the client). */
+/** Any error as a ManagementError: thrown ones as they are, edge refusals by their code, a store
+ * outage as STORE_UNAVAILABLE, and anything else as INTERNAL_ERROR, logged with its stack (never sent to the client). */
 export function toManagementError(err: unknown, log: Logger, where: string): ManagementError {
   if (err instanceof ManagementError) return err;
   if (err instanceof HttpInputError) return new ManagementError(INPUT_CODES[err.code], err.message);
   const clientError = fromClientHttpError(err);
   if (clientError) return new ManagementError(INPUT_CODES[clientError.code], clientError.message);
+  // Logged once when the outage starts (store/guard.ts); the answer names no address.
+  if (outageOf(err) !== null) return new ManagementError('STORE_UNAVAILABLE', STORE_UNAVAILABLE_MESSAGE, { retriable: true });
   log.error({ err, where }, 'management request failed unexpectedly');
   return new ManagementError(
     'INTERNAL_ERROR',

@@ -21,8 +21,10 @@ import type { DeletedCounts, MemoryStore, ThreadClaim, ThreadCursor, TranscriptM
 import { claimResult, OwnerCache, type ThreadOwners } from './owner-cache.ts';
 
 /** How long a connection waits for another connection's (or process's) write lock before
- * failing with SQLITE_BUSY. Two runtime processes may share one file; their write
- * transactions are short, so a few seconds of waiting is ample. */
+ * failing with SQLITE_BUSY (SQLITE_BUSY_TIMEOUT_MS). Two runtime processes may share one file;
+ * their write transactions are short, so a few seconds of waiting is ample. The wait blocks
+ * the process (better-sqlite3 is synchronous); past it the write fails as a store outage
+ * (store/unavailable.ts). */
 export const BUSY_TIMEOUT_MS = 5_000;
 
 class SqliteMemoryStore implements MemoryStore {
@@ -108,6 +110,21 @@ class SqliteMemoryStore implements MemoryStore {
 
   async ping(): Promise<void> {
     this.stmt.ping.get();
+  }
+
+  /** Whether a write could start now: takes the write lock without waiting and gives it back
+   * (store/guard.ts asks while an outage is noted; reads go on while another connection holds
+   * the lock). */
+  async pingWrite(): Promise<void> {
+    if (this.db.inTransaction) return;
+    const timeout = this.db.pragma('busy_timeout', { simple: true }) as number;
+    this.db.pragma('busy_timeout = 0');
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+      this.db.exec('ROLLBACK');
+    } finally {
+      this.db.pragma(`busy_timeout = ${timeout}`);
+    }
   }
 
   async listThreads(agentId: string, user?: string): Promise<string[]> {
@@ -242,8 +259,8 @@ class SqliteMemoryStore implements MemoryStore {
 /** Switches `db` to WAL. Switching needs the file to itself, and SQLite answers SQLITE_BUSY at
  * once (no busy handler) while another process opens the same fresh file (`--workers N`
  * starting together): so it is tried again, briefly, up to the busy timeout. */
-function enterWalMode(db: Database.Database): void {
-  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+function enterWalMode(db: Database.Database, busyTimeoutMs: number): void {
+  const deadline = Date.now() + busyTimeoutMs;
   for (;;) {
     try {
       db.pragma('journal_mode = WAL');
@@ -262,12 +279,13 @@ function enterWalMode(db: Database.Database): void {
  * in a BEGIN IMMEDIATE transaction so it takes the write lock up front (a deferred transaction
  * that upgrades from read to write would fail with SQLITE_BUSY without waiting).
  */
-export function openSqliteStore(file: string, lease?: Partial<LeaseOptions>): { taskStore(): SqliteTaskStore } & MemoryStore {
+export function openSqliteStore(file: string, opts: Partial<LeaseOptions> & { busyTimeoutMs?: number } = {}): { taskStore(): SqliteTaskStore } & MemoryStore {
+  const { busyTimeoutMs = BUSY_TIMEOUT_MS, ...lease } = opts;
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+  const db = new Database(file, { timeout: busyTimeoutMs });
   try {
-    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    enterWalMode(db);
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    enterWalMode(db, busyTimeoutMs);
     // NORMAL is crash-safe in WAL mode (a process crash loses nothing committed; only a power
     // loss may drop the last transactions) and avoids an fsync per commit.
     db.pragma('synchronous = NORMAL');

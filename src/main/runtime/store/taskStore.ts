@@ -121,7 +121,12 @@ export class SqliteTaskStore implements TaskStore {
     else this.inProgress.add(task.id);
     const stmt = settled ? this.saveStmt : this.saveInProgressStmt;
     const row = this.row(task, new Date());
-    await this.writes.run(() => stmt.run(...row));
+    try {
+      await this.writes.run(() => stmt.run(...row));
+    } catch (err) {
+      this.inProgress.delete(task.id); // not written: its next save is written at once again
+      throw err;
+    }
   }
 
   async load(taskId: string): Promise<Task | undefined> {

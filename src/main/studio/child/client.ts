@@ -62,10 +62,12 @@ export class RuntimeClient {
     return { kind: 'unavailable', status: res.status, body, error: null };
   }
 
-  /** Whether the runtime at `base` answers GET /healthz with 200 within `timeoutMs`. */
+  /** Whether the runtime at `base` answers GET /livez with 200 within `timeoutMs`: the process
+   * is not hung. Liveness never asks the store, so a runtime whose database is briefly away
+   * is not restarted for it (docs/deployment.md, "When the store is unreachable"). */
   async healthy(base: string, timeoutMs: number): Promise<boolean> {
     try {
-      const res = await fetch(`${base}${RUNTIME_PATHS.health}`, { signal: AbortSignal.timeout(timeoutMs) });
+      const res = await fetch(`${base}${RUNTIME_PATHS.liveness}`, { signal: AbortSignal.timeout(timeoutMs) });
       await res.body?.cancel();
       return res.status === 200;
     } catch {

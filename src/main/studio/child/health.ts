@@ -1,4 +1,4 @@
-// The health monitor of a ready runtime child: GET /healthz every interval; after `failures`
+// The health monitor of a ready runtime child: GET /livez every interval; after `failures`
 // misses in a row the child is reported hung (the supervisor kills it and its exit restarts
 // it, docs/playground-api.md).
 

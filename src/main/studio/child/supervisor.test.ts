@@ -122,7 +122,7 @@ describe('runtime supervisor', () => {
     expect(refused.logs.find((l) => l.msg === 'runtime exited')).toMatchObject({ generation: 1, expected: true, level: 30 });
   });
 
-  it('a child that stops answering /healthz is killed and replaced', async () => {
+  it('a child that stops answering /livez is killed and replaced', async () => {
     const { supervisor, logs } = supervise({}, { healthIntervalMs: 50, healthFailures: 2 });
     supervisor.start();
     const url = (await supervisor.waitReady(10_000))!;
@@ -131,7 +131,7 @@ describe('runtime supervisor', () => {
     await exited;
     expect(await supervisor.waitReady(10_000)).toBe(url);
     expect(supervisor.generation).toBe(2);
-    expect(logs.map((l) => l.msg)).toContain('runtime stopped answering /healthz; killing it');
+    expect(logs.map((l) => l.msg)).toContain('runtime stopped answering /livez; killing it');
   });
 
   it('stop: the child is gone, the pid file removed, and nothing starts again', async () => {

@@ -1,5 +1,5 @@
 // The runtime supervisor: starts the project's agent runtime as a child process on a free
-// loopback port, health-checks it (GET /healthz), restarts it with backoff when it dies or
+// loopback port, health-checks it (GET /livez), restarts it with backoff when it dies or
 // stops answering, reloads or restarts it when project files change, and stops it with
 // the studio. Why a child process: a crashing or hanging agent must not take the studio
 // down (docs/architecture.md). Its parts: the lifecycle table (lifecycle.ts), the process
@@ -282,13 +282,13 @@ export class RuntimeSupervisor implements RuntimeHandle {
     this.failures = 0;
     this.o.logger.info({ url, pid: child.pid, generation: this.gen }, 'runtime ready');
     this.waiters.ready(url);
-    // A ready runtime that stops answering /healthz is killed (the exit restarts it).
+    // A ready runtime that stops answering /livez is killed (the exit restarts it).
     this.health.watch(
       url,
       () => this.child === child,
       () => {
-        this.o.logger.warn({ pid: child.pid }, 'runtime stopped answering /healthz; killing it');
-        this.tail.push('the runtime stopped answering /healthz');
+        this.o.logger.warn({ pid: child.pid }, 'runtime stopped answering /livez; killing it');
+        this.tail.push('the runtime stopped answering /livez');
         child.kill('SIGKILL');
       },
     );

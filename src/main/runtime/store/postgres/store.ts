@@ -305,6 +305,10 @@ export async function openPostgresStore(o: PostgresStoreOptions): Promise<Memory
   const pool = new pg.Pool({ connectionString: o.dsn, max: o.poolMax ?? 10, connectionTimeoutMillis: 5_000, application_name: 'agent-studio-runtime' });
   // An idle client that errors (the server restarted) must not end the process.
   pool.on('error', (err) => o.lease?.log?.warn({ err: scrub(err.message, o.dsn) }, 'PostgreSQL connection lost; the pool reconnects'));
+  // Nor one checked out (a transaction, a checkpoint write) whose connection drops: node-postgres
+  // emits 'error' on it besides failing its query, and an 'error' nobody listens to is thrown.
+  // The query's own failure is what the caller sees (store/guard.ts); the pool drops the client.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   try {
     await migrate(pool, schema);
   } catch (err) {

@@ -69,7 +69,13 @@ export class PgTaskStore implements TaskStore {
     this.pending.delete(task.id);
     if (settled) this.inProgress.delete(task.id);
     else this.inProgress.add(task.id);
-    await this.db.query(settled ? this.upsert : this.upsertInProgress, this.args(task));
+    try {
+      await this.db.query(settled ? this.upsert : this.upsertInProgress, this.args(task));
+    } catch (err) {
+      // Not written: its next save is written at once again, and no lease is renewed for it.
+      this.inProgress.delete(task.id);
+      throw err;
+    }
   }
 
   async load(taskId: string): Promise<Task | undefined> {
@@ -97,7 +103,10 @@ export class PgTaskStore implements TaskStore {
     return (r.rowCount ?? 0) > 0;
   }
 
-  /** Writes every pending in-progress update (the timer calls it). */
+  /** Writes every pending in-progress update (the timer calls it). Never rejects: updates
+   * that could not be written (the database unreachable) are kept and tried again later;
+   * once closed, they are dropped and counted in the warning (each task's final state is
+   * written by its own save, a2a/settling.ts). */
   flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
@@ -113,7 +122,7 @@ export class PgTaskStore implements TaskStore {
       } catch (err) {
         for (const t of tasks) if (!this.pending.has(t.id)) this.pending.set(t.id, t);
         if (!this.closed) this.timer = setTimeout(() => void this.flush(), TASK_FLUSH_MS * 10).unref();
-        else throw err;
+        else this.lease.log?.warn({ err: (err as Error).message, tasks: this.pending.size }, 'in-progress task updates not written at close');
       }
     });
     return this.flushing;
