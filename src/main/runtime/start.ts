@@ -9,6 +9,10 @@ import { Registry, type MemoryConfig } from './project/registry.ts';
 import { LogTraceSink, type TraceSink } from './observability/trace.ts';
 import { NatsTraceSink } from './observability/trace-nats.ts';
 import { newRuntimeStats } from './observability/stats.ts';
+import { RuntimeMetrics, metricSources } from './observability/metrics.ts';
+import { instrumentStore } from './observability/store-metrics.ts';
+import { accessLog } from './http/access-log.ts';
+import { metricsRouter } from './http/metrics-route.ts';
 import { RegistryEvents } from './cluster/registry-events.ts';
 import { ClusterControl } from './cluster/control.ts';
 import { CancelRequests } from './cluster/cancels.ts';
@@ -86,6 +90,7 @@ async function openStore(
   replica: string,
   log: Logger,
   cancels: CancelRequests,
+  metrics: RuntimeMetrics,
 ): Promise<{ store: MemoryStore; shared: PgTaskStore | null }> {
   const s = settings.memoryStore;
   if (s.backend !== 'postgres') return { store: openSqliteStore(sqliteStoreFile(dataDir)), shared: null };
@@ -99,6 +104,7 @@ async function openStore(
       log,
       onCancelRequested: cancels.report,
       onReaped: (tasks) => {
+        metrics.tasksReaped(tasks.length);
         for (const t of tasks) log.warn({ task_id: t.id, context_id: t.contextId }, 'task failed: the replica running it stopped (lease expired)');
       },
     },
@@ -133,6 +139,7 @@ interface Foundation {
   shared: PgTaskStore | null;
   memory: MemoryConfig;
   registry: Registry;
+  metrics: RuntimeMetrics;
 }
 
 async function openFoundation(opts: RuntimeOptions, settings: RuntimeSettings): Promise<Foundation> {
@@ -146,7 +153,9 @@ async function openFoundation(opts: RuntimeOptions, settings: RuntimeSettings): 
   const outbound = new OutboundPool(settings.outbound.maxConnections, settings.outbound.queueTimeoutMs);
   const mcp = new McpManager(projectDir, settings.env, log, outbound.fetch);
   const cancels = new CancelRequests();
-  const { store, shared } = await openStore(settings, dataDir, replica, log, cancels);
+  const metrics = new RuntimeMetrics(settings.memoryStore.backend);
+  const opened = await openStore(settings, dataDir, replica, log, cancels, metrics);
+  const [store, shared] = [instrumentStore(opened.store, metrics), opened.shared]; // timed (docs/operations.md)
   const memory: MemoryConfig = { enabled: true, backend: store.backend, summarize: false, window_size: 20, summarize_threshold: 40 };
   const registry = new Registry({
     projectDir,
@@ -168,7 +177,7 @@ async function openFoundation(opts: RuntimeOptions, settings: RuntimeSettings): 
     await store.close();
     throw err;
   }
-  return { settings, log, replica, outbound, mcp, cancels, store, shared, memory, registry };
+  return { settings, log, replica, outbound, mcp, cancels, store, shared, memory, registry, metrics };
 }
 
 /** The A2A side: the card, the executor running turns, and the SDK's request handler. */
@@ -254,7 +263,7 @@ function buildManagement(f: Foundation, a: A2aParts, loopback: boolean) {
   const protectAll = operatorKeys.size > 0 || (settings.controlToken !== null && !loopback);
   const operator = operatorGates({ operatorKeys, controlToken: settings.controlToken, protectAll, callers: a.callers, log });
   const router = managementRouter({ cardUrl, memory: memoryService, threads, registry: registryService, status, control, settings, operator, log });
-  return { router, registryEvents, threads };
+  return { router, registryEvents, threads, operator };
 }
 
 export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime> {
@@ -271,11 +280,13 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
   const a = buildA2a(f, opts.sinks ?? []);
   const loopback = isLoopbackAddress(host);
   const m = buildManagement(f, a, loopback);
+  f.metrics.watch(metricSources({ executor: a.executor, store, agentId: settings.agentId, outbound: f.outbound, nats: a.nats, control: a.control, m }));
   const drain = new Drain(() => a.tasks.unsettled);
   a.tasks.onChange = () => drain.changed();
   const server = runtimeServer({
-    edge: { loopback, corsOrigins: settings.corsOrigins, replicaId: f.replica },
+    edge: { loopback, corsOrigins: settings.corsOrigins, replicaId: settings.replicaId ?? undefined }, // the header only with REPLICA_ID (D-55)
     drain,
+    observe: accessLog({ log, replica: f.replica, metrics: f.metrics }),
     routers: [
       callerAuthRouter(a.callers, log),
       a2aRouter({
@@ -287,6 +298,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
       probeRouter({ store, registry, activeTasks: () => a.executor.activeCount, draining: () => drain.reason }),
       debugRouter({ controlToken: settings.controlToken, reader: new ThreadStateReader(() => registry.current.graph), log }),
       m.router,
+      metricsRouter(f.metrics, m.operator.all),
     ],
     log,
   });

@@ -27,13 +27,16 @@ export interface HttpServerDeps {
   /** In order: the JSON-RPC endpoint first, so every message/send passes fewest routes. */
   routers: express.Router[];
   log: Logger;
+  /** The access and audit lines and the HTTP metrics (access-log.ts), in the request's context. */
+  observe?: express.RequestHandler;
 }
 
-export function runtimeServer({ edge, drain, routers, log }: HttpServerDeps): http.Server {
+export function runtimeServer({ edge, drain, routers, log, observe }: HttpServerDeps): http.Server {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestTargetGuard());
   app.use(requestContext());
+  if (observe) app.use(observe);
   app.use(edgeGuard(edge));
   app.use(drain.middleware());
   for (const router of routers) app.use(router);
