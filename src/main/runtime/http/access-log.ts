@@ -35,14 +35,14 @@ export interface AccessLogDeps {
 
 /** The route an answer came from, as a template (`/api/v1/memory/threads/:thread_id`), so a
  * label never carries an id; a path no route matched is `unmatched` (or `/api/v1/*`). */
-export function routeLabel(req: Request): string {
-  if (req.route?.path !== undefined && typeof req.route.path === 'string') return `${req.baseUrl}${req.route.path}`;
-  if (FIXED.has(req.path)) return req.path;
-  return req.path.startsWith(`${MANAGEMENT_BASE}/`) ? `${MANAGEMENT_BASE}/*` : 'unmatched';
+export function routeLabel(req: Request, path: string): string {
+  if (typeof req.route?.path === 'string') return `${req.baseUrl}${req.route.path}`;
+  if (FIXED.has(path)) return path;
+  return path.startsWith(`${MANAGEMENT_BASE}/`) ? `${MANAGEMENT_BASE}/*` : 'unmatched';
 }
 
-const isChange = (req: Request) =>
-  !['GET', 'HEAD', 'OPTIONS'].includes(req.method) && (req.path.startsWith(`${MANAGEMENT_BASE}/`) || req.path.startsWith('/internal/'));
+const isChange = (method: string, path: string) =>
+  !['GET', 'HEAD', 'OPTIONS'].includes(method) && (path.startsWith(`${MANAGEMENT_BASE}/`) || path.startsWith('/internal/'));
 
 /** The changes a management request asked for, with secret-looking values masked. */
 function changesOf(body: unknown): Record<string, unknown> | undefined {
@@ -67,22 +67,24 @@ function withoutPassword(s: string): string {
   }
 }
 
-/** What a management change acts on: a thread, else the route's object. */
-function targetOf(req: Request, route: string): string {
-  const thread = /\/memory\/threads\/([^/]*)/.exec(req.path);
-  if (thread && route.includes(':thread_id')) {
-    try {
-      return `thread ${decodeURIComponent(thread[1])}`;
-    } catch {
-      return `thread ${thread[1]}`;
-    }
+/** A management change: what it did (its route, the thread id as `:thread_id`) and on what. */
+function auditOf(method: string, path: string): { action: string; target: string } {
+  const thread = /^(.*\/memory\/threads\/)([^/]+)(.*)$/.exec(path);
+  if (!thread) return { action: `${method} ${path}`, target: path.replace(`${MANAGEMENT_BASE}/`, '').replace(/^\//, '') };
+  let id = thread[2];
+  try {
+    id = decodeURIComponent(id);
+  } catch {
+    // kept as sent
   }
-  return route.replace(`${MANAGEMENT_BASE}/`, '').replace(/^\//, '');
+  return { action: `${method} ${thread[1]}:thread_id${thread[3]}`, target: `thread ${id}` };
 }
 
 export function accessLog({ log, replica, metrics }: AccessLogDeps): RequestHandler {
   return (req, res, next) => {
     const started = performance.now();
+    // Routers mounted under a prefix rewrite req.path while they run: the path as it came.
+    const { path, method } = req;
     const presented = req.headers['x-request-id'];
     const requestId = typeof presented === 'string' && REQUEST_ID.test(presented) ? presented : randomUUID();
     res.setHeader('x-request-id', requestId);
@@ -90,16 +92,16 @@ export function accessLog({ log, replica, metrics }: AccessLogDeps): RequestHand
     const ctx = currentRequest();
     res.once('close', () => {
       const ms = performance.now() - started;
-      const rpc = rpcMethod(req);
-      const route = routeLabel(req);
+      const rpc = path === '/' && method === 'POST' ? rpcMethod(req.body) : null;
+      const route = routeLabel(req, path);
       // An answer the client hung up on before its head was sent: 499, as nginx logs it.
       const status = res.headersSent ? res.statusCode : 499;
-      metrics.request({ method: req.method, route, rpc_method: rpc ?? '', status: String(status) }, ms / 1000);
+      metrics.request({ method, route, rpc_method: rpc ?? '', status: String(status) }, ms / 1000);
       const principal = principalName(req, res, ctx?.principal);
       const line = {
         event: 'access',
-        method: req.method,
-        path: req.path,
+        method,
+        path,
         ...(rpc ? { rpc_method: rpc } : {}),
         status,
         latency_ms: Math.round(ms * 10) / 10,
@@ -108,14 +110,14 @@ export function accessLog({ log, replica, metrics }: AccessLogDeps): RequestHand
         ...(principal ? { principal } : {}),
         ...(res.writableFinished ? {} : { aborted: true }),
       };
-      log[QUIET.has(req.path) ? 'debug' : 'info'](line, `${req.method} ${rpc ?? req.path} ${status} ${line.latency_ms} ms`);
-      if (isChange(req)) {
-        const target = targetOf(req, route);
+      log[QUIET.has(path) ? 'debug' : 'info'](line, `${method} ${rpc ?? path} ${status} ${line.latency_ms} ms`);
+      if (isChange(method, path)) {
+        const { action, target } = auditOf(method, path);
         const changes = changesOf(req.body);
         log.info(
           {
             event: 'audit',
-            action: `${req.method} ${route}`,
+            action,
             target,
             ...(changes ? { changes } : {}),
             status,
@@ -123,7 +125,7 @@ export function accessLog({ log, replica, metrics }: AccessLogDeps): RequestHand
             request_id: requestId,
             replica,
           },
-          `audit: ${req.method} ${route} on ${target} by ${principal ?? 'an unauthenticated caller'}: ${status}`,
+          `audit: ${action} on ${target} by ${principal ?? 'an unauthenticated caller'}: ${status}`,
         );
       }
     });
@@ -132,9 +134,8 @@ export function accessLog({ log, replica, metrics }: AccessLogDeps): RequestHand
 }
 
 /** The JSON-RPC method of POST / (unknown ones as `other`, so labels stay few), else null. */
-function rpcMethod(req: Request): string | null {
-  if (req.path !== '/' || req.method !== 'POST') return null;
-  const m = (req.body as { method?: unknown } | undefined)?.method;
+function rpcMethod(body: unknown): string | null {
+  const m = (body as { method?: unknown } | undefined)?.method;
   if (m === undefined) return null;
   return typeof m === 'string' && A2A_METHODS.has(m) ? m : 'other';
 }

@@ -18,9 +18,6 @@ const TURN_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 /** A turn is running while its task's last save was one of these (spec 3). */
 const IN_PROGRESS: ReadonlySet<TaskState> = new Set<TaskState>(['submitted', 'working']);
 
-/** How long the count of waiting tasks (a store query) is reused between scrapes. */
-export const WAITING_CACHE_MS = 15_000;
-
 /** The parts the gauges read when scraped; set once they exist (start.ts). */
 export interface MetricSources {
   /** Turns running in this process now. */
@@ -35,7 +32,8 @@ export interface MetricSources {
 export class RuntimeMetrics {
   readonly registry = new client.Registry();
   private sources: MetricSources | null = null;
-  private waiting: { at: number; value: number } | null = null;
+  /** The last count of waiting tasks, kept when the store does not answer. */
+  private waiting: number | null = null;
   /** Tasks whose turn runs, with the time their first in-progress save was seen. */
   private readonly started = new Map<string, number>();
 
@@ -97,7 +95,7 @@ export class RuntimeMetrics {
     });
     new client.Gauge({
       name: `${PREFIX}tasks_waiting_input`,
-      help: "The agent's tasks waiting for input (input-required) in the store, all replicas together (refreshed at most every 15 s).",
+      help: "The agent's tasks waiting for input (input-required) in the store, all replicas together (one count query per scrape).",
       registers: [this.registry],
       async collect() {
         const v = await self.waitingCount();
@@ -173,14 +171,12 @@ export class RuntimeMetrics {
 
   private async waitingCount(): Promise<number | null> {
     if (!this.sources) return null;
-    const now = Date.now();
-    if (this.waiting && now - this.waiting.at < WAITING_CACHE_MS) return this.waiting.value;
     try {
-      this.waiting = { at: now, value: await this.sources.waitingTasks() };
-      return this.waiting.value;
+      this.waiting = await this.sources.waitingTasks();
     } catch {
-      return this.waiting?.value ?? null; // counted in store_errors_total; the last value stays
+      // counted in store_errors_total; the last value stays
     }
+    return this.waiting;
   }
 }
 
