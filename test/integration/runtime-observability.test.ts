@@ -8,6 +8,7 @@ import pino from 'pino';
 import type { Task } from '@a2a-js/sdk';
 import { newKey } from '../../src/main/runtime/auth/api-keys.ts';
 import { a2aClientWith, sendParams, startTestRuntime, type TestRuntime } from './helpers/runtime.ts';
+import { dropSchema, newSchema, TEST_DSN } from './helpers/postgres.ts';
 
 const alice = newKey('alice');
 const ops = newKey('ops');
@@ -151,5 +152,21 @@ it('sends x-runtime-replica when REPLICA_ID is set', async () => {
     expect((await fetch(`${rt.url}metrics`)).status).toBe(200);
   } finally {
     await rt.close();
+  }
+});
+
+it('on PostgreSQL: store operations by backend, and the waiting tasks counted in the database', async () => {
+  const schema = newSchema('metrics');
+  const rt = await startTestRuntime({ env: { MEMORY_BACKEND: 'postgres', POSTGRES_DSN: TEST_DSN, POSTGRES_SCHEMA: schema } });
+  try {
+    const paused = (await rt.client.sendMessage(sendParams('I want a refund'))) as { result: Task };
+    expect(paused.result.status.state).toBe('input-required');
+    const text = await (await fetch(`${rt.url}metrics`)).text();
+    expect(sample(text, 'agent_runtime_tasks_waiting_input')).toBe(1);
+    expect(sample(text, 'agent_runtime_turns_total', { state: 'input-required' })).toBe(1);
+    expect(sample(text, 'agent_runtime_store_operation_duration_seconds_count', { backend: 'postgres', operation: 'checkpoint.put' })).toBeGreaterThan(0);
+  } finally {
+    await rt.close();
+    await dropSchema(schema);
   }
 });
