@@ -84,13 +84,15 @@ export class RuntimeMetrics {
 
   constructor(readonly backend: string) {
     client.collectDefaultMetrics({ register: this.registry });
-    const self = this;
+    // The gauges' collect() runs with the gauge as `this`; these read the runtime's parts.
+    const sources = () => this.sources;
+    const waiting = () => this.waitingCount();
     new client.Gauge({
       name: `${PREFIX}tasks_active`,
       help: 'Turns running in this process now.',
       registers: [this.registry],
       collect() {
-        this.set(self.sources?.activeTasks() ?? 0);
+        this.set(sources()?.activeTasks() ?? 0);
       },
     });
     new client.Gauge({
@@ -98,7 +100,7 @@ export class RuntimeMetrics {
       help: "The agent's tasks waiting for input (input-required) in the store, all replicas together (one count query per scrape).",
       registers: [this.registry],
       async collect() {
-        const v = await self.waitingCount();
+        const v = await waiting();
         if (v !== null) this.set(v);
       },
     });
@@ -108,7 +110,7 @@ export class RuntimeMetrics {
         help,
         registers: [this.registry],
         collect() {
-          const s = self.sources?.outbound();
+          const s = sources()?.outbound();
           if (s) this.set(s[key]);
         },
       });
@@ -122,7 +124,7 @@ export class RuntimeMetrics {
       registers: [this.registry],
       collect() {
         this.reset();
-        for (const [feature, up] of Object.entries(self.sources?.nats() ?? {})) this.set({ feature }, up ? 1 : 0);
+        for (const [feature, up] of Object.entries(sources()?.nats() ?? {})) this.set({ feature }, up ? 1 : 0);
       },
     });
   }
