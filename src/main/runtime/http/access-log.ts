@@ -125,7 +125,7 @@ export function accessLog({ log, replica, metrics }: AccessLogDeps): RequestHand
             request_id: requestId,
             replica,
           },
-          `audit: ${action} on ${target} by ${principal ?? 'an unauthenticated caller'}: ${status}`,
+          `audit: ${action} on ${target} by ${principal ?? 'anonymous'}: ${status}`,
         );
       }
     });
