@@ -8,7 +8,8 @@ import pino from 'pino';
 import type { Task } from '@a2a-js/sdk';
 import { newKey } from '../../src/main/runtime/auth/api-keys.ts';
 import { a2aClientWith, sendParams, startTestRuntime, type TestRuntime } from './helpers/runtime.ts';
-import { dropSchema, newSchema, TEST_DSN } from './helpers/postgres.ts';
+import { dropSchema, newSchema, sql, TEST_DSN } from './helpers/postgres.ts';
+import { startNats } from './helpers/nats.ts';
 
 const alice = newKey('alice');
 const ops = newKey('ops');
@@ -165,8 +166,28 @@ it('on PostgreSQL: store operations by backend, and the waiting tasks counted in
     expect(sample(text, 'agent_runtime_tasks_waiting_input')).toBe(1);
     expect(sample(text, 'agent_runtime_turns_total', { state: 'input-required' })).toBe(1);
     expect(sample(text, 'agent_runtime_store_operation_duration_seconds_count', { backend: 'postgres', operation: 'checkpoint.put' })).toBeGreaterThan(0);
+    // a store that fails: the task table gone, the count fails, is counted, and its last value stays
+    await sql(`ALTER TABLE ${schema}.a2a_tasks RENAME TO a2a_tasks_gone`);
+    const failing = await (await fetch(`${rt.url}metrics`)).text();
+    expect(sample(failing, 'agent_runtime_store_errors_total', { backend: 'postgres', operation: 'store.waitingTaskCount' })).toBe(1);
+    expect(sample(failing, 'agent_runtime_tasks_waiting_input')).toBe(1);
   } finally {
     await rt.close();
     await dropSchema(schema);
+  }
+});
+
+it('agent_runtime_nats_up follows the NATS connection of the trace sink', async () => {
+  const nats = await startNats();
+  const tag = Math.random().toString(36).slice(2, 8);
+  const rt = await startTestRuntime({ env: { TRACE_SINKS: 'nats', NATS_URL: nats.url, TRACE_NATS_STREAM: `M_${tag}`, TRACE_NATS_PREFIX: `m${tag}.traces` } });
+  const up = async () => sample(await (await fetch(`${rt.url}metrics`)).text(), 'agent_runtime_nats_up', { feature: 'trace' });
+  try {
+    await expect.poll(up, { timeout: 10_000 }).toBe(1);
+    await nats.stop();
+    await expect.poll(up, { timeout: 10_000 }).toBe(0);
+  } finally {
+    await rt.close();
+    await nats.stop();
   }
 });

@@ -86,7 +86,7 @@ export class RuntimeMetrics {
     client.collectDefaultMetrics({ register: this.registry });
     // The gauges' collect() runs with the gauge as `this`; these read the runtime's parts.
     const sources = () => this.sources;
-    const waiting = () => this.waitingCount();
+    const waiting = () => this.waiting;
     new client.Gauge({
       name: `${PREFIX}tasks_active`,
       help: 'Turns running in this process now.',
@@ -99,8 +99,8 @@ export class RuntimeMetrics {
       name: `${PREFIX}tasks_waiting_input`,
       help: "The agent's tasks waiting for input (input-required) in the store, all replicas together (one count query per scrape).",
       registers: [this.registry],
-      async collect() {
-        const v = await waiting();
+      collect() {
+        const v = waiting(); // counted by text() before the registry is read
         if (v !== null) this.set(v);
       },
     });
@@ -166,19 +166,20 @@ export class RuntimeMetrics {
     this.reaped.inc(n);
   }
 
-  /** The exposition text (Prometheus text format 0.0.4). */
+  /** The exposition text (Prometheus text format 0.0.4). The store is asked first, so a
+   * failed count shows in the same scrape's store_errors_total. */
   async text(): Promise<{ contentType: string; body: string }> {
+    await this.countWaiting();
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
 
-  private async waitingCount(): Promise<number | null> {
-    if (!this.sources) return null;
+  private async countWaiting(): Promise<void> {
+    if (!this.sources) return;
     try {
       this.waiting = await this.sources.waitingTasks();
     } catch {
       // counted in store_errors_total; the last value stays
     }
-    return this.waiting;
   }
 }
 
