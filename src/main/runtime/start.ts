@@ -10,9 +10,6 @@ import { LogTraceSink, type TraceSink } from './observability/trace.ts';
 import { NatsTraceSink } from './observability/trace-nats.ts';
 import { newRuntimeStats } from './observability/stats.ts';
 import { RuntimeMetrics, metricSources } from './observability/metrics.ts';
-import { instrumentStore } from './observability/store-metrics.ts';
-import { accessLog } from './http/access-log.ts';
-import { metricsRouter } from './http/metrics-route.ts';
 import { RegistryEvents } from './cluster/registry-events.ts';
 import { ClusterControl } from './cluster/control.ts';
 import { CancelRequests } from './cluster/cancels.ts';
@@ -93,7 +90,7 @@ async function openStore(
   metrics: RuntimeMetrics,
 ): Promise<{ store: MemoryStore; shared: PgTaskStore | null }> {
   const s = settings.memoryStore;
-  if (s.backend !== 'postgres') return { store: openSqliteStore(sqliteStoreFile(dataDir)), shared: null };
+  if (s.backend !== 'postgres') return { store: metrics.instrument(openSqliteStore(sqliteStoreFile(dataDir))), shared: null };
   const store = await openPostgresStore({
     dsn: s.dsn,
     schema: s.schema,
@@ -109,7 +106,7 @@ async function openStore(
       },
     },
   });
-  return { store, shared: store.taskStore() as PgTaskStore };
+  return { store: metrics.instrument(store), shared: store.taskStore() as PgTaskStore };
 }
 
 /** The memory configuration every invocation reads live (spec 2.3): from the manifest at the
@@ -139,10 +136,9 @@ interface Foundation {
   shared: PgTaskStore | null;
   memory: MemoryConfig;
   registry: Registry;
-  metrics: RuntimeMetrics;
 }
 
-async function openFoundation(opts: RuntimeOptions, settings: RuntimeSettings): Promise<Foundation> {
+async function openFoundation(opts: RuntimeOptions, settings: RuntimeSettings, metrics: RuntimeMetrics): Promise<Foundation> {
   const projectDir = path.resolve(opts.projectDir);
   if (settings.randomPool) useRandomPool(); // D-38: LangChain's per-runnable UUIDs, without a system call each
   if (settings.lightRunContext) useLightRunContext(); // D-40: no disabled LangSmith RunTree per runnable call
@@ -153,9 +149,7 @@ async function openFoundation(opts: RuntimeOptions, settings: RuntimeSettings): 
   const outbound = new OutboundPool(settings.outbound.maxConnections, settings.outbound.queueTimeoutMs);
   const mcp = new McpManager(projectDir, settings.env, log, outbound.fetch);
   const cancels = new CancelRequests();
-  const metrics = new RuntimeMetrics(settings.memoryStore.backend);
-  const opened = await openStore(settings, dataDir, replica, log, cancels, metrics);
-  const [store, shared] = [instrumentStore(opened.store, metrics), opened.shared]; // timed (docs/operations.md)
+  const { store, shared } = await openStore(settings, dataDir, replica, log, cancels, metrics);
   const memory: MemoryConfig = { enabled: true, backend: store.backend, summarize: false, window_size: 20, summarize_threshold: 40 };
   const registry = new Registry({
     projectDir,
@@ -177,7 +171,7 @@ async function openFoundation(opts: RuntimeOptions, settings: RuntimeSettings): 
     await store.close();
     throw err;
   }
-  return { settings, log, replica, outbound, mcp, cancels, store, shared, memory, registry, metrics };
+  return { settings, log, replica, outbound, mcp, cancels, store, shared, memory, registry };
 }
 
 /** The A2A side: the card, the executor running turns, and the SDK's request handler. */
@@ -273,20 +267,21 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
   const bind = { host, auth: settings.auth, controlToken: settings.controlToken, insecureFlag: opts.insecure === true };
   const refusal = insecureBindRefusal(bind);
   if (refusal) throw new RuntimeStartError(refusal);
-  const f = await openFoundation(opts, settings);
+  const metrics = new RuntimeMetrics(settings.memoryStore.backend); // docs/operations.md, "Metrics"
+  const f = await openFoundation(opts, settings, metrics);
   const { log, registry, store } = f;
   if (servesInsecurely(bind))
     log.warn({ host }, `--insecure: serving ${host} without caller and operator authentication; anyone who reaches it can call and manage this agent`);
   const a = buildA2a(f, opts.sinks ?? []);
   const loopback = isLoopbackAddress(host);
   const m = buildManagement(f, a, loopback);
-  f.metrics.watch(metricSources({ executor: a.executor, store, agentId: settings.agentId, outbound: f.outbound, nats: a.nats, control: a.control, m }));
+  metrics.watch(metricSources({ executor: a.executor, store, agentId: settings.agentId, outbound: f.outbound, nats: a.nats, control: a.control, m }));
   const drain = new Drain(() => a.tasks.unsettled);
   a.tasks.onChange = () => drain.changed();
   const server = runtimeServer({
     edge: { loopback, corsOrigins: settings.corsOrigins, replicaId: settings.replicaId ?? undefined }, // the header only with REPLICA_ID (D-55)
     drain,
-    observe: accessLog({ log, replica: f.replica, metrics: f.metrics }),
+    observe: { metrics, replica: f.replica, operator: m.operator.all },
     routers: [
       callerAuthRouter(a.callers, log),
       a2aRouter({
@@ -298,7 +293,6 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
       probeRouter({ store, registry, activeTasks: () => a.executor.activeCount, draining: () => drain.reason }),
       debugRouter({ controlToken: settings.controlToken, reader: new ThreadStateReader(() => registry.current.graph), log }),
       m.router,
-      metricsRouter(f.metrics, m.operator.all),
     ],
     log,
   });

@@ -7,6 +7,8 @@
 // metrics (CPU, memory, GC, event-loop lag) from collectDefaultMetrics.
 import client from 'prom-client';
 import type { TaskState } from '@a2a-js/sdk';
+import type { MemoryStore } from '../store/types.ts';
+import { instrumentStore } from './store-metrics.ts';
 
 const PREFIX = 'agent_runtime_';
 
@@ -127,6 +129,11 @@ export class RuntimeMetrics {
         for (const [feature, up] of Object.entries(sources()?.nats() ?? {})) this.set({ feature }, up ? 1 : 0);
       },
     });
+  }
+
+  /** The store, timed: every call observed here (store-metrics.ts). */
+  instrument(store: MemoryStore): MemoryStore {
+    return instrumentStore(store, this);
   }
 
   /** The parts the gauges read, once they are built. */

@@ -4,10 +4,14 @@
 // task saves also tell the metrics where each turn stands (metrics.ts, `taskSaved`). Calls run
 // on the real objects (their `this`), so the stores need not know they are watched.
 import type { Task } from '@a2a-js/sdk';
+import type { TaskState } from '@a2a-js/sdk';
 import type { MemoryStore } from '../store/types.ts';
-import type { RuntimeMetrics } from './metrics.ts';
 
-type Observer = Pick<RuntimeMetrics, 'storeOperation' | 'taskSaved'>;
+/** What is told of each call (metrics.ts). */
+export interface Observer {
+  storeOperation(operation: string, seconds: number, ok: boolean): void;
+  taskSaved(taskId: string, state: TaskState): void;
+}
 
 /** `target` with each method timed as `<prefix>.<method>`; `onCall` sees each call's arguments. */
 function timed<T extends object>(target: T, prefix: string, m: Observer, onCall?: (method: string, args: unknown[]) => void): T {
