@@ -35,7 +35,7 @@ import { isLoopbackAddress } from '../http/loopback.ts';
 import { listen, runtimeServer } from './http/app.ts';
 import { probeRouter } from './http/probes.ts';
 import { Drain } from './http/drain.ts';
-import { drainAndStop, type ShutdownDeps, type ShutdownReport } from './http/shutdown.ts';
+import { stopControls, type ShutdownReport } from './http/shutdown.ts';
 import { SettlingTaskStore } from './a2a/settling.ts';
 import { managementRouter } from './management/routes.ts';
 import { runtimeStatus } from './management/status.ts';
@@ -316,7 +316,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
   }
   if (!settings.publicAgentUrl) a.card.url = url; // D-26: the card names the endpoint it is served on
   const stop = { server, drain, executor: a.executor, log, closeParts };
-  return running(url, { registry, store, log, threads: m.threads }, stop);
+  return { url, context: { registry, store, log, threads: m.threads }, ...stopControls(stop) };
 }
 
 /** The JSON-RPC gate's view of the runtime: request counts, and the task waiting for input. */
@@ -326,26 +326,5 @@ function gateOptions(settings: RuntimeSettings, stats: { requests: Record<string
       stats.requests[method] = (stats.requests[method] ?? 0) + 1;
     },
     waitingTask: (contextId: string) => store.waitingTask(settings.agentId, contextId),
-  };
-}
-
-function running(url: string, context: RunningRuntime['context'], stop: ShutdownDeps): RunningRuntime {
-  let stopping: Promise<unknown> | null = null;
-  const { server, closeParts } = stop;
-  return {
-    url,
-    context,
-    async close() {
-      if (stopping) return void (await stopping);
-      server.closeAllConnections();
-      stopping = new Promise<void>((resolve) => server.close(() => resolve())).then(closeParts);
-      await stopping;
-    },
-    async drain(signal, graceMs) {
-      if (stopping) throw new Error('the runtime is already stopping');
-      const report = drainAndStop(stop, signal, graceMs);
-      stopping = report;
-      return report;
-    },
   };
 }
