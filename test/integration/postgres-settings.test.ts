@@ -51,7 +51,7 @@ describe('the PostgreSQL memory store settings', () => {
       poolMax: 10,
       leaseMs: 15_000,
     });
-    expect(loadSettings(EXAMPLE, {}).memoryStore).toEqual({ backend: 'sqlite' });
+    expect(loadSettings(EXAMPLE, {}).memoryStore).toEqual({ backend: 'sqlite', leaseMs: 15_000 });
     expect(() => loadSettings(EXAMPLE, { MEMORY_BACKEND: 'postgres' })).toThrow(
       new SettingsError('MEMORY_BACKEND=postgres needs POSTGRES_DSN (postgresql://user:password@host:5432/database)'),
     );

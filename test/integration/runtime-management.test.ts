@@ -103,20 +103,26 @@ describe('status, card URL and the envelope', () => {
     expectError(await call(rt.url, 'PATCH', '/api/v1/card/url', { url: '/relative' }), 400, 'INVALID_PARAM');
     const r = await call(rt.url, 'PATCH', '/api/v1/card/url', { url: 'https://new.example.com/agent' });
     expect(r.status).toBe(200);
-    expect(r.body.data).toEqual({ url: 'https://new.example.com/agent', previous_url: 'https://old.example.com/a2a', persisted: true });
+    expect(r.body.data).toEqual({
+      url: 'https://new.example.com/agent',
+      previous_url: 'https://old.example.com/a2a',
+      persisted: true,
+      env_file: true,
+      source: 'runtime_settings',
+    });
     const card: any = await (await fetch(`${rt.url}.well-known/agent-card.json`)).json();
     expect(card.url).toBe('https://new.example.com/agent');
-    expect((await call(rt.url, 'GET', '/api/v1/card/url')).body.data).toEqual({ url: 'https://new.example.com/agent' });
+    expect((await call(rt.url, 'GET', '/api/v1/card/url')).body.data).toEqual({ url: 'https://new.example.com/agent', source: 'runtime_settings' });
     expect(fs.readFileSync(path.join(projectDir, '.env'), 'utf8')).toBe(
       '# deployment settings\nAGENT_ID=from-file\nPUBLIC_AGENT_URL=https://new.example.com/agent\n\n# keep me\nSTAGE_TIMING=true\n',
     );
   });
 
-  it('says persisted:false when there is no environment file', async () => {
+  it('keeps a change without an environment file (persisted in the store, env_file:false)', async () => {
     const plain = await startTestRuntime();
     try {
       const r = await call(plain.url, 'PATCH', '/api/v1/card/url', { url: 'http://agents.local:8080/' });
-      expect(r.body.data).toMatchObject({ url: 'http://agents.local:8080/', previous_url: plain.url, persisted: false });
+      expect(r.body.data).toMatchObject({ url: 'http://agents.local:8080/', previous_url: plain.url, persisted: true, env_file: false });
     } finally {
       await plain.close();
     }
@@ -138,6 +144,7 @@ describe('status, card URL and the envelope', () => {
         window_size: 20,
         summarize_threshold: 40,
         postgres_dsn: dsn.toString().replace('s3cret', '***'),
+        sources: { summarize: 'manifest', window_size: 'manifest', summarize_threshold: 'manifest' },
       });
       expect(JSON.stringify(r.body)).not.toContain('s3cret');
       for (const field of ['enabled', 'backend', 'postgres_dsn']) {
@@ -151,7 +158,12 @@ describe('status, card URL and the envelope', () => {
       // nothing changed by the refused requests
       expect((await call(withDsn.url, 'GET', '/api/v1/memory/config')).body.data.window_size).toBe(20);
       const ok = await call(withDsn.url, 'PATCH', '/api/v1/memory/config', { summarize: true, window_size: 6, summarize_threshold: 12 });
-      expect(ok.body.data).toMatchObject({ summarize: true, window_size: 6, summarize_threshold: 12 });
+      expect(ok.body.data).toMatchObject({
+        summarize: true,
+        window_size: 6,
+        summarize_threshold: 12,
+        sources: { summarize: 'runtime_settings', window_size: 'runtime_settings', summarize_threshold: 'runtime_settings' },
+      });
     } finally {
       await withDsn.close();
       await dropSchema(schema);

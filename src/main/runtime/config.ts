@@ -23,6 +23,11 @@ export interface RuntimeSettings {
   /** Owner of every thread this runtime writes (spec 1.5). Empty when unset. */
   agentId: string;
   publicAgentUrl: string | null;
+  /** Where PUBLIC_AGENT_URL was set: the process environment pins the card URL (the management
+   * API refuses to change it); the project's .env is a default (docs/management-api.md). */
+  publicAgentUrlFrom: 'environment' | 'env_file' | null;
+  /** RUNTIME_SETTINGS_REFRESH_MS (2000): how often runtime settings are read from the store. */
+  settingsRefreshMs: number;
   historyMaxMessages: number;
   maxHistoryTokens: number | null;
   stageTiming: boolean;
@@ -72,7 +77,9 @@ export interface RuntimeSettings {
   envFile: string;
 }
 
-export type MemoryStoreSettings = { backend: 'sqlite' } | { backend: 'postgres'; dsn: string; schema: string; poolMax: number; leaseMs: number };
+/** leaseMs: TASK_LEASE_MS, the task lease of either store (docs/deployment.md, "Replicas"). */
+export type MemoryStoreSettings =
+  { backend: 'sqlite'; leaseMs: number } | { backend: 'postgres'; dsn: string; schema: string; poolMax: number; leaseMs: number };
 
 export { SettingsError };
 
@@ -151,6 +158,8 @@ export function loadSettings(projectDir: string, processEnv: NodeJS.ProcessEnv =
   return {
     agentId: (env.AGENT_ID || env[RUNTIME_ENV.defaultAgentId] || '').trim(),
     publicAgentUrl: publicUrl || null,
+    publicAgentUrlFrom: !publicUrl ? null : processEnv.PUBLIC_AGENT_URL?.trim() ? 'environment' : 'env_file',
+    settingsRefreshMs: positiveInt(env, 'RUNTIME_SETTINGS_REFRESH_MS', 2_000)!,
     historyMaxMessages: positiveInt(env, 'A2A_HISTORY_MAX_MESSAGES', DEFAULT_HISTORY_MAX_MESSAGES)!,
     maxHistoryTokens: positiveInt(env, 'MAX_HISTORY_TOKENS', null),
     stageTiming: flag(env, 'STAGE_TIMING'),
@@ -186,7 +195,8 @@ export function loadSettings(projectDir: string, processEnv: NodeJS.ProcessEnv =
 function memoryStoreSettings(env: Record<string, string>): MemoryStoreSettings {
   const dsn = env.POSTGRES_DSN?.trim() && postgresDsn(env.POSTGRES_DSN.trim());
   const backend = (env.MEMORY_BACKEND?.trim().toLowerCase() || (dsn ? 'postgres' : 'sqlite')) as string;
-  if (backend === 'sqlite') return { backend };
+  const leaseMs = positiveInt(env, 'TASK_LEASE_MS', 15_000)!;
+  if (backend === 'sqlite') return { backend, leaseMs };
   if (backend !== 'postgres') throw new SettingsError(`MEMORY_BACKEND must be sqlite or postgres, got '${env.MEMORY_BACKEND}'`);
   if (!dsn) throw new SettingsError('MEMORY_BACKEND=postgres needs POSTGRES_DSN (postgresql://user:password@host:5432/database)');
   const schema = env.POSTGRES_SCHEMA?.trim() || 'public';
@@ -197,7 +207,7 @@ function memoryStoreSettings(env: Record<string, string>): MemoryStoreSettings {
     dsn,
     schema,
     poolMax: positiveInt(env, 'POSTGRES_POOL_MAX', 10)!,
-    leaseMs: positiveInt(env, 'TASK_LEASE_MS', 15_000)!,
+    leaseMs,
   };
 }
 

@@ -19,7 +19,7 @@ import { OutboundPool } from './outbound/pool.ts';
 import { McpManager } from './outbound/mcp.ts';
 import { openSqliteStore } from './store/sqlite.ts';
 import { defaultReplicaId, openPostgresStore } from './store/postgres/store.ts';
-import type { PgTaskStore } from './store/postgres/taskStore.ts';
+import type { Task } from '@a2a-js/sdk';
 import type { MemoryStore } from './store/types.ts';
 import { runtimeDataDir, sqliteStoreFile } from './store/location.ts';
 import { startStoreRetention } from './store/retention-start.ts';
@@ -27,7 +27,7 @@ import { useRandomPool } from './tuning/random-pool.ts';
 import { useLightRunContext } from './tuning/run-context.ts';
 import { createSummarizer } from './memory/fold.ts';
 import { GraphAgentExecutor } from './a2a/executor.ts';
-import { ReplicaAwareRequestHandler } from './a2a/replicas.ts';
+import { ReplicaAwareRequestHandler, type SharedTasks } from './a2a/replicas.ts';
 import { RequestMetaStore } from './a2a/request-meta.ts';
 import { buildAgentCard } from './a2a/card.ts';
 import { a2aRouter } from './a2a/routes.ts';
@@ -41,6 +41,7 @@ import { managementRouter } from './management/routes.ts';
 import { runtimeStatus } from './management/status.ts';
 import { CardUrlService } from './management/card-url.ts';
 import { MemoryService } from './management/memory.ts';
+import { announced, SharedSettings } from './management/runtime-settings.ts';
 import { ThreadService } from './management/threads.ts';
 import { RegistryService } from './management/registry-control.ts';
 import { debugRouter } from './debug/routes.ts';
@@ -79,8 +80,8 @@ export interface RunningRuntime {
   drain(signal: string, graceMs: number): Promise<ShutdownReport>;
 }
 
-/** The memory store (docs/deployment.md): SQLite by default, or PostgreSQL, whose task table
- * replicas share (`shared`, null for SQLite). */
+/** The memory store (docs/deployment.md): SQLite by default, or PostgreSQL; either holds task
+ * leases, so processes sharing it (replicas, `--workers`) see each other's tasks (`shared`). */
 async function openStore(
   settings: RuntimeSettings,
   dataDir: string,
@@ -88,25 +89,21 @@ async function openStore(
   log: Logger,
   cancels: CancelRequests,
   metrics: RuntimeMetrics,
-): Promise<{ store: MemoryStore; shared: PgTaskStore | null }> {
+): Promise<{ store: MemoryStore; shared: SharedTasks }> {
   const s = settings.memoryStore;
-  if (s.backend !== 'postgres') return { store: metrics.instrument(openSqliteStore(sqliteStoreFile(dataDir))), shared: null };
-  const store = await openPostgresStore({
-    dsn: s.dsn,
-    schema: s.schema,
-    poolMax: s.poolMax,
-    leaseMs: s.leaseMs,
-    replica,
-    lease: {
-      log,
-      onCancelRequested: cancels.report,
-      onReaped: (tasks) => {
-        metrics.tasksReaped(tasks.length);
-        for (const t of tasks) log.warn({ task_id: t.id, context_id: t.contextId }, 'task failed: the replica running it stopped (lease expired)');
-      },
+  const lease = {
+    log,
+    onCancelRequested: cancels.report,
+    onReaped: (tasks: Task[]) => {
+      metrics.tasksReaped(tasks.length);
+      for (const t of tasks) log.warn({ task_id: t.id, context_id: t.contextId }, 'task failed: the replica running it stopped (lease expired)');
     },
-  });
-  return { store: metrics.instrument(store), shared: store.taskStore() as PgTaskStore };
+  };
+  const store: { taskStore(): SharedTasks } & MemoryStore =
+    s.backend !== 'postgres'
+      ? openSqliteStore(sqliteStoreFile(dataDir), { replica, leaseMs: s.leaseMs, ...lease })
+      : await openPostgresStore({ dsn: s.dsn, schema: s.schema, poolMax: s.poolMax, leaseMs: s.leaseMs, replica, lease });
+  return { store: metrics.instrument(store), shared: store.taskStore() }; // timed; the shared task table as it is
 }
 
 /** The memory configuration every invocation reads live (spec 2.3): from the manifest at the
@@ -132,8 +129,8 @@ interface Foundation {
   mcp: McpManager;
   cancels: CancelRequests;
   store: MemoryStore;
-  /** The task table replicas share (PostgreSQL), null for SQLite. */
-  shared: PgTaskStore | null;
+  /** The task table the processes on the store share. */
+  shared: SharedTasks;
   memory: MemoryConfig;
   registry: Registry;
 }
@@ -189,10 +186,7 @@ function buildA2a(f: Foundation, extraSinks: TraceSink[]) {
     settings.clusterControl && settings.nats
       ? new ClusterControl({ ...settings.clusterControl, nats: settings.nats, agentId: settings.agentId, replica, log })
       : null;
-  const replicas =
-    f.shared && settings.memoryStore.backend === 'postgres'
-      ? { tasks: f.shared, replica, leaseMs: settings.memoryStore.leaseMs, runsHere: (id: string) => executor.runsHere(id), control }
-      : null;
+  const replicas = { tasks: f.shared, replica, leaseMs: settings.memoryStore.leaseMs, runsHere: (id: string) => executor.runsHere(id), control };
   // Counts the tasks started here that are not settled, for a draining runtime (http/drain.ts).
   const tasks = new SettlingTaskStore(store.taskStore());
   const handler = new ReplicaAwareRequestHandler(card, tasks, executor, replicas, { store, agentId: settings.agentId });
@@ -210,17 +204,20 @@ type A2aParts = ReturnType<typeof buildA2a>;
 function buildManagement(f: Foundation, a: A2aParts, loopback: boolean) {
   const { settings, log, memory, registry, store } = f;
   const { card, executor, handler, control } = a;
-  const cardUrl = new CardUrlService({ card, settings });
-  const memoryService = new MemoryService({ memory, postgresDsn: settings.env.POSTGRES_DSN ?? null });
+  // Settings changed through the API, shared by the replicas on the store (D-57).
+  const shared = new SharedSettings({
+    ...{ store: store.runtimeSettings(), agentId: settings.agentId, replica: f.replica, card, memory, log },
+    ...{ cardUrlFrom: settings.publicAgentUrlFrom, refreshMs: settings.settingsRefreshMs },
+  });
+  const cardUrl = new CardUrlService({ card, settings, shared });
+  const memoryService = new MemoryService({ memory, postgresDsn: settings.env.POSTGRES_DSN ?? null, shared });
   const registryService = new RegistryService(registry);
   const threads = new ThreadService({ memory, agentId: settings.agentId, store });
   control?.start(
     controlHandlers({
       tasks: { runsHere: (id) => executor.runsHere(id), cancelTask: (p) => handler.cancelTask(p), resubscribe: (p) => handler.resubscribe(p) },
-      setCardUrl: (url) => {
-        card.url = url;
-      },
-      updateMemory: (values) => memoryService.update(values),
+      setCardUrl: (url) => shared.applyAnnounced(announced.cardUrl(url)),
+      updateMemory: (values) => shared.applyAnnounced(announced.memory(values)),
       reload: () => registryService.reload(),
       log,
     }),
@@ -257,7 +254,7 @@ function buildManagement(f: Foundation, a: A2aParts, loopback: boolean) {
   const protectAll = operatorKeys.size > 0 || (settings.controlToken !== null && !loopback);
   const operator = operatorGates({ operatorKeys, controlToken: settings.controlToken, protectAll, callers: a.callers, log });
   const router = managementRouter({ cardUrl, memory: memoryService, threads, registry: registryService, status, control, settings, operator, log });
-  return { router, registryEvents, threads, operator };
+  return { router, registryEvents, threads, shared, operator };
 }
 
 export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime> {
@@ -302,6 +299,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
     await retention?.close();
     await f.mcp.close();
     await m.registryEvents?.close();
+    m.shared.close();
     await a.control?.close();
     await f.outbound.close();
     await a.nats?.close();
@@ -309,12 +307,13 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
   };
   let url: string;
   try {
+    await m.shared.start();
     url = await listen(server, host, opts.port ?? 8080);
   } catch (err) {
     await closeParts();
     throw err;
   }
-  if (!settings.publicAgentUrl) a.card.url = url; // D-26: the card names the endpoint it is served on
+  m.shared.listening(url); // D-26: the card names the endpoint it is served on, unless a setting names another
   const stop = { server, drain, executor: a.executor, log, closeParts };
   return { url, context: { registry, store, log, threads: m.threads }, ...stopControls(stop) };
 }

@@ -103,12 +103,13 @@ export interface RuntimeProcess {
 }
 
 /** The runtime as users run it: `agent-studio runtime` in its own process; its trace events
- * are read from the structured-log sink on stderr. */
-export async function spawnRuntime(projectDir: string, env: Record<string, string> = {}): Promise<RuntimeProcess> {
+ * are read from the structured-log sink on stderr. `dataDir`: share one SQLite file between
+ * processes (as `--workers` does). */
+export async function spawnRuntime(projectDir: string, env: Record<string, string> = {}, opts: { dataDir?: string } = {}): Promise<RuntimeProcess> {
   // Tests that need the started process kill it with -9 (`pid`); `exited` says when it is gone.
   const child = spawn(
     process.execPath,
-    [path.join(REPO, 'bin/agent-studio.mjs'), 'runtime', '--project', projectDir, '--port', '0', '--data-dir', tempDir('rt-proc')],
+    [path.join(REPO, 'bin/agent-studio.mjs'), 'runtime', '--project', projectDir, '--port', '0', '--data-dir', opts.dataDir ?? tempDir('rt-proc')],
     {
       // LOG_LEVEL=debug: every trace event is a log line (at info only invoke.end is).
       env: { PATH: process.env.PATH, AGENT_ID: 'test-agent', SCRIPTED_DELAY_MS: '0', LOG_LEVEL: 'debug', ...env },

@@ -5,26 +5,36 @@
 //     (TASK_LEASE_MS / 3), cancels the run the usual way, and this call answers with the
 //     task once it is `canceled` (or TaskNotCancelable if it ended otherwise meanwhile).
 //   - tasks/resubscribe: the live events exist only where the task runs. With cluster control
-//     (CLUSTER_CONTROL=nats) the running replica streams them here through NATS; without it,
-//     following from here would end silently after the snapshot, so this answers
-//     UnsupportedOperation naming the replica (poll tasks/get instead).
+//     (CLUSTER_CONTROL=nats) the running replica streams them here through NATS, and the task
+//     row is watched beside them, so a subscriber hears the end (failed, replica_lost) of a
+//     task whose replica died; without cluster control (or when no replica answers), the row
+//     is followed (follow.ts). Either way the stream ends with the final status.
 // Every method checks whose conversation it touches first (ownership.ts, docs/security.md):
 // the cross-replica paths below act only after that check, on the shared table.
 // The same handler answers historyLength on tasks/get, message/send and message/stream the
 // A2A 1.0 way (history.ts), in place of the SDK's reading.
 import { A2AError, DefaultRequestHandler, type AgentExecutor, type ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
 import type { AgentCard, Message, MessageSendParams, Task, TaskIdParams, TaskQueryParams, TaskStatusUpdateEvent, TaskArtifactUpdateEvent } from '@a2a-js/sdk';
-import type { PgTaskStore } from '../store/postgres/taskStore.ts';
 import type { ClusterControl } from '../cluster/control.ts';
+import { followStored, untilSettled } from './follow.ts';
 import { limitHistory } from './history.ts';
 import { actingContext, checkSend, ownedTaskStore, type OwnershipStore } from './ownership.ts';
 import { principalOf } from '../auth/principal.ts';
 
 const FINAL = new Set(['completed', 'failed', 'canceled', 'rejected']);
 
+/** The shared task table as the replicas see it (both stores hold leases). */
+export interface SharedTasks {
+  /** The replica running a task in progress, or null. */
+  runningReplica(taskId: string): Promise<string | null>;
+  /** Flags the task's row for a cancel, seen by its replica at the next lease renewal. */
+  requestCancel(taskId: string): Promise<boolean>;
+  load(taskId: string): Promise<Task | undefined>;
+}
+
 export interface ReplicaView {
-  /** The shared task store's view of where tasks run (PostgreSQL only). */
-  tasks: Pick<PgTaskStore, 'runningReplica' | 'requestCancel' | 'load'>;
+  /** The shared task store's view of where tasks run. */
+  tasks: SharedTasks;
   replica: string;
   leaseMs: number;
   /** Whether this process runs the task. */
@@ -43,7 +53,7 @@ export class ReplicaAwareRequestHandler extends DefaultRequestHandler {
   /** The task store as the calling principal sees it (ownership.ts). */
   private readonly store: TaskStore;
 
-  /** `replicas`: the cross-replica answers, with a shared PostgreSQL store; null otherwise. */
+  /** `replicas`: the cross-replica answers on the shared store; null when there is none. */
   constructor(
     card: AgentCard,
     store: TaskStore,
@@ -120,20 +130,26 @@ export class ReplicaAwareRequestHandler extends DefaultRequestHandler {
   ): AsyncGenerator<Task | TaskStatusUpdateEvent | TaskArtifactUpdateEvent, void, undefined> {
     const context = await this.visible(params, callContext);
     const replica = await this.elsewhere(params.id);
-    const control = replica ? this.replicas?.control : null;
-    if (replica && control?.connected) {
-      // The replica running the task streams its events here through NATS.
-      const events = await control.follow(params.id);
-      if (events) {
-        yield* events as AsyncGenerator<Task | TaskStatusUpdateEvent | TaskArtifactUpdateEvent>;
+    const r = this.replicas;
+    if (!replica || !r) {
+      yield* super.resubscribe(params, context);
+      return;
+    }
+    const load = () => r.tasks.load(params.id);
+    const stop = new AbortController();
+    try {
+      // The replica running the task streams its events here through NATS; the row ends the
+      // stream if that replica dies.
+      const live = r.control?.connected ? await r.control.follow(params.id, undefined, stop.signal) : null;
+      if (live) {
+        yield* untilSettled(live, load);
         return;
       }
+      const first = await load();
+      if (!first) throw A2AError.taskNotFound(params.id);
+      yield* followStored(load, first);
+    } finally {
+      stop.abort();
     }
-    if (replica) {
-      throw A2AError.unsupportedOperation(
-        `task ${params.id} runs on replica ${replica}: follow it there, or poll tasks/get (resubscribe is replica-local, docs/deployment.md)`,
-      );
-    }
-    yield* super.resubscribe(params, context);
   }
 }

@@ -169,13 +169,15 @@ export class ClusterControl {
   /**
    * Follows a task running on another replica: asks for its events on a fresh inbox and
    * yields them until the running replica says it is done. Resolves to null when no replica
-   * answers within `firstEventMs` (the task is not running anywhere reachable).
+   * answers within `firstEventMs` (the task is not running anywhere reachable). `signal`
+   * ends the subscription (and so the events) when the follower stops waiting.
    */
-  async follow(taskId: string, firstEventMs = 2_000): Promise<AsyncGenerator<unknown> | null> {
+  async follow(taskId: string, firstEventMs = 2_000, signal?: AbortSignal): Promise<AsyncGenerator<unknown> | null> {
     const nc = this.nc;
     if (!nc) return null;
     const inbox = createInbox(this.o.nats.inboxPrefix);
     const sub = nc.subscribe(inbox);
+    signal?.addEventListener('abort', () => sub.unsubscribe(), { once: true });
     const it = this.signedOnly(sub);
     this.publish({ op: 'follow', task_id: taskId, inbox });
     const first = await Promise.race([it.next(), new Promise<null>((r) => setTimeout(() => r(null), firstEventMs))]);

@@ -1,13 +1,18 @@
-// PATCH /api/v1/card/url (spec 2.2, 4.2 rule 3): applied at once to the served agent card;
-// `persisted` says whether PUBLIC_AGENT_URL in the project's .env was rewritten.
+// PATCH /api/v1/card/url (spec 2.2, 4.2 rule 3): applied at once to the served agent card and
+// stored in the shared runtime settings (runtime-settings.ts), so every replica serves it and
+// a restart keeps it: `persisted` is true. The project's .env is kept in step when it can be
+// rewritten (`env_file`, docs/management-api.md). A PUBLIC_AGENT_URL in the process
+// environment pins the URL: the change is refused (SETTING_PINNED).
 import fs from 'node:fs';
 import path from 'node:path';
 import { readEnvFile, type RuntimeSettings } from '../config.ts';
+import type { SettingSource, SharedSettings } from './runtime-settings.ts';
 
 export interface CardUrlServiceDeps {
   /** The served agent card; its url changes at once. */
   card: { url: string };
   settings: Pick<RuntimeSettings, 'envFile' | 'publicAgentUrl'>;
+  shared: Pick<SharedSettings, 'putCardUrl' | 'cardUrlSource'>;
 }
 
 export class CardUrlService {
@@ -17,12 +22,18 @@ export class CardUrlService {
     return this.deps.card.url;
   }
 
-  /** Serves `url` (validated by CardUrlSchema) from now on and writes it to the .env. */
-  update(url: string): { url: string; previous_url: string; persisted: boolean } {
+  /** GET /api/v1/card/url: the URL and where it comes from. */
+  describe(): { url: string; source: SettingSource } {
+    return { url: this.deps.card.url, source: this.deps.shared.cardUrlSource() };
+  }
+
+  /** Stores `url` (validated by CardUrlSchema), serves it from now on and writes it to the .env. */
+  async update(url: string): Promise<{ url: string; previous_url: string; persisted: boolean; env_file: boolean; source: SettingSource }> {
     const previous = this.deps.card.url;
-    this.deps.card.url = url;
+    await this.deps.shared.putCardUrl(url);
     this.deps.settings.publicAgentUrl = url;
-    return { url, previous_url: previous, persisted: setEnvVariable(this.deps.settings.envFile, 'PUBLIC_AGENT_URL', url) };
+    const envFile = setEnvVariable(this.deps.settings.envFile, 'PUBLIC_AGENT_URL', url);
+    return { url, previous_url: previous, persisted: true, env_file: envFile, source: this.deps.shared.cardUrlSource() };
   }
 }
 

@@ -22,6 +22,8 @@ export const MANAGEMENT_ERRORS = {
   MEMORY_DISABLED: 404,
   AGENT_ID_REQUIRED: 409,
   IMMUTABLE_FIELD: 422,
+  /** A runtime setting fixed by the environment (PUBLIC_AGENT_URL): change it there (docs/management-api.md). */
+  SETTING_PINNED: 409,
   INVALID_BODY: 400,
   INVALID_PARAM: 400,
   MISSING_THREAD_ID: 400,

@@ -1,9 +1,12 @@
 // GET/PATCH /api/v1/memory/config (spec 2.3, 4.2 rule 2). Changes take effect at the next
-// invocation: the graph reads the live values of the memory configuration.
+// invocation: the graph reads the live values of the memory configuration. A change is stored
+// in the shared runtime settings first (runtime-settings.ts): every replica applies it and a
+// restart keeps it; `sources` says where each changeable value comes from.
 import { redactDsn } from '../store/postgres/dsn.ts';
 import type { MemoryConfig } from '../project/registry.ts';
 import { ManagementError } from './envelope.ts';
-import { MEMORY_IMMUTABLE, MemoryPatchSchema, parseParams, type MemoryPatch } from './schemas.ts';
+import { MEMORY_IMMUTABLE, MemoryPatchSchema, parseParams } from './schemas.ts';
+import type { SharedSettings } from './runtime-settings.ts';
 
 export function requireMemory(memory: Pick<MemoryConfig, 'enabled'>): void {
   if (!memory.enabled) throw new ManagementError('MEMORY_DISABLED', 'Memory is disabled for this agent (manifest memory.enabled or MEMORY_ENABLED=false).');
@@ -14,6 +17,7 @@ export interface MemoryServiceDeps {
   memory: MemoryConfig;
   /** POSTGRES_DSN as configured (shown redacted). */
   postgresDsn: string | null;
+  shared: Pick<SharedSettings, 'putMemory' | 'memorySources'>;
 }
 
 export class MemoryService {
@@ -29,6 +33,7 @@ export class MemoryService {
       window_size: m.window_size,
       summarize_threshold: m.summarize_threshold,
       postgres_dsn: redactDsn(this.deps.postgresDsn),
+      sources: this.deps.shared.memorySources(),
     };
   }
 
@@ -44,17 +49,11 @@ export class MemoryService {
     }
   }
 
-  /** A change asked for with `body` (the API's PATCH, or another replica's through cluster
-   * control): validated as a whole before anything changes. */
-  update(body: Record<string, unknown>) {
+  /** PATCH /api/v1/memory/config: validated as a whole, stored, then applied. */
+  async update(body: Record<string, unknown>) {
     this.checkMutable(body);
-    return this.patch(parseParams(MemoryPatchSchema, body));
-  }
-
-  /** Applies a validated change as a whole. */
-  patch(values: MemoryPatch) {
-    requireMemory(this.deps.memory);
-    Object.assign(this.deps.memory, values);
+    const values = parseParams(MemoryPatchSchema, body);
+    await this.deps.shared.putMemory(values);
     return this.config();
   }
 }

@@ -72,14 +72,14 @@ export function managementRouter(deps: ManagementDeps): express.Router {
   api.get('/status', status);
   api.get(
     '/card/url',
-    route(() => ({ url: cardUrl.url })),
+    route(() => cardUrl.describe()),
   );
   api.patch(
     '/card/url',
     body,
-    route((req) => {
+    route(async (req) => {
       const { url } = parseParams(CardUrlSchema, jsonObject(req, true));
-      const r = cardUrl.update(url);
+      const r = await cardUrl.update(url);
       control?.publish({ op: 'card-url', url: r.url });
       return r;
     }),
@@ -91,9 +91,9 @@ export function managementRouter(deps: ManagementDeps): express.Router {
   api.patch(
     '/memory/config',
     body,
-    route((req) => {
+    route(async (req) => {
       const values = jsonObject(req, true);
-      const r = memory.update(values);
+      const r = await memory.update(values);
       control?.publish({ op: 'memory-config', values });
       return r;
     }),

@@ -80,7 +80,7 @@ export class RuntimeMetrics {
   });
   private readonly reaped = new client.Counter({
     name: `${PREFIX}tasks_reaped_total`,
-    help: 'Tasks this replica failed because the replica running them stopped renewing their lease (PostgreSQL).',
+    help: 'Tasks this replica failed because the replica running them stopped renewing their lease.',
     registers: [this.registry],
   });
 

@@ -132,6 +132,38 @@ export const MIGRATIONS: readonly SqliteMigration[] = [
       CREATE INDEX a2a_tasks_finished_idx ON a2a_tasks (updated_at) WHERE state IN ('completed', 'failed', 'canceled', 'rejected');
     `,
   },
+  {
+    version: 6,
+    name: 'a2a_tasks leases (replicas on one file)',
+    // docs/deployment.md, "Replicas": the PostgreSQL lease design on SQLite, for `--workers N`
+    // and other processes sharing one file. A task in progress names the replica running it
+    // and a lease (epoch milliseconds) that replica renews; a cancel asked by another process
+    // is a flag the running one sees at its next renewal. Rows written before have no lease
+    // and are never reaped.
+    sql: `
+      ALTER TABLE a2a_tasks ADD COLUMN replica TEXT;
+      ALTER TABLE a2a_tasks ADD COLUMN lease_until INTEGER;
+      ALTER TABLE a2a_tasks ADD COLUMN cancel_requested INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX a2a_tasks_lease_idx ON a2a_tasks (lease_until) WHERE state IN ('submitted', 'working');
+    `,
+  },
+  {
+    version: 7,
+    name: 'runtime_settings',
+    // Settings changed through the management API (card URL, memory settings), per agent, so
+    // every replica on the store applies them and a restart keeps them (docs/management-api.md,
+    // "Runtime settings"). value is JSON.
+    sql: `
+      CREATE TABLE runtime_settings (
+        agent_id   TEXT NOT NULL,
+        key        TEXT NOT NULL,
+        value      TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        updated_by TEXT,
+        PRIMARY KEY (agent_id, key)
+      );
+    `,
+  },
 ];
 
 /** The status.state of a stored task document, or null when it cannot be read. */

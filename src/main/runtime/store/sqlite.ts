@@ -1,13 +1,17 @@
 // SQLite backend of the runtime's memory store (spec 2.4, 4.2, 5.3). One database file holds
 // thread ownership, LangGraph checkpoints, persistent memory and durable A2A tasks, so that a
 // restart (or a second runtime process on the same file) sees the same conversations.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { TaskStore } from '@a2a-js/sdk/server';
 import { SqliteCheckpointSaver } from './checkpointer.ts';
 import { claimThread, deleteThreadRows } from './checkpoint-statements.ts';
 import { SqliteTaskStore } from './taskStore.ts';
+import type { LeaseOptions } from './postgres/taskStore.ts';
+import { sqliteRuntimeSettings, type RuntimeSettingsStore } from './runtime-settings.ts';
 import { writeBatch, type WriteBatch } from './write-batch.ts';
 import { migrateSqlite } from '../../common/migrations/sqlite.ts';
 import { MIGRATIONS } from './sqlite-migrations.ts';
@@ -30,7 +34,10 @@ class SqliteMemoryStore implements MemoryStore {
   private readonly writes: WriteBatch;
   private readonly owners = new OwnerCache();
 
-  constructor(private readonly db: Database.Database) {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly lease: LeaseOptions,
+  ) {
     this.writes = writeBatch(db);
     // Prepared once per connection; every method below only binds and runs.
     const owned = 'SELECT thread_id FROM threads WHERE agent_id = ?';
@@ -86,9 +93,16 @@ class SqliteMemoryStore implements MemoryStore {
     return saver;
   }
 
-  taskStore(): TaskStore {
-    this.tasks ??= new SqliteTaskStore(this.db);
+  taskStore(): TaskStore & SqliteTaskStore {
+    this.tasks ??= new SqliteTaskStore(this.db, this.lease);
     return this.tasks;
+  }
+
+  private settingsStore: RuntimeSettingsStore | undefined;
+
+  runtimeSettings(): RuntimeSettingsStore {
+    this.settingsStore ??= sqliteRuntimeSettings(this.db, this.writes);
+    return this.settingsStore;
   }
 
   async waitingTask(agentId: string, contextId: string): Promise<string | undefined> {
@@ -255,7 +269,7 @@ function enterWalMode(db: Database.Database): void {
  * in a BEGIN IMMEDIATE transaction so it takes the write lock up front (a deferred transaction
  * that upgrades from read to write would fail with SQLITE_BUSY without waiting).
  */
-export function openSqliteStore(file: string): MemoryStore {
+export function openSqliteStore(file: string, lease?: Partial<LeaseOptions>): { taskStore(): SqliteTaskStore } & MemoryStore {
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
   try {
@@ -265,7 +279,8 @@ export function openSqliteStore(file: string): MemoryStore {
     // loss may drop the last transactions) and avoids an fsync per commit.
     db.pragma('synchronous = NORMAL');
     migrateSqlite(db, MIGRATIONS, `the memory store ${path.resolve(file)}`);
-    return new SqliteMemoryStore(db);
+    // Tasks in progress hold leases (taskStore.ts): TASK_LEASE_MS, 15 s by default.
+    return new SqliteMemoryStore(db, { replica: `${os.hostname()}-${process.pid}-${crypto.randomBytes(3).toString('hex')}`, leaseMs: 15_000, ...lease });
   } catch (err) {
     db.close();
     throw err;

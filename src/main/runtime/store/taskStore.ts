@@ -12,21 +12,57 @@
 // updates first); a reader in another process may see an in-progress task up to
 // TASK_FLUSH_MS behind. An in-progress write never overwrites a task in a final state
 // (completed, failed, canceled, rejected): A2A never reopens one, so such a write is late.
+//
+// Processes sharing the file (`--workers N`) hold leases as replicas do on PostgreSQL
+// (postgres/taskStore.ts, docs/deployment.md "Replicas"): a task in progress names the
+// replica running it and a lease renewed every LEASE/3; a dead process's tasks are failed
+// (UPSTREAM_UNAVAILABLE, replica_lost) by whichever process sees the lease run out; a cancel
+// asked by another process is a flag seen at the next renewal.
+import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { Task, TaskState } from '@a2a-js/sdk';
 import type { TaskStore } from '@a2a-js/sdk/server';
 import { writeBatch, type WriteBatch } from './write-batch.ts';
+import type { LeaseOptions } from './postgres/taskStore.ts';
 
 export const TASK_FLUSH_MS = 20;
 const FINAL: readonly TaskState[] = ['completed', 'failed', 'canceled', 'rejected'];
 /** States a reader must see at once: final ones and those waiting for the client. */
 const SETTLED: ReadonlySet<TaskState> = new Set<TaskState>([...FINAL, 'input-required', 'auth-required']);
 const FINAL_SQL = FINAL.map((s) => `'${s}'`).join(', ');
+const RUNNING_SQL = `state IN ('submitted', 'working')`;
+
+/** The task as the reaper leaves it: failed, naming the replica that stopped (the same
+ * document PostgreSQL's reaper writes). */
+export function replicaLostTask(task: Task, replica: string | null): Task {
+  const text = 'The replica running this task stopped before it finished.';
+  const data = { errorCode: 'UPSTREAM_UNAVAILABLE', errorReason: 'replica_lost', errorMessage: text, retriable: true, replica };
+  return {
+    ...task,
+    status: {
+      state: 'failed',
+      timestamp: new Date().toISOString(),
+      message: {
+        kind: 'message',
+        role: 'agent',
+        messageId: randomUUID(),
+        taskId: task.id,
+        contextId: task.contextId,
+        parts: [
+          { kind: 'text', text },
+          { kind: 'data', data },
+        ],
+      },
+    },
+  };
+}
 
 export class SqliteTaskStore implements TaskStore {
   private readonly saveStmt;
   private readonly saveInProgressStmt;
   private readonly loadStmt;
+  private readonly leaseStmt;
+  private heartbeat: NodeJS.Timeout | undefined;
   /** Tasks written by this store and not settled yet: their in-progress updates may wait. */
   private readonly inProgress = new Set<string>();
   /** Newest unwritten content per task. */
@@ -37,15 +73,39 @@ export class SqliteTaskStore implements TaskStore {
    * request's checkpoint and transcript and with the other requests' writes. */
   private readonly writes: WriteBatch;
 
-  constructor(db: Database.Database) {
+  constructor(
+    db: Database.Database,
+    private readonly lease: LeaseOptions,
+  ) {
     this.writes = writeBatch(db);
     // Prepared once; save overwrites, as the TaskStore contract requires.
     // The state lives in its own column (migration 3): queries never parse task documents.
-    const upsert = `INSERT INTO a2a_tasks (task_id, context_id, state, task, updated_at) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (task_id) DO UPDATE SET context_id = excluded.context_id, state = excluded.state, task = excluded.task, updated_at = excluded.updated_at`;
+    // A task in progress carries this replica and its lease (migration 5).
+    const upsert = `INSERT INTO a2a_tasks (task_id, context_id, state, task, updated_at, replica, lease_until)
+       VALUES (?, ?, ?, ?, ?, ?, CASE WHEN ? IN ('submitted', 'working') THEN ? END)
+       ON CONFLICT (task_id) DO UPDATE SET context_id = excluded.context_id, state = excluded.state, task = excluded.task, updated_at = excluded.updated_at,
+         replica = excluded.replica, lease_until = excluded.lease_until`;
     this.saveStmt = db.prepare(upsert);
     this.saveInProgressStmt = db.prepare(`${upsert} WHERE a2a_tasks.state IS NULL OR a2a_tasks.state NOT IN (${FINAL_SQL})`);
     this.loadStmt = db.prepare('SELECT task FROM a2a_tasks WHERE task_id = ?').pluck();
+    this.leaseStmt = {
+      running: db.prepare(`SELECT replica FROM a2a_tasks WHERE task_id = ? AND ${RUNNING_SQL}`).pluck(),
+      cancel: db.prepare(`UPDATE a2a_tasks SET cancel_requested = 1 WHERE task_id = ? AND ${RUNNING_SQL}`),
+      renew: db.prepare(
+        `UPDATE a2a_tasks SET lease_until = ?, replica = ? WHERE task_id IN (SELECT value FROM json_each(?)) AND ${RUNNING_SQL} RETURNING task_id, cancel_requested`,
+      ),
+      expired: db.prepare(`SELECT task_id, task, replica FROM a2a_tasks WHERE ${RUNNING_SQL} AND lease_until < ? AND replica IS NOT ?`),
+      reap: db.prepare(
+        `UPDATE a2a_tasks SET state = 'failed', task = ?, lease_until = NULL, updated_at = ? WHERE task_id = ? AND ${RUNNING_SQL} AND lease_until < ?`,
+      ),
+    };
+    this.heartbeat = setInterval(() => void this.beat(), Math.max(50, Math.floor(lease.leaseMs / 3))).unref();
+  }
+
+  private row(task: Task, now: Date): unknown[] {
+    // Serialised now: the SDK goes on changing the task object after save() returns.
+    const { state } = task.status;
+    return [task.id, task.contextId ?? null, state, JSON.stringify(task), now.toISOString(), this.lease.replica, state, now.getTime() + this.lease.leaseMs];
   }
 
   async save(task: Task): Promise<void> {
@@ -60,8 +120,7 @@ export class SqliteTaskStore implements TaskStore {
     if (settled) this.inProgress.delete(task.id);
     else this.inProgress.add(task.id);
     const stmt = settled ? this.saveStmt : this.saveInProgressStmt;
-    // Serialised now: the SDK goes on changing the task object after save() returns.
-    const row = [task.id, task.contextId ?? null, task.status.state, JSON.stringify(task), new Date().toISOString()];
+    const row = this.row(task, new Date());
     await this.writes.run(() => stmt.run(...row));
   }
 
@@ -81,8 +140,8 @@ export class SqliteTaskStore implements TaskStore {
     if (this.pending.size === 0) return;
     const tasks = [...this.pending.values()];
     this.pending.clear();
-    const now = new Date().toISOString();
-    const rows = tasks.map((t) => [t.id, t.contextId ?? null, t.status.state, JSON.stringify(t), now] as const);
+    const now = new Date();
+    const rows = tasks.map((t) => this.row(t, now));
     this.writes
       .run(() => rows.map((row) => this.saveInProgressStmt.run(...row).changes))
       .then((changes) => {
@@ -96,9 +155,50 @@ export class SqliteTaskStore implements TaskStore {
       });
   }
 
-  /** Queues what is pending and refuses later saves; the store commits the queue and closes. */
+  /** Which replica runs a task in progress, or null (ended, waiting, or not known). */
+  async runningReplica(taskId: string): Promise<string | null> {
+    return (this.leaseStmt.running.get(taskId) as string | null | undefined) ?? null;
+  }
+
+  /** Asks the replica running the task to cancel it (seen at its next renewal). */
+  async requestCancel(taskId: string): Promise<boolean> {
+    return (await this.writes.run(() => this.leaseStmt.cancel.run(taskId).changes)) > 0;
+  }
+
+  /** Renews this replica's leases, picks up cancels asked elsewhere, and fails the tasks of
+   * replicas whose lease ran out (one commit; none when there is nothing to do: an idle
+   * runtime does not take the write lock every beat). */
+  async beat(): Promise<void> {
+    if (this.closed) return;
+    const { replica, leaseMs } = this.lease;
+    try {
+      type Expired = { task_id: string; task: string; replica: string | null };
+      const expired = this.leaseStmt.expired.all(Date.now(), replica) as Expired[];
+      if (this.inProgress.size === 0 && expired.length === 0) return;
+      const ids = JSON.stringify([...this.inProgress]);
+      const { cancels, reaped } = await this.writes.run(() => {
+        const now = Date.now();
+        const renewed = this.leaseStmt.renew.all(now + leaseMs, replica, ids) as { task_id: string; cancel_requested: number }[];
+        const lost: Task[] = [];
+        for (const r of expired) {
+          const failed = replicaLostTask(JSON.parse(r.task) as Task, r.replica);
+          // Only if still running with an expired lease (another process may have reaped it).
+          if (this.leaseStmt.reap.run(JSON.stringify(failed), new Date(now).toISOString(), r.task_id, now).changes) lost.push(failed);
+        }
+        return { cancels: renewed.filter((r) => r.cancel_requested).map((r) => r.task_id), reaped: lost };
+      });
+      if (cancels.length) this.lease.onCancelRequested?.(cancels);
+      if (reaped.length) this.lease.onReaped?.(reaped);
+    } catch (err) {
+      this.lease.log?.warn({ err: (err as Error).message }, 'task lease renewal failed; retrying');
+    }
+  }
+
+  /** Queues what is pending and refuses later saves; the store commits the queue and closes.
+   * Leases of tasks still running here are left to expire (their runs end with this process). */
   close(): void {
     this.closed = true;
+    clearInterval(this.heartbeat);
     this.flush();
   }
 }

@@ -3,6 +3,7 @@
 import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
 import type { TaskStore } from '@a2a-js/sdk/server';
 import type { ThreadClaim } from './owner-cache.ts';
+import type { RuntimeSettingsStore } from './runtime-settings.ts';
 
 export type { ThreadClaim };
 
@@ -32,6 +33,8 @@ export interface MemoryStore {
   checkpointer(agentId: string): BaseCheckpointSaver;
   /** Durable A2A task store (tasks/get survives a restart). */
   taskStore(): TaskStore;
+  /** Settings changed through the management API, shared by every replica (runtime-settings.ts). */
+  runtimeSettings(): RuntimeSettingsStore;
   /** The newest task of the agent's thread `contextId` that waits for input, if any. */
   waitingTask(agentId: string, contextId: string): Promise<string | undefined>;
   /** How many of the agent's tasks wait for input (input-required), for the metrics. */

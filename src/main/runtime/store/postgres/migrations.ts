@@ -77,6 +77,23 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     CREATE INDEX a2a_tasks_finished_idx ON {schema}.a2a_tasks (updated_at) WHERE state IN ('completed', 'failed', 'canceled', 'rejected');
     `,
   },
+  {
+    version: 5,
+    name: 'runtime_settings',
+    // Settings changed through the management API (card URL, memory settings), per agent, so
+    // every replica applies them and a restart keeps them (docs/management-api.md, "Runtime
+    // settings"). value is JSON text.
+    sql: `
+    CREATE TABLE {schema}.runtime_settings (
+      agent_id   TEXT NOT NULL,
+      key        TEXT NOT NULL,
+      value      TEXT NOT NULL,
+      updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+      updated_by TEXT,
+      PRIMARY KEY (agent_id, key)
+    );
+    `,
+  },
 ];
 
 /** Brings the schema to the latest version; returns the versions this call applied. */

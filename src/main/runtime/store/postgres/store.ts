@@ -12,6 +12,8 @@ import { claimResult, OwnerCache, type ThreadOwners } from '../owner-cache.ts';
 import { migrate, quoteIdent } from './migrations.ts';
 import { claimThread, OwnedPostgresSaver } from './checkpointer.ts';
 import { PgTaskStore, type LeaseOptions } from './taskStore.ts';
+import { pgRuntimeSettings } from './runtime-settings.ts';
+import type { RuntimeSettingsStore } from '../runtime-settings.ts';
 import { redactDsn, scrub } from './dsn.ts';
 
 export interface PostgresStoreOptions {
@@ -83,6 +85,10 @@ class PostgresMemoryStore implements MemoryStore {
 
   taskStore(): TaskStore & PgTaskStore {
     return this.tasks;
+  }
+
+  runtimeSettings(): RuntimeSettingsStore {
+    return pgRuntimeSettings(this.pool, this.s);
   }
 
   async waitingTask(agentId: string, contextId: string): Promise<string | undefined> {

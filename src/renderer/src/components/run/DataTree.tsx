@@ -1,7 +1,7 @@
 // JSON as a readable, collapsible tree: keys, typed values, counts. Disclosure buttons with
 // aria-expanded rather than an ARIA tree widget: every row is reachable with Tab and reads
 // naturally in a screen reader.
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -29,6 +29,32 @@ function Leaf({ value }: { value: unknown }) {
   }
 }
 
+/** A branch's disclosure button: chevron, name, a count, and anything after them. */
+export function TreeToggle({
+  open,
+  onToggle,
+  name,
+  count,
+  children,
+}: {
+  open: boolean;
+  onToggle: () => void;
+  name: string;
+  count: string;
+  children?: ReactNode;
+}) {
+  return (
+    <button type="button" className="tree__toggle" aria-expanded={open} onClick={onToggle}>
+      <span className="tree__chevron" aria-hidden="true">
+        {open ? '▾' : '▸'}
+      </span>
+      <span className="tree__k">{name}</span>
+      <span className="tree__count">{count}</span>
+      {children}
+    </button>
+  );
+}
+
 function Node({ name, value, depth, openDepth }: { name: string; value: unknown; depth: number; openDepth: number }) {
   const [open, setOpen] = useState(depth < openDepth);
   if (!isContainer(value)) {
@@ -42,13 +68,7 @@ function Node({ name, value, depth, openDepth }: { name: string; value: unknown;
   const entries: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
   return (
     <li className="tree__row tree__row--branch">
-      <button type="button" className="tree__toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
-        <span className="tree__chevron" aria-hidden="true">
-          {open ? '▾' : '▸'}
-        </span>
-        <span className="tree__k">{name}</span>
-        <span className="tree__count">{summary(value)}</span>
-      </button>
+      <TreeToggle open={open} onToggle={() => setOpen(!open)} name={name} count={summary(value)} />
       {open ? (
         entries.length ? (
           <ul className="tree__children">

@@ -8,7 +8,7 @@ import type { RunDetail } from '../../../../shared/playground.ts';
 import type { SessionCheckpoint, SessionCheckpointDetail } from '../../../../shared/thread-state.ts';
 import { errorMessage } from '../../api/client.ts';
 import { useCheckpoint, useRunCheckpoints } from '../../api/state.ts';
-import { DataTree } from './DataTree.tsx';
+import { DataTree, TreeToggle } from './DataTree.tsx';
 import { Section } from './Section.tsx';
 
 const MESSAGE_TYPES = new Set(['human', 'ai', 'system', 'tool', 'function', 'generic', 'developer', 'remove']);
@@ -47,14 +47,9 @@ function Channel({ name, value, size }: { name: string; value: unknown; size: nu
   const [open, setOpen] = useState(false);
   return (
     <li className="state__channel" data-testid="state-channel" data-channel={name}>
-      <button type="button" className="tree__toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
-        <span className="tree__chevron" aria-hidden="true">
-          {open ? '▾' : '▸'}
-        </span>
-        <span className="tree__k">{name}</span>
-        <span className="tree__count">{kib(size)}</span>
+      <TreeToggle open={open} onToggle={() => setOpen(!open)} name={name} count={kib(size)}>
         {!open ? <span className="state__preview muted">{short(value)}</span> : null}
-      </button>
+      </TreeToggle>
       {open ? (
         <div className="state__value" data-testid="state-channel-value">
           {isMessageList(value) ? (
