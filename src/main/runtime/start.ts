@@ -9,6 +9,7 @@ import { Registry, type MemoryConfig } from './project/registry.ts';
 import { LogTraceSink, type TraceSink } from './observability/trace.ts';
 import { NatsTraceSink } from './observability/trace-nats.ts';
 import { newRuntimeStats } from './observability/stats.ts';
+import { RuntimeMetrics, metricSources } from './observability/metrics.ts';
 import { RegistryEvents } from './cluster/registry-events.ts';
 import { ClusterControl } from './cluster/control.ts';
 import { CancelRequests } from './cluster/cancels.ts';
@@ -35,7 +36,7 @@ import { isLoopbackAddress } from '../http/loopback.ts';
 import { listen, runtimeServer } from './http/app.ts';
 import { probeRouter } from './http/probes.ts';
 import { Drain } from './http/drain.ts';
-import { drainAndStop, type ShutdownDeps, type ShutdownReport } from './http/shutdown.ts';
+import { stopControls, type ShutdownReport } from './http/shutdown.ts';
 import { SettlingTaskStore } from './a2a/settling.ts';
 import { managementRouter } from './management/routes.ts';
 import { runtimeStatus } from './management/status.ts';
@@ -88,6 +89,7 @@ async function openStore(
   replica: string,
   log: Logger,
   cancels: CancelRequests,
+  metrics: RuntimeMetrics,
 ): Promise<{ store: MemoryStore; shared: SharedTasks }> {
   const s = settings.memoryStore;
   // Every store call's outage leaves the store as StoreUnavailableError (store/guard.ts, D-50).
@@ -96,6 +98,7 @@ async function openStore(
     log,
     onCancelRequested: cancels.report,
     onReaped: (tasks: Task[]) => {
+      metrics.tasksReaped(tasks.length);
       for (const t of tasks) log.warn({ task_id: t.id, context_id: t.contextId }, 'task failed: the replica running it stopped (lease expired)');
     },
   };
@@ -103,7 +106,8 @@ async function openStore(
     s.backend !== 'postgres'
       ? openSqliteStore(sqliteStoreFile(dataDir), { replica, leaseMs: s.leaseMs, busyTimeoutMs: s.busyTimeoutMs, ...lease })
       : await openPostgresStore({ dsn: s.dsn, schema: s.schema, poolMax: s.poolMax, leaseMs: s.leaseMs, replica, lease });
-  return { store: guard.store(store), shared: guard.part(store.taskStore()) };
+  // Timed for /metrics (observability/metrics.ts) around the outage translation (store/guard.ts, D-50).
+  return { store: metrics.instrument(guard.store(store)), shared: guard.part(store.taskStore()) };
 }
 
 /** The memory configuration every invocation reads live (spec 2.3): from the manifest at the
@@ -135,7 +139,7 @@ interface Foundation {
   registry: Registry;
 }
 
-async function openFoundation(opts: RuntimeOptions, settings: RuntimeSettings): Promise<Foundation> {
+async function openFoundation(opts: RuntimeOptions, settings: RuntimeSettings, metrics: RuntimeMetrics): Promise<Foundation> {
   const projectDir = path.resolve(opts.projectDir);
   if (settings.randomPool) useRandomPool(); // D-38: LangChain's per-runnable UUIDs, without a system call each
   if (settings.lightRunContext) useLightRunContext(); // D-40: no disabled LangSmith RunTree per runnable call
@@ -146,7 +150,7 @@ async function openFoundation(opts: RuntimeOptions, settings: RuntimeSettings): 
   const outbound = new OutboundPool(settings.outbound.maxConnections, settings.outbound.queueTimeoutMs);
   const mcp = new McpManager(projectDir, settings.env, log, outbound.fetch);
   const cancels = new CancelRequests();
-  const { store, shared } = await openStore(settings, dataDir, replica, log, cancels);
+  const { store, shared } = await openStore(settings, dataDir, replica, log, cancels, metrics);
   const memory: MemoryConfig = { enabled: true, backend: store.backend, summarize: false, window_size: 20, summarize_threshold: 40 };
   const registry = new Registry({
     projectDir,
@@ -255,7 +259,7 @@ function buildManagement(f: Foundation, a: A2aParts, loopback: boolean) {
   const protectAll = operatorKeys.size > 0 || (settings.controlToken !== null && !loopback);
   const operator = operatorGates({ operatorKeys, controlToken: settings.controlToken, protectAll, callers: a.callers, log });
   const router = managementRouter({ cardUrl, memory: memoryService, threads, registry: registryService, status, control, settings, operator, log });
-  return { router, registryEvents, threads, shared };
+  return { router, registryEvents, threads, shared, operator };
 }
 
 export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime> {
@@ -265,18 +269,21 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
   const bind = { host, auth: settings.auth, controlToken: settings.controlToken, insecureFlag: opts.insecure === true };
   const refusal = insecureBindRefusal(bind);
   if (refusal) throw new RuntimeStartError(refusal);
-  const f = await openFoundation(opts, settings);
+  const metrics = new RuntimeMetrics(settings.memoryStore.backend); // docs/operations.md, "Metrics"
+  const f = await openFoundation(opts, settings, metrics);
   const { log, registry, store } = f;
   if (servesInsecurely(bind))
     log.warn({ host }, `--insecure: serving ${host} without caller and operator authentication; anyone who reaches it can call and manage this agent`);
   const a = buildA2a(f, opts.sinks ?? []);
   const loopback = isLoopbackAddress(host);
   const m = buildManagement(f, a, loopback);
+  metrics.watch(metricSources({ executor: a.executor, store, agentId: settings.agentId, outbound: f.outbound, nats: a.nats, control: a.control, m }));
   const drain = new Drain(() => a.tasks.unsettled);
   a.tasks.onChange = () => drain.changed();
   const server = runtimeServer({
-    edge: { loopback, corsOrigins: settings.corsOrigins, replicaId: f.replica },
+    edge: { loopback, corsOrigins: settings.corsOrigins, replicaId: settings.replicaId ?? undefined }, // the header only with REPLICA_ID (D-55)
     drain,
+    observe: { metrics, replica: f.replica, operator: m.operator.all },
     routers: [
       callerAuthRouter(a.callers, log),
       a2aRouter({
@@ -314,7 +321,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
   }
   m.shared.listening(url); // D-26: the card names the endpoint it is served on, unless a setting names another
   const stop = { server, drain, executor: a.executor, log, closeParts };
-  return running(url, { registry, store, log, threads: m.threads }, stop);
+  return { url, context: { registry, store, log, threads: m.threads }, ...stopControls(stop) };
 }
 
 /** The JSON-RPC gate's view of the runtime: request counts, and the task waiting for input. */
@@ -324,26 +331,5 @@ function gateOptions(settings: RuntimeSettings, stats: { requests: Record<string
       stats.requests[method] = (stats.requests[method] ?? 0) + 1;
     },
     waitingTask: (contextId: string) => store.waitingTask(settings.agentId, contextId),
-  };
-}
-
-function running(url: string, context: RunningRuntime['context'], stop: ShutdownDeps): RunningRuntime {
-  let stopping: Promise<unknown> | null = null;
-  const { server, closeParts } = stop;
-  return {
-    url,
-    context,
-    async close() {
-      if (stopping) return void (await stopping);
-      server.closeAllConnections();
-      stopping = new Promise<void>((resolve) => server.close(() => resolve())).then(closeParts);
-      await stopping;
-    },
-    async drain(signal, graceMs) {
-      if (stopping) throw new Error('the runtime is already stopping');
-      const report = drainAndStop(stop, signal, graceMs);
-      stopping = report;
-      return report;
-    },
   };
 }

@@ -42,6 +42,9 @@ export function callerAuthRouter(callers: CallerAuthenticator, log: Logger): exp
   return router;
 }
 
+/** The operator a request made with RUNTIME_CONTROL_TOKEN acts as, in the logs. */
+export const CONTROL_TOKEN_PRINCIPAL = 'runtime-control-token';
+
 export interface OperatorGateOptions {
   operatorKeys: KeyRing;
   /** RUNTIME_CONTROL_TOKEN: the studio's credential for its child, an operator credential too. */
@@ -61,10 +64,15 @@ export function operatorGates(opts: OperatorGateOptions): { all: RequestHandler;
   const gate: RequestHandler = (req: Request, res: Response, next: NextFunction) => {
     const presented = presentedCredential(req);
     if (presented.kind === 'bearer') {
-      if (token && timingSafeEqual(sha256(presented.token), token)) return next();
+      // The operator's name (never the credential) for the access and audit lines (http/access-log.ts).
+      if (token && timingSafeEqual(sha256(presented.token), token)) {
+        res.locals.operator = CONTROL_TOKEN_PRINCIPAL;
+        return next();
+      }
       const operator = operatorKeys.nameOf(presented.token);
       if (operator !== null) {
         noteRequest({ principal: operator });
+        res.locals.operator = operator;
         return next();
       }
     }

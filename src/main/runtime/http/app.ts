@@ -15,6 +15,9 @@ import { edgeServer } from '../../http/server.ts';
 import { edgeGuard, runtimeErrorHandler, runtimeNotFound, type EdgePolicy } from './edge.ts';
 import { requestContext } from '../observability/request-context.ts';
 import type { Drain } from './drain.ts';
+import type { RuntimeMetrics } from '../observability/metrics.ts';
+import { accessLog } from './access-log.ts';
+import { metricsRouter } from './metrics-route.ts';
 
 export class RuntimeStartError extends Error {
   override readonly name = 'RuntimeStartError';
@@ -27,16 +30,21 @@ export interface HttpServerDeps {
   /** In order: the JSON-RPC endpoint first, so every message/send passes fewest routes. */
   routers: express.Router[];
   log: Logger;
+  /** The access and audit lines and the HTTP metrics (access-log.ts), and GET /metrics behind
+   * `operator` (metrics-route.ts). */
+  observe?: { metrics: RuntimeMetrics; replica: string; operator: express.RequestHandler };
 }
 
-export function runtimeServer({ edge, drain, routers, log }: HttpServerDeps): http.Server {
+export function runtimeServer({ edge, drain, routers, log, observe }: HttpServerDeps): http.Server {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestTargetGuard());
   app.use(requestContext());
+  if (observe) app.use(accessLog({ log, replica: observe.replica, metrics: observe.metrics }));
   app.use(edgeGuard(edge));
   app.use(drain.middleware());
   for (const router of routers) app.use(router);
+  if (observe) app.use(metricsRouter(observe.metrics, observe.operator));
   app.use(runtimeNotFound);
   app.use(runtimeErrorHandler(log));
   const server = edgeServer(app, (status, message) => ({ success: false, data: null, error: { code: status === 405 ? 'NOT_FOUND' : 'BAD_REQUEST', message } }));

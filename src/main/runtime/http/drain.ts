@@ -6,13 +6,14 @@
 //     error SHUTTING_DOWN_RPC with HTTP 503 (a2a/request-meta.ts asks `rpcRefusal`); the
 //     methods about existing tasks (tasks/get, tasks/cancel, tasks/resubscribe ...) still
 //     answer, so a client can follow or cancel its task until it ends.
-//   - everything else but the probes: the management envelope (spec 2.1) with the code
+//   - everything else but the probes and /metrics: the management envelope (spec 2.1) with the code
 //     SHUTTING_DOWN, HTTP 503 (docs/management-api.md).
 // Every answer given while draining says `Connection: close`, so keep-alive clients open
 // their next connection elsewhere (the server itself accepts none any more).
 import type { RequestHandler } from 'express';
 import { ManagementError } from '../management/envelope.ts';
 import { HEALTH_ROUTE, LIVENESS_ROUTE, READINESS_ROUTE } from '../../../shared/runtime-contract.ts';
+import { METRICS_ROUTE } from './metrics-route.ts';
 
 /** JSON-RPC error code of a request refused because the runtime is shutting down. Outside the
  * codes of A2A 0.3 (-32001..-32007) and JSON-RPC (-32600..-32603, -32700), in the range
@@ -24,7 +25,8 @@ const SHUTTING_DOWN_MESSAGE = 'The runtime is shutting down and starts no new wo
 /** The JSON-RPC methods that start a turn: refused while draining. */
 const NEW_WORK = new Set(['message/send', 'message/stream']);
 
-const PROBES = new Set<string>([HEALTH_ROUTE, LIVENESS_ROUTE, READINESS_ROUTE]);
+/** Answered while draining, and not counted as in-flight work: the probes and the metrics. */
+const PROBES = new Set<string>([HEALTH_ROUTE, LIVENESS_ROUTE, READINESS_ROUTE, METRICS_ROUTE]);
 
 const isProbe = (method: string, path: string) => (method === 'GET' || method === 'HEAD') && PROBES.has(path);
 

@@ -21,8 +21,9 @@ export interface EdgePolicy {
   /** A2A_CORS_ORIGINS: browser origins allowed to call POST / (and read its answers). */
   corsOrigins: readonly string[];
   /** Sent as `x-runtime-replica` on every answer, so an operator behind a load balancer sees
-   * which replica answered (docs/deployment.md). Default: $REPLICA_ID (each `--workers`
-   * worker has its own); unset, no header. */
+   * which replica answered (docs/deployment.md): the operator's REPLICA_ID (each `--workers`
+   * worker has its own). Without one, no header: the generated default names the host, which
+   * no answer shows (D-55). */
   replicaId?: string;
 }
 
@@ -31,7 +32,7 @@ const isRpc = (req: Request) => req.path === '/' && (req.method === 'POST' || re
 /** Host/Origin protection on loopback, and CORS for the card and the JSON-RPC endpoint. */
 export function edgeGuard(policy: EdgePolicy): RequestHandler {
   const cors = new Set(policy.corsOrigins.map((o) => o.toLowerCase()));
-  const replica = (policy.replicaId ?? process.env.REPLICA_ID)?.trim();
+  const replica = policy.replicaId?.trim();
   return (req, res, next) => {
     if (replica) res.setHeader('x-runtime-replica', replica);
     const readOnly = req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS';

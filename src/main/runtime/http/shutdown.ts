@@ -79,3 +79,24 @@ export async function drainAndStop(d: ShutdownDeps, signal: string, graceMs: num
   log.info({ duration_ms: durationMs, forced: forced.length }, 'runtime stopped');
   return { forced, durationMs };
 }
+
+/** A running runtime's two ways to stop (start.ts, RunningRuntime): `close` at once (open
+ * connections cut), `drain` gracefully (the sequence above); whichever comes first wins. */
+export function stopControls(stop: ShutdownDeps): { close(): Promise<void>; drain(signal: string, graceMs: number): Promise<ShutdownReport> } {
+  let stopping: Promise<unknown> | null = null;
+  const { server, closeParts } = stop;
+  return {
+    async close() {
+      if (stopping) return void (await stopping);
+      server.closeAllConnections();
+      stopping = new Promise<void>((resolve) => server.close(() => resolve())).then(closeParts);
+      await stopping;
+    },
+    async drain(signal, graceMs) {
+      if (stopping) throw new Error('the runtime is already stopping');
+      const report = drainAndStop(stop, signal, graceMs);
+      stopping = report;
+      return report;
+    },
+  };
+}

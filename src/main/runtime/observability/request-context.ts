@@ -9,6 +9,8 @@ export interface RequestContext {
   path: string;
   /** Who the request acts as: an API key's name or a JWT's `sub` (auth/, never the credential). */
   principal?: string;
+  /** The request's id: the caller's X-Request-Id or a new UUID (http/access-log.ts). */
+  request_id?: string;
   rpc_method?: string;
   rpc_id?: string | number;
   task_id?: string;

@@ -75,6 +75,9 @@ class SqliteMemoryStore implements MemoryStore {
            ORDER BY a.updated_at DESC LIMIT 1`,
         )
         .pluck(),
+      waitingTaskCount: db
+        .prepare("SELECT count(*) FROM a2a_tasks a JOIN threads t ON t.thread_id = a.context_id AND t.agent_id = ? WHERE a.state = 'input-required'")
+        .pluck(),
       getMemory: db.prepare('SELECT value FROM persistent_memory WHERE agent_id = ? AND thread_id = ? AND key = ?').pluck(),
       putMemory: db.prepare(
         `INSERT INTO persistent_memory (agent_id, thread_id, key, value, updated_at) VALUES (?, ?, ?, ?, ?)
@@ -106,6 +109,10 @@ class SqliteMemoryStore implements MemoryStore {
 
   async waitingTask(agentId: string, contextId: string): Promise<string | undefined> {
     return (this.stmt.waitingTask.get(agentId, contextId) as string | undefined) ?? undefined;
+  }
+
+  async waitingTaskCount(agentId: string): Promise<number> {
+    return this.stmt.waitingTaskCount.get(agentId) as number;
   }
 
   async ping(): Promise<void> {

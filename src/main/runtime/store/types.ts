@@ -37,6 +37,8 @@ export interface MemoryStore {
   runtimeSettings(): RuntimeSettingsStore;
   /** The newest task of the agent's thread `contextId` that waits for input, if any. */
   waitingTask(agentId: string, contextId: string): Promise<string | undefined>;
+  /** How many of the agent's tasks wait for input (input-required), for the metrics. */
+  waitingTaskCount(agentId: string): Promise<number>;
   /** Resolves when the store answers a trivial query; rejects with the reason otherwise. */
   ping(): Promise<void>;
   /** Thread ids owned by the agent, oldest first; with `user`, only that user's threads. */

@@ -100,6 +100,15 @@ class PostgresMemoryStore implements MemoryStore {
     return r.rows[0]?.task_id;
   }
 
+  async waitingTaskCount(agentId: string): Promise<number> {
+    const r = await this.q<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ${this.s}.a2a_tasks a JOIN ${this.s}.threads t ON t.thread_id = a.context_id AND t.agent_id = $1
+       WHERE a.state = 'input-required'`,
+      [agentId],
+    );
+    return r.rows[0]?.n ?? 0;
+  }
+
   async ping(): Promise<void> {
     await this.q('SELECT 1');
   }
