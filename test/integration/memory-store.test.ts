@@ -287,6 +287,17 @@ describe.each([sqliteBackend(), postgresBackend()])('memory store on $name', (ba
       expect((await canceller.load('task-1'))?.status.state).toBe('canceled');
     });
 
+    it('writes a settled state after an in-progress flush already under way, never before it', async () => {
+      const runner = (await open()).taskStore() as ReturnType<MemoryStore['taskStore']> & { flush(): unknown };
+      await runner.save(withState('working'));
+      await runner.save(withState('working', 'asking'));
+      const flushing = runner.flush(); // the coalesced 'working' write, on its way
+      await new Promise((resolve) => setImmediate(resolve)); // it has taken the update and sent its query
+      await runner.save(withState('input-required', 'which order?'));
+      await flushing;
+      expect((await (await open()).taskStore().load('task-1'))?.status.state).toBe('input-required');
+    });
+
     it('lets a task waiting for input be resumed by any handle', async () => {
       await (await open()).taskStore().save(withState('input-required'));
       const resumer = (await open()).taskStore();

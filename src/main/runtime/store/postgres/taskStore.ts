@@ -69,6 +69,10 @@ export class PgTaskStore implements TaskStore {
     this.pending.delete(task.id);
     if (settled) this.inProgress.delete(task.id);
     else this.inProgress.add(task.id);
+    // A flush already under way may be writing this task's older in-progress state on another
+    // connection; a settled state written before it would be overwritten by it (input-required
+    // is not final, so the in-progress upsert may replace it). It waits for that flush.
+    if (settled) await this.flushing;
     try {
       await this.db.query(settled ? this.upsert : this.upsertInProgress, this.args(task));
     } catch (err) {
