@@ -45,14 +45,16 @@ function stepContext(client: pg.PoolClient, schema: string): PgMigrationContext 
   return { schema, quotedSchema: quoteIdent(schema), query, asPool: () => pool as unknown as pg.Pool };
 }
 
-async function inTransaction<T>(client: pg.PoolClient, fn: () => Promise<T>): Promise<T> {
+/** `fn` in one transaction on `client`: committed when it resolves, rolled back when it throws
+ * (its error is the one thrown, also when the rollback fails on a broken connection). */
+export async function inTransaction<T>(client: pg.PoolClient, fn: () => Promise<T>): Promise<T> {
   await client.query('BEGIN');
   try {
     const result = await fn();
     await client.query('COMMIT');
     return result;
   } catch (err) {
-    await client.query('ROLLBACK');
+    await client.query('ROLLBACK').catch(() => undefined);
     throw err;
   }
 }

@@ -80,7 +80,7 @@ export class SqliteTaskStore implements TaskStore {
     this.writes = writeBatch(db);
     // Prepared once; save overwrites, as the TaskStore contract requires.
     // The state lives in its own column (migration 3): queries never parse task documents.
-    // A task in progress carries this replica and its lease (migration 5).
+    // A task in progress carries this replica and its lease (migration 6).
     const upsert = `INSERT INTO a2a_tasks (task_id, context_id, state, task, updated_at, replica, lease_until)
        VALUES (?, ?, ?, ?, ?, ?, CASE WHEN ? IN ('submitted', 'working') THEN ? END)
        ON CONFLICT (task_id) DO UPDATE SET context_id = excluded.context_id, state = excluded.state, task = excluded.task, updated_at = excluded.updated_at,

@@ -7,6 +7,7 @@ import pg from 'pg';
 import type { RetentionBackend, RetentionOps, ThreadBatch } from '../retention.ts';
 import { quoteIdent } from './migrations.ts';
 import { scrub } from './dsn.ts';
+import { inTransaction } from '../../../common/migrations/postgres.ts';
 
 const FINAL_SQL = "('completed', 'failed', 'canceled', 'rejected')";
 
@@ -20,17 +21,7 @@ function operations(c: pg.PoolClient, schema: string): RetentionOps {
   // A task that keeps its thread's checkpoints: not finished, or updated at or after $1.
   const busyTask = (thread: string) => `SELECT 1 FROM ${q}.a2a_tasks a WHERE a.context_id = ${thread}
     AND (a.state IS NULL OR a.state NOT IN ${FINAL_SQL} OR a.updated_at >= $1::timestamptz)`;
-  const tx = async <T>(fn: () => Promise<T>): Promise<T> => {
-    await c.query('BEGIN');
-    try {
-      const out = await fn();
-      await c.query('COMMIT');
-      return out;
-    } catch (err) {
-      await c.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    }
-  };
+  const tx = <T>(fn: () => Promise<T>): Promise<T> => inTransaction(c, fn);
   return {
     // The partial index a2a_tasks_finished_idx (migration 4) serves the inner query.
     deleteTasks: async (before, limit) =>

@@ -1,4 +1,4 @@
-// Runtime settings on PostgreSQL (migration 4; the SQLite twin and the contract are in
+// Runtime settings on PostgreSQL (migration 5; the SQLite twin and the contract are in
 // ../runtime-settings.ts).
 import type pg from 'pg';
 import { decodeSettings, type RuntimeSettingsStore } from '../runtime-settings.ts';
