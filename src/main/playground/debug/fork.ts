@@ -34,7 +34,10 @@ export class ForkService {
       if (got.reason === 'refused' && got.status === 404)
         throw new PlaygroundError('not_found', `no checkpoint '${body.checkpoint_id}' in this run's thread`, { checkpoint_id: body.checkpoint_id });
       if (got.reason === 'refused') throw new PlaygroundError('invalid_request', got.message, { ...got.extra, checkpoint_id: body.checkpoint_id });
-      throw new PlaygroundError('runtime_unavailable', `the runtime could not fork the thread: ${got.reason === 'not_running' ? 'no runtime is running' : got.detail}`);
+      throw new PlaygroundError(
+        'runtime_unavailable',
+        `the runtime could not fork the thread: ${got.reason === 'not_running' ? 'no runtime is running' : got.detail}`,
+      );
     }
     const fork: RunFork = {
       run_id: origin.run_id,

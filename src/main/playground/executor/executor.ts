@@ -230,9 +230,14 @@ export class RunExecutor {
     const params = messageOf(run, this.o.blobs);
     try {
       const headers = this.callerHeaders();
-      const client = runtimeClient(run.baseUrl!, run.controller.signal, { ...headers.values, ...forkHeaders(run, this.o.runtime.controlHeaders()) }, (status) => {
-        if (status === 401 && headers.profile) run.credentialRefused = true;
-      });
+      const client = runtimeClient(
+        run.baseUrl!,
+        run.controller.signal,
+        { ...headers.values, ...forkHeaders(run, this.o.runtime.controlHeaders()) },
+        (status) => {
+          if (status === 401 && headers.profile) run.credentialRefused = true;
+        },
+      );
       for await (const ev of client.sendMessageStream(params)) {
         if (!this.read(run, ev)) break;
       }

@@ -256,7 +256,12 @@ export function jsonRpcGate(store: RequestMetaStore, { onRequest, waitingTask, r
     // Token deltas for a stream, and for a non-blocking send the client may follow with
     // tasks/resubscribe; a blocking send only ever returns the final task.
     const blocking = !isObject(params.configuration) || params.configuration.blocking !== false;
-    store.put(message.messageId as string, { metadata, history, captureToken, configurable, streaming: body.method === 'message/stream' || !blocking,
+    store.put(message.messageId as string, {
+      metadata,
+      history,
+      captureToken,
+      configurable,
+      streaming: body.method === 'message/stream' || !blocking,
       ...(continued.kind === 'continue' ? { fromCheckpoint: true } : {}),
     });
     if (!waitingTask || typeof message.contextId !== 'string' || !message.contextId || message.taskId !== undefined) return next();

@@ -57,13 +57,18 @@ export class ThreadForker {
 
   async fork(threadId: string, req: ForkRequest & { checkpoint_ns: string }): Promise<ForkResult> {
     const { checkpoint_id: checkpointId, checkpoint_ns: ns, thread_id: newThread, values } = req;
-    if (ns) throw new InvalidEdit('Forking inside a subgraph is not supported yet: fork at the parent checkpoint that runs the subgraph.', { field: 'checkpoint_ns' });
-    if (newThread === threadId || (await this.d.store.threadOwner(newThread)) !== null) throw new InvalidEdit(`Thread '${newThread}' already exists.`, { field: 'thread_id' });
+    if (ns)
+      throw new InvalidEdit('Forking inside a subgraph is not supported yet: fork at the parent checkpoint that runs the subgraph.', {
+        field: 'checkpoint_ns',
+      });
+    if (newThread === threadId || (await this.d.store.threadOwner(newThread)) !== null)
+      throw new InvalidEdit(`Thread '${newThread}' already exists.`, { field: 'thread_id' });
     const graph = this.d.graph();
     const edit = values && Object.keys(values).length ? values : undefined;
     const known = new Set(stateChannels(graph));
     const unknown = Object.keys(edit ?? {}).filter((c) => !known.has(c));
-    if (unknown.length) throw new InvalidEdit(`The state has no channel ${unknown.map((c) => `'${c}'`).join(', ')}; its channels are ${[...known].join(', ')}.`, { unknown });
+    if (unknown.length)
+      throw new InvalidEdit(`The state has no channel ${unknown.map((c) => `'${c}'`).join(', ')}; its channels are ${[...known].join(', ')}.`, { unknown });
     const detail = await this.d.reader.detail(threadId, checkpointId, ns); // CheckpointNotFound for a wrong id
     const writers = Object.keys(detail.writes);
     if (edit && writers.length > 1)
