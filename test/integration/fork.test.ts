@@ -89,6 +89,16 @@ describe('fork and re-run from a checkpoint, through the Playground', () => {
     expect((await t.call('POST', `/runs/${origin}/fork`, { checkpoint_id: 'nope' })).status).toBe(404);
     expect((await t.call('GET', '/sessions?limit=100')).body.items.length).toBe(sessions);
   });
+
+  it('follows the one-active-run rule: 409 while a run is active', async () => {
+    const slow = (await t.call('POST', `/sessions/${session}/runs`, { parts: [{ kind: 'text', text: 'hello' }], metadata: { scriptedDelayMs: 5000 } })).body
+      .run_id as string;
+    const res = await t.call('POST', `/runs/${origin}/fork`, { checkpoint_id: afterRouter.checkpoint_id });
+    expect(res.status).toBe(409);
+    expect(res.body.detail).toMatchObject({ error: 'active_run_conflict', active_run_id: slow });
+    await t.call('DELETE', `/runs/${slow}`);
+    await waitForRun(t, slow);
+  });
 });
 
 describe("the runtime's fork endpoint and continue key on PostgreSQL", () => {
