@@ -91,6 +91,9 @@ export const SessionSchema = z.object({
    * project it was exported from; both null for a session made here. */
   imported_at: z.string().nullable(),
   imported_project: z.string().nullable(),
+  /** A fork's session (docs/playground-api.md, "Fork and re-run from a checkpoint"): the run it
+   * was forked from; null for any other session (an extension). */
+  forked_from_run_id: z.string().nullable().optional(),
 });
 export type Session = z.infer<typeof SessionSchema>;
 

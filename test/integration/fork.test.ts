@@ -46,7 +46,8 @@ describe('fork and re-run from a checkpoint, through the Playground', () => {
   it('edits intents after router: the fork answers for the edit, in a new session, without guardrail or router running again', async () => {
     const run = await fork({ intents: ['order_status'] });
     expect(run.session_id).not.toBe(session);
-    expect((await t.call('GET', `/sessions/${run.session_id}`)).body.title).toBe('Fork of orders');
+    expect((await t.call('GET', `/sessions/${run.session_id}`)).body).toMatchObject({ title: 'Fork of orders', forked_from_run_id: origin });
+    expect((await t.call('GET', `/sessions/${session}`)).body.forked_from_run_id).toBeNull();
     expect(run.fork).toEqual({
       run_id: origin,
       session_id: session,

@@ -4,7 +4,7 @@
 // the studio then opens the new run. A fork's run names where it came from, with a link to the
 // origin run and to the compare view of the two.
 import { useState } from 'react';
-import type { RunDetail } from '../../../../shared/playground.ts';
+import type { RunDetail, Session } from '../../../../shared/playground.ts';
 import type { SessionCheckpointDetail } from '../../../../shared/thread-state.ts';
 import { ApiError, errorMessage } from '../../api/client.ts';
 import { useForkRun } from '../../api/state.ts';
@@ -115,6 +115,16 @@ export function ForkLineage({ run }: { run: Pick<RunDetail, 'run_id' | 'fork'> }
       <button type="button" className="linkbtn" onClick={() => openCompare(fork.run_id, run.run_id)} data-testid="fork-compare">
         compare
       </button>
+    </span>
+  );
+}
+
+/** The mark of a fork's session (docs/playground-api.md, "Fork and re-run from a checkpoint"). */
+export function ForkMark({ session }: { session: Session }) {
+  if (!session.forked_from_run_id) return null;
+  return (
+    <span className="pill session__imported" data-testid="session-fork" title={`Forked from run ${session.forked_from_run_id}`}>
+      fork
     </span>
   );
 }
