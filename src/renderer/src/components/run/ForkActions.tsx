@@ -8,23 +8,9 @@ import type { RunDetail, Session } from '../../../../shared/playground.ts';
 import type { SessionCheckpointDetail } from '../../../../shared/thread-state.ts';
 import { ApiError, errorMessage } from '../../api/client.ts';
 import { useForkRun } from '../../api/state.ts';
+import { editedChannels } from '../../lib/fork-edit.ts';
 import { shortId } from '../../lib/format.ts';
 import { useUi } from '../../state/ui.ts';
-
-/** The channels whose JSON differs from the checkpoint's, or an error to show. */
-export function editedChannels(original: Record<string, unknown>, text: string): { values: Record<string, unknown> } | { error: string } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (err) {
-    return { error: `Not JSON: ${(err as Error).message}` };
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { error: 'The state is a JSON object of channels.' };
-  const values: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(parsed)) if (JSON.stringify(v) !== JSON.stringify(original[k])) values[k] = v;
-  if (!Object.keys(values).length) return { error: 'Nothing changed: use "Re-run from here" to run on from this step as it is.' };
-  return { values };
-}
 
 export function ForkActions({ runId, detail }: { runId: string; detail: SessionCheckpointDetail }) {
   const fork = useForkRun();
