@@ -102,7 +102,8 @@ export const RunOriginSchema = z.enum(['send', 'resume', 'rerun']);
 export type RunOrigin = z.infer<typeof RunOriginSchema>;
 
 /** Where a fork's run came from (docs/playground-api.md, "Fork and re-run from a checkpoint"):
- * the run and checkpoint it continues from, the node that wrote that checkpoint, and the edit
+ * the run and checkpoint it continues from, the node that wrote that checkpoint (the edit is
+ * applied as that node; null for a turn's input checkpoint), and the edit
  * as a JSON patch (RFC 6902) on the checkpoint's channels, empty for a re-run. */
 export const RunForkSchema = z.object({
   run_id: z.string(),

@@ -139,6 +139,8 @@ export const ForkResultSchema = z.object({
   checkpoint_id: z.string(),
   /** The node the edit was applied as (the one that wrote the checkpoint); null without an edit. */
   as_node: z.string().nullable(),
+  /** The nodes that wrote the checkpoint (empty for a turn's input checkpoint). */
+  written_by: z.array(z.string()),
   /** What runs when the new thread continues. */
   next: z.array(z.string()),
   forked_from: z.object({ thread_id: z.string(), checkpoint_id: z.string(), checkpoint_ns: z.string() }),

@@ -73,7 +73,7 @@ describe('fork and re-run from a checkpoint, through the Playground', () => {
   it('re-runs from the fan-out (no edit): skills runs again whole, with the original intents', async () => {
     const run = await fork();
     expect(run.fork?.patch).toEqual([]);
-    expect(run.fork?.node).toBeNull();
+    expect(run.fork?.node).toBe('router');
     expect(answerData(run).intents).toEqual(['refund', 'order_status']);
     const nodes = (await storedSpanEnds(t.api, run.run_id)).map((s) => s.node);
     expect(nodes).toEqual(expect.arrayContaining(['skills', 'skills[refund]', 'skills[order_status]', 'respond']));
@@ -144,7 +144,7 @@ describe("the runtime's fork endpoint and continue key on PostgreSQL", () => {
       values: { intents: ['order_status'] },
     });
     expect(forked.status).toBe(200);
-    expect(((await forked.json()) as any).data).toMatchObject({ thread_id: 'fork-1', as_node: 'router', next: ['skills'] });
+    expect(((await forked.json()) as any).data).toMatchObject({ thread_id: 'fork-1', as_node: 'router', written_by: ['router'], next: ['skills'] });
     // The conversation before the checkpoint came along: the human turn, not the answer.
     expect(await transcript('fork-1')).toEqual(originalTranscript.slice(0, 1));
 

@@ -44,7 +44,7 @@ export class ForkService {
       session_id: origin.session_id,
       checkpoint_id: body.checkpoint_id,
       checkpoint_ns: body.checkpoint_ns,
-      node: got.value.as_node ?? null,
+      node: got.value.as_node ?? got.value.written_by[0] ?? null,
       patch: Object.entries(body.values ?? {}).map(([channel, value]) => ({ op: 'replace' as const, path: `/${escapePointer(channel)}`, value })),
     };
     const title = this.store.getSession(origin.session_id)?.title ?? origin.session_id;

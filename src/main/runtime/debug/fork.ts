@@ -99,6 +99,7 @@ export class ThreadForker {
         thread_id: newThread,
         checkpoint_id: (after.config?.configurable?.checkpoint_id as string | undefined) ?? (config.configurable?.checkpoint_id as string),
         as_node: asNode,
+        written_by: writers,
         next: [...after.next],
         forked_from: { thread_id: threadId, checkpoint_id: checkpointId, checkpoint_ns: ns },
       };
