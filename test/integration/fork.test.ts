@@ -161,6 +161,13 @@ describe("the runtime's fork endpoint and continue key on PostgreSQL", () => {
 
     expect(((await get(`${debug(thread)}/checkpoints?limit=200`)).data.items as Ckpt[]).map((c) => c.checkpoint_id)).toEqual(items.map((c) => c.checkpoint_id));
     expect(await transcript(thread)).toEqual(originalTranscript);
+
+    // A fork of the fork, at a later turn's step: the conversation up to that turn comes along.
+    const second = await rpc(send('fork-1', 'Where is my order ORD-12345?'));
+    expect(second.result.status.state).toBe('completed');
+    const later = ((await get(`${debug('fork-1')}/checkpoints?task_id=${second.result.id}`)).data.items as Ckpt[]).find((c) => c.writes.router)!;
+    expect((await post(`${debug('fork-1')}/fork`, { checkpoint_id: later.checkpoint_id, thread_id: 'fork-3' })).status).toBe(200);
+    expect(await transcript('fork-3')).toEqual((await transcript('fork-1')).slice(0, 3));
   });
 
   it('refuses an edit the state cannot take with 400 and leaves no thread behind', async () => {

@@ -37,6 +37,9 @@ export interface ForkDeps {
   store: Pick<MemoryStore, 'readTranscript' | 'appendTranscript' | 'getMemory' | 'putMemory' | 'threadUser' | 'claimThread' | 'deleteThread' | 'threadOwner'>;
 }
 
+/** The copy's metadata key: how many turns the conversation had up to the forked checkpoint. */
+const FORKED_TURNS = 'forked_turns';
+
 const MESSAGE_TYPES = new Set(['human', 'ai', 'system', 'tool', 'function', 'generic', 'developer', 'remove']);
 
 /** Message lists arrive as the state endpoints write them ({type, content, ...}): back to
@@ -77,12 +80,14 @@ export class ThreadForker {
     const saver = this.d.saver();
     const tuple = await saver.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpointId } });
     if (!tuple) throw new CheckpointNotFound(`No checkpoint '${checkpointId}' in thread '${threadId}'.`);
+    const turns = await this.turnsUpTo(threadId, checkpointId);
     await this.d.store.claimThread(this.d.agentId, newThread, (await this.d.store.threadUser(this.d.agentId, threadId)) ?? '');
     try {
       const meta = { ...(tuple.metadata ?? {}) } as CheckpointMetadata & Record<string, unknown>;
       delete meta[TURN_TASK_CONFIG_KEY];
       const copy = { ...tuple.checkpoint, id: uuid6(-3) };
-      const metadata = { ...meta, source: 'fork', parents: {}, forked_from: { thread_id: threadId, checkpoint_id: checkpointId } } as CheckpointMetadata;
+      const forkedFrom = { thread_id: threadId, checkpoint_id: checkpointId };
+      const metadata = { ...meta, source: 'fork', parents: {}, forked_from: forkedFrom, [FORKED_TURNS]: turns } as CheckpointMetadata;
       let config = await saver.put({ configurable: { thread_id: newThread, checkpoint_ns: '' } }, copy, metadata, tuple.checkpoint.channel_versions);
       if (edit) {
         const revived = Object.fromEntries(Object.entries(edit).map(([k, v]) => [k, revive(v)]));
@@ -94,7 +99,7 @@ export class ThreadForker {
       }
       const after = await graph.getState({ configurable: { thread_id: newThread } });
       if (!after.next.length) throw new InvalidEdit('Nothing would run from this checkpoint: the turn ended there. Fork at an earlier step.', { next: [] });
-      await this.copyConversation(threadId, newThread, checkpointId);
+      await this.copyConversation(threadId, newThread, turns);
       return {
         thread_id: newThread,
         checkpoint_id: (after.config?.configurable?.checkpoint_id as string | undefined) ?? (config.configurable?.checkpoint_id as string),
@@ -109,24 +114,40 @@ export class ThreadForker {
     }
   }
 
-  /** The conversation before the checkpoint: the transcript up to the human message of the
-   * checkpoint's turn (one human message per turn, counted by the turns that wrote the
-   * thread's checkpoints up to it), and the thread's summary as it is now. */
-  private async copyConversation(from: string, to: string, checkpointId: string): Promise<void> {
-    const turns = new Set<string>();
-    let inputs = 0;
-    for await (const t of this.d.saver().list({ configurable: { thread_id: from, checkpoint_ns: '' } })) {
-      if ((t.config.configurable?.checkpoint_id as string) > checkpointId) continue;
-      const task = (t.metadata as Record<string, unknown> | undefined)?.[TURN_TASK_CONFIG_KEY];
-      if (typeof task === 'string') turns.add(task);
-      if (t.metadata?.source === 'input') inputs += 1;
+  /** How many turns the thread had up to the checkpoint, its own included: one per turn task
+   * stamped on its checkpoints (per `input` checkpoint for unstamped ones); in a fork's
+   * thread, the count carried by its copy, whose first task continues the copied turn. */
+  private async turnsUpTo(threadId: string, checkpointId: string): Promise<number> {
+    const seen: { id: string; task?: string; source?: string; carried?: number }[] = [];
+    for await (const t of this.d.saver().list({ configurable: { thread_id: threadId, checkpoint_ns: '' } })) {
+      const id = t.config.configurable?.checkpoint_id as string;
+      if (id > checkpointId) continue;
+      const meta = (t.metadata ?? {}) as Record<string, unknown>;
+      const task = meta[TURN_TASK_CONFIG_KEY];
+      seen.push({ id, task: typeof task === 'string' ? task : undefined, source: meta.source as string, carried: meta[FORKED_TURNS] as number | undefined });
     }
-    const count = turns.size || inputs;
+    let count = 0;
+    let continuing = false;
+    const tasks = new Set<string>();
+    for (const c of seen.sort((a, b) => (a.id < b.id ? -1 : 1))) {
+      if (typeof c.carried === 'number') [count, continuing] = [c.carried, true];
+      else if (c.task && !tasks.has(c.task)) {
+        tasks.add(c.task);
+        if (continuing) continuing = false;
+        else count += 1;
+      } else if (!c.task && c.source === 'input') count += 1;
+    }
+    return count;
+  }
+
+  /** The conversation before the checkpoint: the transcript up to the human message of the
+   * checkpoint's turn (one human message per turn), and the thread's summary as it is now. */
+  private async copyConversation(from: string, to: string, turns: number): Promise<void> {
     const kept: TranscriptMessage[] = [];
     let humans = 0;
     for (const m of await this.d.store.readTranscript(from)) {
       if (m.role === 'human') humans += 1;
-      if (humans > count || (humans === count && m.role === 'ai')) break;
+      if (humans > turns || (humans === turns && m.role === 'ai')) break;
       kept.push(m);
     }
     if (kept.length) await this.d.store.appendTranscript(this.d.agentId, to, kept);
