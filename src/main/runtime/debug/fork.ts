@@ -114,30 +114,31 @@ export class ThreadForker {
     }
   }
 
-  /** How many turns the thread had up to the checkpoint, its own included: one per turn task
-   * stamped on its checkpoints (per `input` checkpoint for unstamped ones); in a fork's
-   * thread, the count carried by its copy, whose first task continues the copied turn. */
+  /** How many turns the thread had up to the checkpoint, its own included: in a fork's thread
+   * the count its copy carries, then one per turn's `input` checkpoint (a metadata filter in
+   * SQL: no state is read), or, for a thread checkpointed once per turn (durability `exit`,
+   * no input checkpoints), one per turn task stamped on its checkpoints. */
   private async turnsUpTo(threadId: string, checkpointId: string): Promise<number> {
-    const seen: { id: string; task?: string; source?: string; carried?: number }[] = [];
-    for await (const t of this.d.saver().list({ configurable: { thread_id: threadId, checkpoint_ns: '' } })) {
-      const id = t.config.configurable?.checkpoint_id as string;
-      if (id > checkpointId) continue;
-      const meta = (t.metadata ?? {}) as Record<string, unknown>;
-      const task = meta[TURN_TASK_CONFIG_KEY];
-      seen.push({ id, task: typeof task === 'string' ? task : undefined, source: meta.source as string, carried: meta[FORKED_TURNS] as number | undefined });
-    }
-    let count = 0;
-    let continuing = false;
+    const config = { configurable: { thread_id: threadId, checkpoint_ns: '' } };
+    const upTo = async (source: string | null, each: (id: string, meta: Record<string, unknown>) => void) => {
+      for await (const t of this.d.saver().list(config, source ? { filter: { source } } : undefined)) {
+        const id = t.config.configurable?.checkpoint_id as string;
+        if (id <= checkpointId) each(id, (t.metadata ?? {}) as Record<string, unknown>);
+      }
+    };
+    let [base, copy] = [0, ''];
+    await upTo('fork', (id, meta) => {
+      if (id > copy && typeof meta[FORKED_TURNS] === 'number') [base, copy] = [meta[FORKED_TURNS], id];
+    });
+    let inputs = 0;
+    await upTo('input', (id) => void (id > copy && (inputs += 1)));
+    if (inputs || copy === checkpointId) return base + inputs;
     const tasks = new Set<string>();
-    for (const c of seen.sort((a, b) => (a.id < b.id ? -1 : 1))) {
-      if (typeof c.carried === 'number') [count, continuing] = [c.carried, true];
-      else if (c.task && !tasks.has(c.task)) {
-        tasks.add(c.task);
-        if (continuing) continuing = false;
-        else count += 1;
-      } else if (!c.task && c.source === 'input') count += 1;
-    }
-    return count;
+    await upTo(null, (id, meta) => {
+      if (id > copy && typeof meta[TURN_TASK_CONFIG_KEY] === 'string') tasks.add(meta[TURN_TASK_CONFIG_KEY]);
+    });
+    // In a fork's thread the first task continues the copied turn.
+    return base + Math.max(0, tasks.size - (copy ? 1 : 0));
   }
 
   /** The conversation before the checkpoint: the transcript up to the human message of the
