@@ -68,6 +68,10 @@ describe('fork and re-run from a checkpoint, through the Playground', () => {
     const forked = (await t.call('GET', `/sessions/${run.session_id}/checkpoints?limit=200`)).body.items as (Ckpt & { source: string })[];
     expect(forked.at(-1)!.source).toBe('fork');
     expect(forked.some((c) => before.includes(c.checkpoint_id))).toBe(false);
+    // Deleting the fork deletes only its own data.
+    expect((await t.call('DELETE', `/sessions/${run.session_id}`)).status).toBe(204);
+    expect((await t.call('GET', `/runs/${origin}`)).body.status).toBe('completed');
+    expect(((await t.call('GET', `/sessions/${session}/checkpoints?limit=200`)).body.items as Ckpt[]).map((c) => c.checkpoint_id)).toEqual(before);
   });
 
   it('re-runs from the fan-out (no edit): skills runs again whole, with the original intents', async () => {
