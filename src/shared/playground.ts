@@ -91,12 +91,29 @@ export const SessionSchema = z.object({
    * project it was exported from; both null for a session made here. */
   imported_at: z.string().nullable(),
   imported_project: z.string().nullable(),
+  /** A fork's session (docs/playground-api.md, "Fork and re-run from a checkpoint"): the run it
+   * was forked from; null for any other session (an extension). */
+  forked_from_run_id: z.string().nullable().optional(),
 });
 export type Session = z.infer<typeof SessionSchema>;
 
 /** 'send' for a new message, 'resume' for a child of an input_required run, 'rerun' for a copy. */
 export const RunOriginSchema = z.enum(['send', 'resume', 'rerun']);
 export type RunOrigin = z.infer<typeof RunOriginSchema>;
+
+/** Where a fork's run came from (docs/playground-api.md, "Fork and re-run from a checkpoint"):
+ * the run and checkpoint it continues from, the node that wrote that checkpoint (the edit is
+ * applied as that node; null for a turn's input checkpoint), and the edit
+ * as a JSON patch (RFC 6902) on the checkpoint's channels, empty for a re-run. */
+export const RunForkSchema = z.object({
+  run_id: z.string(),
+  session_id: z.string(),
+  checkpoint_id: z.string(),
+  checkpoint_ns: z.string(),
+  node: z.string().nullable(),
+  patch: z.array(z.object({ op: z.literal('replace'), path: z.string(), value: z.unknown() })),
+});
+export type RunFork = z.infer<typeof RunForkSchema>;
 
 export const RunSummarySchema = z.object({
   run_id: z.string(),
@@ -133,6 +150,8 @@ export const RunDetailSchema = RunSummarySchema.extend({
   code_files: z.record(z.string(), z.string()).nullable(),
   /** A run that came in a bundle: its id there, the project it was exported from, when. */
   imported: z.object({ from_run_id: z.string(), project: z.string().nullable(), at: z.string() }).nullable(),
+  /** A fork's run: where it came from (an extension; absent or null for any other run). */
+  fork: RunForkSchema.nullable().optional(),
 });
 export type RunDetail = z.infer<typeof RunDetailSchema>;
 

@@ -110,3 +110,49 @@ export const SessionCheckpointQuerySchema = z.strictObject({
   cursor: z.string().min(1).max(200).optional(),
 });
 export const SessionCheckpointDetailQuerySchema = CheckpointDetailQuerySchema;
+
+// ---- Fork and re-run from a checkpoint ------------------------------------------------------
+
+/** The reserved A2A metadata key of a turn that continues its thread from the thread's latest
+ * checkpoint with no new input (a fork's run). The runtime honours it only on a request that
+ * carries STUDIO_CONTROL_HEADER with the studio's control token, and refuses it otherwise
+ * (docs/security.md, "The studio's reserved metadata"). */
+export const CONTINUE_METADATA_KEY = 'svc.continue';
+/** The header carrying `Bearer <RUNTIME_CONTROL_TOKEN>` beside whatever credential the A2A call
+ * uses (a connection profile replaces Authorization). */
+export const STUDIO_CONTROL_HEADER = 'x-studio-control';
+
+/** POST {DEBUG_BASE}/threads/{thread}/fork: copy one checkpoint into the new thread `thread_id`
+ * and apply the edit, channel by channel, as the node that wrote the checkpoint. */
+export const ForkRequestSchema = z.strictObject({
+  checkpoint_id: z.string().min(1).max(200),
+  checkpoint_ns: z.string().max(2000).default(''),
+  thread_id: z.string().min(1).max(200),
+  /** New values by channel; messages as the state endpoints give them ({type, content, ...}). */
+  values: z.record(z.string(), z.unknown()).optional(),
+});
+export type ForkRequest = z.input<typeof ForkRequestSchema>;
+
+export const ForkResultSchema = z.object({
+  thread_id: z.string(),
+  /** The new thread's latest checkpoint: the copy, or the edit on top of it. */
+  checkpoint_id: z.string(),
+  /** The node the edit was applied as (the one that wrote the checkpoint); null without an edit. */
+  as_node: z.string().nullable(),
+  /** The nodes that wrote the checkpoint (empty for a turn's input checkpoint). */
+  written_by: z.array(z.string()),
+  /** What runs when the new thread continues. */
+  next: z.array(z.string()),
+  forked_from: z.object({ thread_id: z.string(), checkpoint_id: z.string(), checkpoint_ns: z.string() }),
+});
+export type ForkResult = z.infer<typeof ForkResultSchema>;
+export const ForkReplySchema = z.object({ success: z.literal(true), data: ForkResultSchema, error: z.null() });
+
+/** POST /api/playground/v1/runs/{run_id}/fork: a checkpoint of the run's thread, and the edit
+ * (none: "re-run from here"). */
+export const ForkRunBodySchema = z.strictObject({
+  checkpoint_id: z.string().min(1).max(200),
+  checkpoint_ns: z.string().max(2000).default(''),
+  values: z.record(z.string(), z.unknown()).optional(),
+});
+export type ForkRunBody = z.input<typeof ForkRunBodySchema>;

@@ -203,7 +203,8 @@ export class PlaygroundService {
 
   // ---------------------------------------------------------------------------------
 
-  private assertNoActiveRun(): void {
+  /** 409 active_run_conflict while the project has an active run (spec 4.3 rule 2). */
+  assertNoActiveRun(): void {
     const active = this.o.store.activeRunId();
     if (active) {
       throw new PlaygroundError('active_run_conflict', `the project already has an active run (${active}); wait for it to end or cancel it`, {
@@ -214,7 +215,7 @@ export class PlaygroundService {
 
   /** Inserts the run as `queued` with its first events and hands it to the executor.
    * Runs synchronously from the active-run check to the insert (see the header). */
-  private admit(run: Omit<NewRun, 'run_id' | 'status' | 'created_at'>, blobs: StoredBlob[]): RunAccepted {
+  admit(run: Omit<NewRun, 'run_id' | 'status' | 'created_at'>, blobs: StoredBlob[]): RunAccepted {
     const row: NewRun = { ...run, run_id: newRunId(), status: INITIAL_RUN_STATE, created_at: new Date().toISOString() };
     this.o.store.transaction(() => {
       this.assertNoActiveRun();

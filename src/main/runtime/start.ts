@@ -45,8 +45,7 @@ import { MemoryService } from './management/memory.ts';
 import { announced, SharedSettings } from './management/runtime-settings.ts';
 import { ThreadService } from './management/threads.ts';
 import { RegistryService } from './management/registry-control.ts';
-import { debugRouter } from './debug/routes.ts';
-import { ThreadStateReader } from './debug/state.ts';
+import { debugRoutes } from './debug/index.ts';
 import { CallerAuthenticator } from './auth/credentials.ts';
 import { callerAuthRouter, operatorGates } from './auth/middleware.ts';
 import { cardSecurity } from './auth/card-security.ts';
@@ -293,7 +292,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
         gate: { ...gateOptions(settings, a.stats, store), refusal: (m) => drain.rpcRefusal(m) },
       }),
       probeRouter({ store, registry, activeTasks: () => a.executor.activeCount, draining: () => drain.reason }),
-      debugRouter({ controlToken: settings.controlToken, reader: new ThreadStateReader(() => registry.current.graph), log }),
+      debugRoutes(settings, registry, store, log),
       m.router,
     ],
     log,
@@ -331,5 +330,6 @@ function gateOptions(settings: RuntimeSettings, stats: { requests: Record<string
       stats.requests[method] = (stats.requests[method] ?? 0) + 1;
     },
     waitingTask: (contextId: string) => store.waitingTask(settings.agentId, contextId),
+    controlToken: settings.controlToken,
   };
 }

@@ -38,6 +38,7 @@ import { RuntimeSupervisor, type SupervisorStatus } from './child/supervisor.ts'
 import type { RuntimeStatusReply } from '../../shared/studio-api.ts';
 import { createThreadStateRoutes } from '../playground/http/state-routes.ts';
 import { ThreadStateService } from '../playground/debug/thread-state.ts';
+import { ForkService } from '../playground/debug/fork.ts';
 
 export interface StudioOptions {
   projectDir: string;
@@ -190,7 +191,7 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
     PLAYGROUND_PREFIX,
     createBundleRoutes({ store, blobs, log, logger, projectName: () => project.status().name, contracts: () => runtimeContracts(runtimeClient) }),
   );
-  app.use(PLAYGROUND_PREFIX, createThreadStateRoutes(new ThreadStateService(store, runtimeClient)));
+  app.use(PLAYGROUND_PREFIX, createThreadStateRoutes(new ThreadStateService(store, runtimeClient), new ForkService(store, service, runtimeClient)));
   app.use(PLAYGROUND_PREFIX, playground.router);
   app.use(createConnectionRoutes(connection));
   app.use(createStudioRoutes({ projectDir, project, runtimeStatus, store, blobs }));

@@ -5,6 +5,7 @@ import type { Message, MessageSendParams } from '@a2a-js/sdk';
 import { taggedToA2A } from '../parts.ts';
 import type { BlobStore } from '../store/blobs.ts';
 import type { RunRecord } from '../store/store.ts';
+import { CONTINUE_METADATA_KEY, STUDIO_CONTROL_HEADER } from '../../../shared/thread-state.ts';
 import { RESERVED_METADATA_KEY } from './capture.ts';
 import { RunLifecycle } from './lifecycle.ts';
 import { EMPTY_STREAM, type StreamOutcome, type StreamState } from './stream.ts';
@@ -70,5 +71,13 @@ export function messageOf(run: ActiveRun, blobs: BlobStore): MessageSendParams {
     ...(run.contextId ? { contextId: run.contextId } : {}),
     ...(run.taskId ? { taskId: run.taskId } : {}),
   };
-  return { message, metadata: { ...metadata, [RESERVED_METADATA_KEY]: { capture_token: run.captureToken } } };
+  // A fork's run continues its new thread from the copied checkpoint with no new input.
+  const fork = run.row.forked_from ? { [CONTINUE_METADATA_KEY]: true } : {};
+  return { message, metadata: { ...metadata, [RESERVED_METADATA_KEY]: { capture_token: run.captureToken }, ...fork } };
+}
+
+/** The header that lets a fork's run use the reserved continue key: the studio's control
+ * credential, beside whatever credential the call carries (a connection profile's). */
+export function forkHeaders(run: ActiveRun, control: Record<string, string>): Record<string, string> {
+  return run.row.forked_from && control.authorization ? { [STUDIO_CONTROL_HEADER]: control.authorization } : {};
 }

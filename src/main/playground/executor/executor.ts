@@ -14,7 +14,7 @@ import type { EventLog } from '../events/log.ts';
 import type { BlobStore } from '../store/blobs.ts';
 import type { PlaygroundStore, RunPatch } from '../store/store.ts';
 import { isConnectionError, runtimeClient } from './a2a.ts';
-import { messageOf, newActiveRun, type ActiveRun } from './active-run.ts';
+import { forkHeaders, messageOf, newActiveRun, type ActiveRun } from './active-run.ts';
 import { TraceCapture } from './capture.ts';
 import * as end from './endings.ts';
 import type { RunEnd } from './endings.ts';
@@ -230,9 +230,14 @@ export class RunExecutor {
     const params = messageOf(run, this.o.blobs);
     try {
       const headers = this.callerHeaders();
-      const client = runtimeClient(run.baseUrl!, run.controller.signal, headers.values, (status) => {
-        if (status === 401 && headers.profile) run.credentialRefused = true;
-      });
+      const client = runtimeClient(
+        run.baseUrl!,
+        run.controller.signal,
+        { ...headers.values, ...forkHeaders(run, this.o.runtime.controlHeaders()) },
+        (status) => {
+          if (status === 401 && headers.profile) run.credentialRefused = true;
+        },
+      );
       for await (const ev of client.sendMessageStream(params)) {
         if (!this.read(run, ev)) break;
       }

@@ -99,6 +99,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE runs ADD COLUMN imported_at TEXT;
     `,
   },
+  {
+    version: 5,
+    name: 'forked_runs',
+    sql: `
+      -- A fork's run (docs/playground-api.md, "Fork and re-run from a checkpoint"): JSON of
+      -- where it came from (run, session, checkpoint, node, the edit as a JSON patch).
+      ALTER TABLE runs ADD COLUMN forked_from TEXT;
+    `,
+  },
 ];
 
 /** The newest schema this build understands (bundle import refuses newer databases, spec 4.3 rule 7). */

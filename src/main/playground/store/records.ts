@@ -1,7 +1,7 @@
 // The Playground store's records as callers get them: a run with its JSON columns decoded
 // (parts, scores, metadata, changed files, code files), and the encoding back into columns.
 // Only the store modules see the stored text (spec 2.6: a run's stored parts and scores).
-import type { RunDetail, RunStatus, RunSummary, ScoreEntry, TaggedPart } from '../../../shared/playground.ts';
+import type { RunDetail, RunFork, RunStatus, RunSummary, ScoreEntry, TaggedPart } from '../../../shared/playground.ts';
 
 /** A run as stored: the JSON columns still text. Read only inside the store. */
 export interface RunColumns {
@@ -29,6 +29,8 @@ export interface RunColumns {
   imported_from: string | null;
   imported_project: string | null;
   imported_at: string | null;
+  /** JSON of RunFork for a fork's run, else null. */
+  forked_from?: string | null;
 }
 
 /** A run as the store hands it out: every stored JSON column decoded. */
@@ -63,6 +65,8 @@ export interface NewRun {
   metadata: Record<string, unknown>;
   changed_files: string[];
   revision: string | null;
+  /** JSON of RunFork, for a fork's run. */
+  forked_from?: string | null;
 }
 
 /** The columns of a patch that hold JSON text. */
@@ -137,5 +141,11 @@ export function toDetail(run: RunRecord): RunDetail {
     code_fingerprint: run.code_fingerprint ?? null,
     code_files: run.code_files,
     imported: run.imported_from ? { from_run_id: run.imported_from, project: run.imported_project ?? null, at: run.imported_at ?? '' } : null,
+    fork: forkOf(run),
   };
+}
+
+/** Where a fork's run came from; null for any other run. */
+export function forkOf(run: Pick<RunColumns, 'forked_from'>): RunFork | null {
+  return run.forked_from ? (JSON.parse(run.forked_from) as RunFork) : null;
 }

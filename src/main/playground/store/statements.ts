@@ -8,7 +8,8 @@ const SESSION_COLUMNS = `s.session_id, s.title, s.created_at, s.updated_at,
   (SELECT COUNT(*) FROM runs r WHERE r.session_id = s.session_id) AS run_count,
   (SELECT r.status FROM runs r WHERE r.session_id = s.session_id ORDER BY r.run_id DESC LIMIT 1) AS last_run_status,
   (SELECT r.imported_at FROM runs r WHERE r.session_id = s.session_id AND r.imported_from IS NOT NULL ORDER BY r.run_id LIMIT 1) AS imported_at,
-  (SELECT r.imported_project FROM runs r WHERE r.session_id = s.session_id AND r.imported_from IS NOT NULL ORDER BY r.run_id LIMIT 1) AS imported_project`;
+  (SELECT r.imported_project FROM runs r WHERE r.session_id = s.session_id AND r.imported_from IS NOT NULL ORDER BY r.run_id LIMIT 1) AS imported_project,
+  (SELECT json_extract(r.forked_from, '$.run_id') FROM runs r WHERE r.session_id = s.session_id AND r.forked_from IS NOT NULL ORDER BY r.run_id LIMIT 1) AS forked_from_run_id`;
 const RUN_INSERT_COLUMNS = `run_id, session_id, parent_run_id, origin, status, reason, context_id, task_id, created_at, started_at,
   ended_at, input_parts, output_parts, scores, metadata, changed_files, revision, last_seq, code_fingerprint, code_files,
   imported_from, imported_project, imported_at`;
@@ -38,8 +39,8 @@ export function prepareStatements(db: Db) {
     activeRun: p<{ run_id: string }>(`SELECT run_id FROM runs WHERE status IN (${ACTIVE_SQL}) ORDER BY run_id LIMIT 1`),
     activeRuns: p<RunColumns>(`SELECT * FROM runs WHERE status IN (${ACTIVE_SQL}) ORDER BY run_id`),
     insertRun: p(`INSERT INTO runs (run_id, session_id, parent_run_id, origin, status, context_id, task_id, created_at,
-        input_parts, metadata, changed_files, revision) VALUES (@run_id, @session_id, @parent_run_id, @origin, @status,
-        @context_id, @task_id, @created_at, @input_parts, @metadata, @changed_files, @revision)`),
+        input_parts, metadata, changed_files, revision, forked_from) VALUES (@run_id, @session_id, @parent_run_id, @origin, @status,
+        @context_id, @task_id, @created_at, @input_parts, @metadata, @changed_files, @revision, @forked_from)`),
     insertFullRun: p(
       `INSERT INTO runs (${RUN_INSERT_COLUMNS}) VALUES (${RUN_INSERT_COLUMNS.split(',')
         .map((c) => `@${c.trim()}`)

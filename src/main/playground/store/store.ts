@@ -117,7 +117,13 @@ export class PlaygroundStore {
 
   insertRun(run: NewRun): void {
     const json = encodeRunJson(run);
-    this.stmts.insertRun.run({ ...run, input_parts: json.input_parts, metadata: json.metadata, changed_files: json.changed_files });
+    this.stmts.insertRun.run({
+      ...run,
+      input_parts: json.input_parts,
+      metadata: json.metadata,
+      changed_files: json.changed_files,
+      forked_from: run.forked_from ?? null,
+    });
   }
 
   /** Inserts a complete run (a bundle's run under its new id); the caller links its blobs. */

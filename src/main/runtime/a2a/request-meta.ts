@@ -5,6 +5,7 @@ import type { RequestHandler } from 'express';
 import { noteRequest } from '../observability/request-context.ts';
 
 import { captureTokenOf, RESERVED_CAPTURE_KEY } from '../../../shared/runtime-contract.ts';
+import { takeContinueKey } from './continue-key.ts';
 
 export { RESERVED_CAPTURE_KEY };
 export const OBSERVATION_LABEL_KEYS = ['userId', 'agentId', 'agentName', 'workflowId', 'workflowName', 'chatbotId', 'chatbotName'] as const;
@@ -22,6 +23,9 @@ export interface RequestMeta {
    * wants the exit node's text as it is produced. A blocking message/send only gets the final
    * task, so the runtime does not ask the graph for token deltas. */
   streaming: boolean;
+  /** The studio's reserved continue key (continue-key.ts): the turn continues the thread from
+   * its latest checkpoint with no new input. */
+  fromCheckpoint?: boolean;
 }
 
 /** Request metadata by messageId, from the HTTP layer to the executor. Entries are taken
@@ -169,6 +173,8 @@ export interface GateOptions {
   waitingTask?: (contextId: string) => Promise<string | undefined>;
   /** A method refused now (a draining runtime, http/drain.ts): answered with HTTP 503. */
   refusal?: (method: string) => { code: number; message: string; data?: Record<string, unknown> } | null;
+  /** The studio's control token (RUNTIME_CONTROL_TOKEN): the one credential of the reserved continue key. */
+  controlToken?: string | null;
 }
 
 /** Checks a known method's params; throws RpcInputError(INVALID_PARAMS) naming the field. */
@@ -201,7 +207,7 @@ function taskOf(params: unknown): { task_id?: string; context_id?: string } {
 }
 
 /** Express middleware in front of the SDK's JSON-RPC handler. */
-export function jsonRpcGate(store: RequestMetaStore, { onRequest, waitingTask, refusal }: GateOptions): RequestHandler {
+export function jsonRpcGate(store: RequestMetaStore, { onRequest, waitingTask, refusal, controlToken }: GateOptions): RequestHandler {
   return (req, res, next) => {
     const reply = (id: unknown, code: number, message: string, data?: unknown) =>
       res.status(200).json({ jsonrpc: '2.0', id: id ?? null, error: { code, message, ...(data ? { data } : {}) } });
@@ -238,6 +244,8 @@ export function jsonRpcGate(store: RequestMetaStore, { onRequest, waitingTask, r
       delete messageMeta[RESERVED_CAPTURE_KEY];
       message.metadata = messageMeta;
     }
+    const continued = takeContinueKey(req, paramsMeta, messageMeta, controlToken);
+    if (continued.kind === 'refused') return reply(body.id, JSONRPC.INVALID_PARAMS, continued.message, continued.data);
     params.metadata = paramsMeta;
     const captureToken = captureTokenOf(reserved);
     const history = paramsMeta.history ?? messageMeta?.history;
@@ -248,7 +256,14 @@ export function jsonRpcGate(store: RequestMetaStore, { onRequest, waitingTask, r
     // Token deltas for a stream, and for a non-blocking send the client may follow with
     // tasks/resubscribe; a blocking send only ever returns the final task.
     const blocking = !isObject(params.configuration) || params.configuration.blocking !== false;
-    store.put(message.messageId as string, { metadata, history, captureToken, configurable, streaming: body.method === 'message/stream' || !blocking });
+    store.put(message.messageId as string, {
+      metadata,
+      history,
+      captureToken,
+      configurable,
+      streaming: body.method === 'message/stream' || !blocking,
+      ...(continued.kind === 'continue' ? { fromCheckpoint: true } : {}),
+    });
     if (!waitingTask || typeof message.contextId !== 'string' || !message.contextId || message.taskId !== undefined) return next();
     waitingTask(message.contextId).then(
       (taskId) => {

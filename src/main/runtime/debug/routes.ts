@@ -6,19 +6,31 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import { CheckpointDetailQuerySchema, CheckpointListQuerySchema, DEBUG_BASE } from '../../../shared/thread-state.ts';
+import { CheckpointDetailQuerySchema, CheckpointListQuerySchema, DEBUG_BASE, ForkRequestSchema } from '../../../shared/thread-state.ts';
+import { jsonBody } from '../../http/json-body.ts';
+import { MANAGEMENT_BODY_LIMIT } from '../../http/limits.ts';
 import { ManagementError, managementErrorHandler, ok } from '../management/envelope.ts';
+import { jsonObject } from '../management/routes.ts';
 import { parseParams } from '../management/schemas.ts';
+import { InvalidEdit, type ThreadForker } from './fork.ts';
 import { CheckpointNotFound, type ThreadStateReader } from './state.ts';
 
 export interface DebugRouteDeps {
   /** The studio's control token; null outside a studio (the routes do not exist then). */
   controlToken: string | null;
   reader: ThreadStateReader;
+  /** Forks a thread at a checkpoint (fork.ts). */
+  forker: ThreadForker;
   log: Logger;
 }
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
+
+/** Whether an `Authorization`-style value is `Bearer <token>` (compared in constant time). */
+export function isControlCredential(value: string | undefined, token: string): boolean {
+  const m = /^Bearer\s+(\S+)$/i.exec(value ?? '');
+  return !!m && timingSafeEqual(sha256(m[1]!), sha256(token));
+}
 
 function controlGate(token: string) {
   const expected = sha256(token);
@@ -30,7 +42,7 @@ function controlGate(token: string) {
   };
 }
 
-export function debugRouter({ controlToken, reader, log }: DebugRouteDeps): express.Router {
+export function debugRouter({ controlToken, reader, forker, log }: DebugRouteDeps): express.Router {
   const router = express.Router();
   if (!controlToken) return router;
   const api = express.Router();
@@ -38,7 +50,8 @@ export function debugRouter({ controlToken, reader, log }: DebugRouteDeps): expr
     try {
       ok(res, await fn(req));
     } catch (err) {
-      next(err instanceof CheckpointNotFound ? new ManagementError('CHECKPOINT_NOT_FOUND', err.message) : err);
+      if (err instanceof CheckpointNotFound) return next(new ManagementError('CHECKPOINT_NOT_FOUND', err.message));
+      next(err instanceof InvalidEdit ? new ManagementError('INVALID_BODY', err.message, err.detail) : err);
     }
   };
   api.get(
@@ -54,6 +67,11 @@ export function debugRouter({ controlToken, reader, log }: DebugRouteDeps): expr
       const q = parseParams(CheckpointDetailQuerySchema, req.query);
       return reader.detail(req.params.thread_id as string, req.params.checkpoint_id as string, q.ns);
     }),
+  );
+  api.post(
+    '/threads/:thread_id/fork',
+    jsonBody({ limit: MANAGEMENT_BODY_LIMIT }),
+    handle((req) => forker.fork(req.params.thread_id as string, parseParams(ForkRequestSchema, jsonObject(req, true)))),
   );
   api.use((req, _res, next) => next(new ManagementError('NOT_FOUND', `No debugger route ${req.method} ${DEBUG_BASE}${req.path}.`)));
   api.use(managementErrorHandler(log));

@@ -22,8 +22,9 @@ import { StoreUnavailableError } from '../store/unavailable.ts';
 import { consumeGraphStream, type StreamOutcome } from './graph-stream.ts';
 import { runEvaluators } from './evaluators.ts';
 import { SpanTracker } from './spans.ts';
-import { prepareInput, validateContracts, type InputDeps } from './input.ts';
+import { validateContracts, type InputDeps } from './input.ts';
 import { TURN_TASK_CONFIG_KEY } from '../../../shared/thread-state.ts';
+import { turnInput } from './continue.ts';
 
 export interface TurnDeps extends InputDeps {
   settings: InputDeps['settings'] & Pick<RuntimeSettings, 'captureUrl' | 'nodeSpans' | 'stageTiming' | 'checkpointDurability'>;
@@ -53,6 +54,8 @@ export interface Turn {
   configurable: Record<string, unknown>;
   /** The client follows the answer as it is produced (token deltas wanted). */
   streaming: boolean;
+  /** Continue the thread from its latest checkpoint with no new input (continue.ts). */
+  fromCheckpoint?: boolean;
   signal: AbortSignal;
   /** Whether the turn was canceled (tasks/cancel): it then reports nothing more. */
   canceled(): boolean;
@@ -145,7 +148,7 @@ async function steps(s: TurnState): Promise<Outcome> {
   tracer.emit('invoke.start', { message_id: turn.messageId, parts: turn.partKinds, user_id: turn.request.metadata.userId });
   validateContracts(turn.gen, turn.request);
   const emit = (name: string, fields: Record<string, unknown>) => tracer.emit(name, fields);
-  const input = await prepareInput(s.deps, {
+  const input = await turnInput(s.deps, turn.fromCheckpoint, {
     request: turn.request,
     history: turn.history,
     contextId: turn.contextId,

@@ -7,7 +7,10 @@ import {
   CheckpointDetailReplySchema,
   CheckpointPageReplySchema,
   DEBUG_BASE,
+  ForkReplySchema,
   type CheckpointDetail,
+  type ForkRequest,
+  type ForkResult,
   type CheckpointPage,
 } from '../../../shared/thread-state.ts';
 import { RUNTIME_PATHS, RuntimeSchemas, type RegistryMetadata, type ReloadFailure, type ReloadOutcome } from '../../../shared/runtime-contract.ts';
@@ -105,6 +108,35 @@ export class RuntimeClient {
     const got = await this.read(waitMs, relative, this.locator.controlHeaders(), CheckpointDetailReplySchema);
     if (got.ok) return { ok: true, value: got.value.data };
     return got.reason === 'no_answer' && got.status === 404 ? { ok: false, reason: 'missing' } : got;
+  }
+
+  /** Forks a thread at a checkpoint into `body.thread_id` (the runtime's debugger endpoint).
+   * `refused` carries the runtime's 4xx error (an invalid edit, a missing checkpoint). */
+  async fork(
+    threadId: string,
+    body: ForkRequest,
+    waitMs: number,
+  ): Promise<Fetched<ForkResult> | { ok: false; reason: 'refused'; status: number; code: string; message: string; extra: Record<string, unknown> }> {
+    const base = await this.locator.waitReady(waitMs);
+    if (!base) return { ok: false, reason: 'not_running' };
+    try {
+      const res = await fetch(`${base}${DEBUG_BASE.slice(1)}/threads/${encodeURIComponent(threadId)}/fork`, {
+        method: 'POST',
+        headers: { ...this.locator.controlHeaders(), 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(RELOAD_TIMEOUT_MS),
+      });
+      const answer = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string; [k: string]: unknown } } | null;
+      if (res.status >= 400 && res.status < 500 && answer?.error) {
+        const { code, message, ...extra } = answer.error;
+        return { ok: false, reason: 'refused', status: res.status, code: code ?? 'UNKNOWN', message: message ?? `HTTP ${res.status}`, extra };
+      }
+      const parsed = ForkReplySchema.safeParse(answer);
+      if (!parsed.success) return { ok: false, reason: 'no_answer', detail: `HTTP ${res.status}`, status: res.status };
+      return { ok: true, value: parsed.data.data };
+    } catch (err) {
+      return { ok: false, reason: 'no_answer', detail: (err as Error).message };
+    }
   }
 
   private async read<S extends z.ZodType>(waitMs: number, relative: string, headers: Record<string, string>, schema: S): Promise<Fetched<z.infer<S>>> {

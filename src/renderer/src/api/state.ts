@@ -1,9 +1,11 @@
 // The debugger's reads (docs/playground-api.md, "The state at every step"): a run's
 // checkpoints and one checkpoint's state, each reply read with its shared schema.
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { SessionCheckpointDetailSchema, SessionCheckpointSchema } from '../../../shared/thread-state.ts';
+import { RunAcceptedSchema } from '../../../shared/playground.ts';
 import { api } from './client.ts';
+import { invalidateRunLists } from './queries.ts';
 
 const RunCheckpointsSchema = z.object({ items: z.array(SessionCheckpointSchema) });
 
@@ -33,5 +35,19 @@ export function useCheckpoint(sessionId: string, checkpointId: string | null, ns
         SessionCheckpointDetailSchema,
         { signal },
       ),
+  });
+}
+
+/** POST /runs/{id}/fork: a new session whose run continues from the checkpoint, with the edited
+ * channels (none: "re-run from here"). */
+export function useForkRun() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ runId, checkpointId, values }: { runId: string; checkpointId: string; values?: Record<string, unknown> }) =>
+      api(`/runs/${encodeURIComponent(runId)}/fork`, RunAcceptedSchema, {
+        method: 'POST',
+        body: { checkpoint_id: checkpointId, ...(values ? { values } : {}) },
+      }),
+    onSettled: () => invalidateRunLists(qc),
   });
 }

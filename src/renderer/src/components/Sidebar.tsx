@@ -10,6 +10,7 @@ import { formatDateTime, formatTime, shortId } from '../lib/format.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { Icon } from './Icon.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
+import { ForkMark } from './run/ForkActions.tsx';
 
 function sessionTitle(s: Session): string {
   return s.title?.trim() || `Session ${shortId(s.session_id)}`;
@@ -289,6 +290,7 @@ export function Sidebar() {
                     <SessionTitle session={s} editing={renaming === s.session_id} onDone={() => setRenaming(null)} />
                     <span className="session__meta">
                       <ImportedMark session={s} />
+                      <ForkMark session={s} />
                       <RunCount session={s} selected={selected} /> · {formatDateTime(s.updated_at || s.created_at)}
                     </span>
                     {s.last_run_status && !selected ? <StatusBadge status={s.last_run_status} compact /> : null}

@@ -17,6 +17,7 @@ import { PhaseStepper } from './PhaseStepper.tsx';
 import { ScoresTable } from './ScoresTable.tsx';
 import { Section } from './Section.tsx';
 import { StateSection } from './StatePanel.tsx';
+import { ForkLineage } from './ForkActions.tsx';
 import { StatusBanner, type RunFailure } from './StatusBanner.tsx';
 import { streamSummary } from './stream-summary.ts';
 import { loadRunIntoDraft } from '../../state/resend.ts';
@@ -243,6 +244,7 @@ export function RunView({ runId }: { runId: string }) {
           </h1>
           <p className="runview__meta">
             <Lineage run={run} />
+            <ForkLineage run={run} />
             <Imported run={run} />
             <span>Started {formatDateTime(run.created_at)}</span>
             {run.duration_ms !== null ? <span>Took {formatDuration(run.duration_ms)}</span> : null}

@@ -9,6 +9,7 @@ import type { SessionCheckpoint, SessionCheckpointDetail } from '../../../../sha
 import { errorMessage } from '../../api/client.ts';
 import { useCheckpoint, useRunCheckpoints } from '../../api/state.ts';
 import { DataTree, TreeToggle } from './DataTree.tsx';
+import { ForkActions } from './ForkActions.tsx';
 import { Section } from './Section.tsx';
 
 const MESSAGE_TYPES = new Set(['human', 'ai', 'system', 'tool', 'function', 'generic', 'developer', 'remove']);
@@ -76,7 +77,7 @@ function Change({ c }: { c: JsonChange }) {
   );
 }
 
-function Detail({ detail }: { detail: SessionCheckpointDetail }) {
+function Detail({ runId, detail }: { runId: string; detail: SessionCheckpointDetail }) {
   const changes = detail.diff?.changes ?? [];
   return (
     <div className="state__detail" data-testid="state-detail" data-checkpoint-id={detail.checkpoint_id}>
@@ -84,6 +85,7 @@ function Detail({ detail }: { detail: SessionCheckpointDetail }) {
         Step {detail.step} · {detail.source}
         {detail.next.length ? ` · next: ${detail.next.join(', ')}` : ' · the turn ends here'}
       </p>
+      <ForkActions runId={runId} detail={detail} />
       <h3 className="subhead">What this step changed</h3>
       {changes.length ? (
         <ul className="state__changes">
@@ -150,7 +152,7 @@ export function StatePanel({ runId, sessionId, enabled }: { runId: string; sessi
           {errorMessage(detail.error)}
         </p>
       ) : detail.data ? (
-        <Detail detail={detail.data} />
+        <Detail runId={runId} detail={detail.data} />
       ) : (
         <p className="muted small">Reading the state…</p>
       )}

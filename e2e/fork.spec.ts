@@ -1,0 +1,40 @@
+// Edit and fork from a finished run's State panel: the step after `router` is forked with
+// `intents` changed to ['order_status']; the studio opens the new run, which names its origin
+// and completes with an answer that follows the edit.
+import { describe, expect, it } from 'vitest';
+import { useStudioWorld } from './fixtures.ts';
+import { openNewSession } from './pages/session.ts';
+
+describe('fork from a step', () => {
+  const world = useStudioWorld();
+
+  it('edits the state after router and forks: the new run answers for the edit', async () => {
+    const w = world();
+    const { composer, run } = await openNewSession(w);
+    await composer.typeText('I want a refund for order ORD-12345. Where is my order ORD-23456?');
+    await composer.send();
+    const origin = await run.waitForNewRun(null);
+    await run.waitForStatus('completed');
+
+    const section = run.root.getByTestId('state-section');
+    await section.locator('summary').click();
+    const afterRouter = section.locator('[data-testid="state-step"][data-writes="router"]');
+    await afterRouter.click();
+    const detail = section.locator(`[data-testid="state-detail"][data-checkpoint-id="${await afterRouter.getAttribute('data-checkpoint-id')}"]`);
+    await detail.getByTestId('edit-and-fork').click();
+    const editor = detail.getByTestId('fork-editor');
+    const state = JSON.parse(await editor.inputValue()) as Record<string, unknown>;
+    expect(state.intents).toEqual(['refund', 'order_status']);
+    await editor.fill(JSON.stringify({ ...state, intents: ['order_status'] }, null, 2));
+    await detail.getByTestId('fork-submit').click();
+
+    const forked = await run.waitForNewRun(origin);
+    await run.waitForStatus('completed');
+    expect(await run.root.getByTestId('fork-lineage').textContent()).toContain('after router');
+    const detailApi = await w.api.run(forked);
+    expect(detailApi.fork).toMatchObject({ run_id: origin, node: 'router', patch: [{ op: 'replace', path: '/intents', value: ['order_status'] }] });
+    const data = detailApi.output_parts.find((p) => p.kind === 'data') as { data: { intents: string[] } } | undefined;
+    expect(data?.data.intents).toEqual(['order_status']);
+    await w.screenshot('71-fork-from-a-step');
+  });
+});

@@ -1,0 +1,21 @@
+// The debugger's router as the composition root mounts it: the state reader and the forker
+// over the loaded graph, its checkpointer and the memory store (docs/playground-api.md).
+import type express from 'express';
+import type { Logger } from 'pino';
+import type { Registry } from '../project/registry.ts';
+import type { MemoryStore } from '../store/types.ts';
+import { ThreadForker, type ForkGraph } from './fork.ts';
+import { debugRouter } from './routes.ts';
+import { ThreadStateReader } from './state.ts';
+
+export function debugRoutes(settings: { controlToken: string | null; agentId: string }, registry: Registry, store: MemoryStore, log: Logger): express.Router {
+  const reader = new ThreadStateReader(() => registry.current.graph);
+  const forker = new ThreadForker({
+    agentId: settings.agentId,
+    graph: () => registry.current.graph as unknown as ForkGraph,
+    saver: () => registry.checkpointer,
+    reader,
+    store,
+  });
+  return debugRouter({ controlToken: settings.controlToken, reader, forker, log });
+}
