@@ -324,6 +324,7 @@ function gateOptions(settings: RuntimeSettings, stats: { requests: Record<string
       stats.requests[method] = (stats.requests[method] ?? 0) + 1;
     },
     waitingTask: (contextId: string) => store.waitingTask(settings.agentId, contextId),
+    controlToken: settings.controlToken,
   };
 }
 

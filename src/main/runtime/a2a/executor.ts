@@ -104,6 +104,7 @@ export class GraphAgentExecutor implements AgentExecutor {
           captureToken: meta.captureToken,
           configurable: meta.configurable,
           streaming: meta.streaming,
+          debug: meta.debug ?? null,
           signal: run.controller.signal,
           canceled: () => run.canceled,
         },

@@ -5,6 +5,8 @@ import type { RequestHandler } from 'express';
 import { noteRequest } from '../observability/request-context.ts';
 
 import { captureTokenOf, RESERVED_CAPTURE_KEY } from '../../../shared/runtime-contract.ts';
+import { DebugControlSchema, RESERVED_DEBUG_KEY, type DebugControl } from '../../../shared/breakpoints.ts';
+import { hasControlCredential } from './control-credential.ts';
 
 export { RESERVED_CAPTURE_KEY };
 export const OBSERVATION_LABEL_KEYS = ['userId', 'agentId', 'agentName', 'workflowId', 'workflowName', 'chatbotId', 'chatbotName'] as const;
@@ -22,6 +24,8 @@ export interface RequestMeta {
    * wants the exit node's text as it is produced. A blocking message/send only gets the final
    * task, so the runtime does not ask the graph for token deltas. */
   streaming: boolean;
+  /** Breakpoints, step mode or a continue from the studio (RESERVED_DEBUG_KEY); null for every other caller. */
+  debug?: DebugControl | null;
 }
 
 /** Request metadata by messageId, from the HTTP layer to the executor. Entries are taken
@@ -169,6 +173,8 @@ export interface GateOptions {
   waitingTask?: (contextId: string) => Promise<string | undefined>;
   /** A method refused now (a draining runtime, http/drain.ts): answered with HTTP 503. */
   refusal?: (method: string) => { code: number; message: string; data?: Record<string, unknown> } | null;
+  /** The studio's control token: a request carrying it may use RESERVED_DEBUG_KEY. */
+  controlToken?: string | null;
 }
 
 /** Checks a known method's params; throws RpcInputError(INVALID_PARAMS) naming the field. */
@@ -201,7 +207,7 @@ function taskOf(params: unknown): { task_id?: string; context_id?: string } {
 }
 
 /** Express middleware in front of the SDK's JSON-RPC handler. */
-export function jsonRpcGate(store: RequestMetaStore, { onRequest, waitingTask, refusal }: GateOptions): RequestHandler {
+export function jsonRpcGate(store: RequestMetaStore, { onRequest, waitingTask, refusal, controlToken }: GateOptions): RequestHandler {
   return (req, res, next) => {
     const reply = (id: unknown, code: number, message: string, data?: unknown) =>
       res.status(200).json({ jsonrpc: '2.0', id: id ?? null, error: { code, message, ...(data ? { data } : {}) } });
@@ -239,6 +245,7 @@ export function jsonRpcGate(store: RequestMetaStore, { onRequest, waitingTask, r
       message.metadata = messageMeta;
     }
     params.metadata = paramsMeta;
+    const debug = takeDebugControl(paramsMeta, messageMeta, hasControlCredential(req.headers, controlToken));
     const captureToken = captureTokenOf(reserved);
     const history = paramsMeta.history ?? messageMeta?.history;
     const metadata = { ...paramsMeta };
@@ -248,7 +255,7 @@ export function jsonRpcGate(store: RequestMetaStore, { onRequest, waitingTask, r
     // Token deltas for a stream, and for a non-blocking send the client may follow with
     // tasks/resubscribe; a blocking send only ever returns the final task.
     const blocking = !isObject(params.configuration) || params.configuration.blocking !== false;
-    store.put(message.messageId as string, { metadata, history, captureToken, configurable, streaming: body.method === 'message/stream' || !blocking });
+    store.put(message.messageId as string, { metadata, history, captureToken, configurable, streaming: body.method === 'message/stream' || !blocking, debug });
     if (!waitingTask || typeof message.contextId !== 'string' || !message.contextId || message.taskId !== undefined) return next();
     waitingTask(message.contextId).then(
       (taskId) => {
@@ -258,4 +265,15 @@ export function jsonRpcGate(store: RequestMetaStore, { onRequest, waitingTask, r
       (err: unknown) => next(err),
     );
   };
+}
+
+/** Removes the reserved debug key from both metadata objects (it never reaches the SDK, the task
+ * store or the thread) and answers its value when the caller is the studio, else null. */
+function takeDebugControl(paramsMeta: Record<string, unknown>, messageMeta: Record<string, unknown> | undefined, trusted: boolean): DebugControl | null {
+  const value = paramsMeta[RESERVED_DEBUG_KEY] ?? messageMeta?.[RESERVED_DEBUG_KEY];
+  delete paramsMeta[RESERVED_DEBUG_KEY];
+  if (messageMeta) delete messageMeta[RESERVED_DEBUG_KEY];
+  if (!trusted || value === undefined) return null;
+  const parsed = DebugControlSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
 }

@@ -24,6 +24,9 @@ import { runEvaluators } from './evaluators.ts';
 import { SpanTracker } from './spans.ts';
 import { prepareInput, validateContracts, type InputDeps } from './input.ts';
 import { TURN_TASK_CONFIG_KEY } from '../../../shared/thread-state.ts';
+import { PAUSE_DATA_KEY, type DebugControl, type PausePoint } from '../../../shared/breakpoints.ts';
+import { interruptOptions, pausePoint, pauseText } from './breakpoints.ts';
+import { continueInput } from './continue.ts';
 
 export interface TurnDeps extends InputDeps {
   settings: InputDeps['settings'] & Pick<RuntimeSettings, 'captureUrl' | 'nodeSpans' | 'stageTiming' | 'checkpointDurability'>;
@@ -53,6 +56,8 @@ export interface Turn {
   configurable: Record<string, unknown>;
   /** The client follows the answer as it is produced (token deltas wanted). */
   streaming: boolean;
+  /** The studio's breakpoints, step mode or continue (a2a/request-meta.ts); null for other callers. */
+  debug?: DebugControl | null;
   signal: AbortSignal;
   /** Whether the turn was canceled (tasks/cancel): it then reports nothing more. */
   canceled(): boolean;
@@ -145,16 +150,21 @@ async function steps(s: TurnState): Promise<Outcome> {
   tracer.emit('invoke.start', { message_id: turn.messageId, parts: turn.partKinds, user_id: turn.request.metadata.userId });
   validateContracts(turn.gen, turn.request);
   const emit = (name: string, fields: Record<string, unknown>) => tracer.emit(name, fields);
-  const input = await prepareInput(s.deps, {
-    request: turn.request,
-    history: turn.history,
-    contextId: turn.contextId,
-    emit,
-    transcript: s.transcript,
-    signal: turn.signal,
-  });
+  // A continue runs the thread on from its paused checkpoint: no new input, no new human turn.
+  const input = turn.debug?.continue
+    ? await continueInput(turn.gen, turn.contextId)
+    : await prepareInput(s.deps, {
+        request: turn.request,
+        history: turn.history,
+        contextId: turn.contextId,
+        emit,
+        transcript: s.transcript,
+        signal: turn.signal,
+      });
   const streamed = await streamGraph(s, input);
-  return streamed.interrupt ? inputRequired(s, streamed.interrupt) : await completed(s, streamed);
+  if (streamed.interrupt) return inputRequired(s, streamed.interrupt);
+  const at = streamed.paused ? await pausePoint(turn.gen, turn.contextId, turn.debug, streamed.lastNode) : null;
+  return at ? paused(s, at) : await completed(s, streamed);
 }
 
 async function streamGraph(s: TurnState, input: unknown): Promise<StreamOutcome> {
@@ -179,6 +189,8 @@ async function streamGraph(s: TurnState, input: unknown): Promise<StreamOutcome>
     // re-serialise the whole thread several times a turn. The studio's child checkpoints
     // every step, for the debugger (CHECKPOINT_DURABILITY, docs/performance.md).
     durability: deps.settings.checkpointDurability,
+    // The studio's breakpoints (execution/breakpoints.ts); none for any other caller.
+    ...interruptOptions(turn.debug, gen),
   });
   return consumeGraphStream(stream, {
     exitNode: gen.exitNode,
@@ -208,6 +220,16 @@ function inputRequired(s: TurnState, interrupt: { value?: unknown }): Outcome {
   return {
     end: { state: 'input-required', duration_ms: durationMs(s), ...latencyField(s) },
     publish: () => s.events.inputRequired(question, value),
+  };
+}
+
+/** The graph stopped at a breakpoint: the task waits for input (a continue), like an interrupt,
+ * and the answer's DataPart says where it paused. Nothing is added to the thread's messages. */
+function paused(s: TurnState, at: PausePoint): Outcome {
+  s.deps.stats.input_required += 1;
+  return {
+    end: { state: 'input-required', breakpoint: at, duration_ms: durationMs(s), ...latencyField(s) },
+    publish: () => s.events.inputRequired(pauseText(at), { [PAUSE_DATA_KEY]: at }),
   };
 }
 

@@ -1,0 +1,48 @@
+// Breakpoints of a studio run (docs/playground-api.md, "Breakpoints and stepping"): the
+// studio's debug control (RESERVED_DEBUG_KEY) as LangGraph's per-invocation interruptBefore /
+// interruptAfter, and where a run that stopped at one paused. LangGraph's static interrupts
+// match only the top graph's node names; breakpoints on other ids (a subgraph's node, a fan-out
+// branch) are not passed on here.
+import type { DebugControl, PausePoint } from '../../../shared/breakpoints.ts';
+import type { Generation } from '../project/registry.ts';
+
+export interface InterruptOptions {
+  interruptBefore?: string[] | '*';
+  interruptAfter?: string[];
+}
+
+/** The stream options that make the graph pause at the run's breakpoints. */
+export function interruptOptions(debug: DebugControl | null | undefined, gen: Generation): InterruptOptions {
+  if (!debug) return {};
+  const known = new Set(Object.keys(gen.graph.nodes ?? {}));
+  const names = (when: 'before' | 'after') => [...new Set(debug.breakpoints.filter((b) => b.when === when && known.has(b.node)).map((b) => b.node))];
+  const before = names('before');
+  const after = names('after');
+  return {
+    ...(debug.step ? { interruptBefore: '*' as const } : before.length ? { interruptBefore: before } : {}),
+    ...(after.length ? { interruptAfter: after } : {}),
+  };
+}
+
+/** Where a graph that stopped at a static interrupt paused: before the next node when a
+ * before-breakpoint (or step mode) names it, else after the last node that ran. Null when
+ * nothing is left to run (an after-breakpoint on the last node: the run simply completes). */
+export async function pausePoint(
+  gen: Generation,
+  threadId: string,
+  debug: DebugControl | null | undefined,
+  lastNode: string | null,
+): Promise<PausePoint | null> {
+  const state = await gen.graph.getState({ configurable: { thread_id: threadId } });
+  const next = [...(state.next ?? [])];
+  if (next.length === 0) return null;
+  const checkpointId = (state.config?.configurable?.checkpoint_id as string | undefined) ?? null;
+  const before = debug?.step ? next[0] : next.find((n) => debug?.breakpoints.some((b) => b.node === n && b.when === 'before'));
+  if (before) return { node: before, when: 'before', checkpoint_id: checkpointId };
+  return { node: lastNode ?? next[0]!, when: lastNode ? 'after' : 'before', checkpoint_id: checkpointId };
+}
+
+/** The question of a paused turn's input-required status. */
+export function pauseText(p: PausePoint): string {
+  return `Paused ${p.when} ${p.node} (breakpoint).`;
+}

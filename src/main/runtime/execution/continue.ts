@@ -1,0 +1,18 @@
+// Continuing a thread from its latest checkpoint, with no new input: the graph streams with a
+// null input and LangGraph runs the checkpoint's next nodes (docs/playground-api.md,
+// "Breakpoints and stepping"). A thread with nothing left to run cannot be continued.
+import { AgentError } from '../../../sdk/errors.ts';
+import type { Generation } from '../project/registry.ts';
+
+/** The graph's input that continues the thread from its latest checkpoint. */
+export async function continueInput(gen: Generation, threadId: string): Promise<null> {
+  const state = await gen.graph.getState({ configurable: { thread_id: threadId } });
+  if (!state.next?.length) {
+    throw new AgentError({
+      code: 'INVALID_INPUT',
+      reason: 'nothing_to_continue',
+      message: `Thread ${threadId} has no paused step to continue: its latest checkpoint has no next node.`,
+    });
+  }
+  return null;
+}
