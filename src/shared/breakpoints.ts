@@ -16,6 +16,9 @@ export const BreakpointNodeSchema = z
   .max(200)
   .regex(/^[^\s]+$/, 'a node id has no spaces');
 
+/** A breakpoint before EVERY_NODE is step mode: the session's runs pause before every node. */
+export const EVERY_NODE = '*';
+
 export const BreakpointSchema = z.strictObject({ node: BreakpointNodeSchema, when: z.enum(BREAKPOINT_WHEN) });
 export type Breakpoint = z.infer<typeof BreakpointSchema>;
 

@@ -83,9 +83,11 @@ describe('breakpoints through the Playground (studio on SQLite)', () => {
     expect((await t.call('POST', `/runs/${stepped.run_id}/resume`, { breakpoint: 'continue' })).status).toBe(409);
   });
 
-  it('Stop cancels the paused task; the session takes a new message again', async () => {
+  it('step mode pauses before the first node; Stop cancels the paused task and the session takes a new message again', async () => {
+    await t.call('PUT', `/sessions/${session}/breakpoints`, { node: '*', when: 'before' });
     const paused = await waitForRun(t, (await send(t, session)).body.run_id);
     expect(paused.reason).toBe('breakpoint');
+    expect((await t.call('GET', `/runs/${paused.run_id}/pause`)).body).toMatchObject({ node: 'guardrail', when: 'before' });
     const stopped = await t.call('DELETE', `/runs/${paused.run_id}`);
     expect(stopped.status).toBe(200);
     expect((await t.call('GET', `/runs/${paused.run_id}/pause`)).body.state).toBe('stopped');

@@ -7,6 +7,7 @@
 import type { Statement } from 'better-sqlite3';
 import {
   controlCredentialHeaders,
+  EVERY_NODE,
   pauseOf,
   type Breakpoint,
   type BreakpointAction,
@@ -146,5 +147,5 @@ export class BreakpointService {
 
 /** A fan-out branch `skills[refund]` is found when its node is. */
 function found(nodes: Set<string>, node: string): boolean {
-  return nodes.has(node) || nodes.has(node.replace(/\[.*\]$/, ''));
+  return node === EVERY_NODE || nodes.has(node) || nodes.has(node.replace(/\[.*\]$/, ''));
 }

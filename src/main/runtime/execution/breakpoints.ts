@@ -3,12 +3,17 @@
 // interruptAfter, and where a run that stopped at one paused. LangGraph's static interrupts
 // match only the top graph's node names; breakpoints on other ids (a subgraph's node, a fan-out
 // branch) are not passed on here.
-import type { DebugControl, PausePoint } from '../../../shared/breakpoints.ts';
+import { EVERY_NODE, type DebugControl, type PausePoint } from '../../../shared/breakpoints.ts';
 import type { Generation } from '../project/registry.ts';
 
 export interface InterruptOptions {
   interruptBefore?: string[] | '*';
   interruptAfter?: string[];
+}
+
+/** Step mode: the Step action, or a breakpoint on EVERY_NODE before (pause before every node). */
+function stepping(debug: DebugControl | null | undefined): boolean {
+  return !!debug && (debug.step || debug.breakpoints.some((b) => b.node === EVERY_NODE && b.when === 'before'));
 }
 
 /** The stream options that make the graph pause at the run's breakpoints. */
@@ -19,7 +24,7 @@ export function interruptOptions(debug: DebugControl | null | undefined, gen: Ge
   const before = names('before');
   const after = names('after');
   return {
-    ...(debug.step ? { interruptBefore: '*' as const } : before.length ? { interruptBefore: before } : {}),
+    ...(stepping(debug) ? { interruptBefore: '*' as const } : before.length ? { interruptBefore: before } : {}),
     ...(after.length ? { interruptAfter: after } : {}),
   };
 }
@@ -37,7 +42,7 @@ export async function pausePoint(
   const next = [...(state.next ?? [])];
   if (next.length === 0) return null;
   const checkpointId = (state.config?.configurable?.checkpoint_id as string | undefined) ?? null;
-  const before = debug?.step ? next[0] : next.find((n) => debug?.breakpoints.some((b) => b.node === n && b.when === 'before'));
+  const before = stepping(debug) ? next[0] : next.find((n) => debug?.breakpoints.some((b) => b.node === n && b.when === 'before'));
   if (before) return { node: before, when: 'before', checkpoint_id: checkpointId };
   return { node: lastNode ?? next[0]!, when: lastNode ? 'after' : 'before', checkpoint_id: checkpointId };
 }

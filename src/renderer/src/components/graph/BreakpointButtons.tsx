@@ -1,17 +1,18 @@
 // Set or clear a node's breakpoints (docs/playground-api.md, "Breakpoints and stepping"):
 // before and after, for the session. Used by the graph view's node details and by a span of
 // the run's node waterfall.
-import { BREAKPOINT_WHEN } from '../../../../shared/breakpoints.ts';
+import { BREAKPOINT_WHEN, EVERY_NODE } from '../../../../shared/breakpoints.ts';
 import { useBreakpoints, useToggleBreakpoint } from '../../api/breakpoints.ts';
 import { errorMessage } from '../../api/client.ts';
 
 export function BreakpointButtons({ sessionId, node }: { sessionId: string; node: string }) {
+  const every = node === EVERY_NODE;
   const list = useBreakpoints(sessionId);
   const toggle = useToggleBreakpoint(sessionId);
   const has = (when: string) => (list.data ?? []).some((b) => b.node === node && b.when === when);
   return (
     <div className="breakpoints" role="group" aria-label={`Breakpoints on ${node}`} data-testid="breakpoint-buttons">
-      {BREAKPOINT_WHEN.map((when) => (
+      {(every ? (['before'] as const) : BREAKPOINT_WHEN).map((when) => (
         <button
           key={when}
           type="button"
@@ -21,7 +22,7 @@ export function BreakpointButtons({ sessionId, node }: { sessionId: string; node
           data-testid={`breakpoint-${when}`}
           onClick={() => toggle.mutate({ node, when, on: !has(when) })}
         >
-          {has(when) ? '●' : '○'} Pause {when}
+          {has(when) ? '●' : '○'} {every ? 'Pause before every node (step mode)' : `Pause ${when}`}
         </button>
       ))}
       {toggle.error ? <p className="error small">{errorMessage(toggle.error)}</p> : null}
@@ -43,7 +44,7 @@ export function BreakpointList({ sessionId }: { sessionId: string }) {
       <ul>
         {items.map((b) => (
           <li key={`${b.node}-${b.when}`} data-testid="breakpoint-item" data-node={b.node} data-when={b.when} data-found={String(b.found)}>
-            <code>{b.node}</code> <span className="muted">{b.when}</span>
+            {b.node === EVERY_NODE ? <span>every node</span> : <code>{b.node}</code>} <span className="muted">{b.when}</span>
             {b.found === false ? <span className="breakpoint-missing small">not in the graph</span> : null}{' '}
             <button type="button" className="btn btn--small" onClick={() => toggle.mutate({ node: b.node, when: b.when, on: false })}>
               Clear

@@ -113,7 +113,12 @@ export function GraphPanel({ sessionId }: { sessionId: string | null }) {
         ) : (
           <p className="muted">Select a node: “Go to source” opens its function.</p>
         )}
-        {sessionId ? <BreakpointList sessionId={sessionId} /> : null}
+        {sessionId ? (
+          <>
+            <BreakpointButtons sessionId={sessionId} node="*" />
+            <BreakpointList sessionId={sessionId} />
+          </>
+        ) : null}
         <GraphComposer sessionId={sessionId} />
       </aside>
     </div>
