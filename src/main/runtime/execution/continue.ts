@@ -2,10 +2,13 @@
 // null input and LangGraph runs the checkpoint's next nodes (docs/playground-api.md,
 // "Breakpoints and stepping"). A thread with nothing left to run cannot be continued.
 import { AgentError } from '../../../sdk/errors.ts';
+import type { AgentRequest } from '../../../sdk/state.ts';
 import type { Generation } from '../project/registry.ts';
 
-/** The graph's input that continues the thread from its latest checkpoint. */
-export async function continueInput(gen: Generation, threadId: string): Promise<null> {
+/** The graph's input that continues the thread from its latest checkpoint (null), and the request
+ * of the turn that paused (the thread's `request` channel): the continued turn's evaluators judge
+ * the answer against it, not against the empty message that asked to continue. */
+export async function continueInput(gen: Generation, threadId: string): Promise<{ input: null; request: AgentRequest | undefined }> {
   const state = await gen.graph.getState({ configurable: { thread_id: threadId } });
   if (!state.next?.length) {
     throw new AgentError({
@@ -14,5 +17,6 @@ export async function continueInput(gen: Generation, threadId: string): Promise<
       message: `Thread ${threadId} has no paused step to continue: its latest checkpoint has no next node.`,
     });
   }
-  return null;
+  const values = (state.values ?? {}) as { request?: AgentRequest };
+  return { input: null, request: values.request ?? undefined };
 }
