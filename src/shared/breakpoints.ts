@@ -43,6 +43,8 @@ export const PausePointSchema = z.object({
   when: z.enum(BREAKPOINT_WHEN),
   /** The thread's checkpoint at the pause (the state panel shows it). */
   checkpoint_id: z.string().nullable(),
+  /** The runtime's project generation the run paused on (a reload since then runs new code). */
+  generation: z.number().int().optional(),
 });
 export type PausePoint = z.infer<typeof PausePointSchema>;
 
@@ -73,6 +75,8 @@ export const DebugControlSchema = z.object({
   step: z.boolean().default(false),
   /** Continue the thread from its paused checkpoint: the graph runs with no new input. */
   continue: z.boolean().default(false),
+  /** With `continue`: where the run paused, so the runtime can say what a reload since changed. */
+  paused_at: PausePointSchema.optional(),
 });
 export type DebugControl = z.infer<typeof DebugControlSchema>;
 

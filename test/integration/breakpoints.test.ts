@@ -5,7 +5,9 @@
 // key only with the studio's control credential.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTROL_CREDENTIAL_HEADER, RESERVED_DEBUG_KEY } from '../../src/shared/breakpoints.ts';
-import { startTestStudio, tempDir, waitFor, waitForRun, type TestStudio } from './helpers/playground-studio.ts';
+import fs from 'node:fs';
+import path from 'node:path';
+import { copyExample, startTestStudio, tempDir, waitFor, waitForRun, type TestStudio } from './helpers/playground-studio.ts';
 import { startTestRuntime, type TestRuntime } from './helpers/runtime.ts';
 
 const ORDER = 'Where is my order ORD-12345?';
@@ -96,6 +98,33 @@ describe('breakpoints through the Playground (studio on SQLite)', () => {
     const again = await send(t, session);
     expect(again.status).toBe(202);
     expect((await waitForRun(t, again.body.run_id)).status).toBe('completed');
+  });
+});
+
+describe('a reload before Continue', () => {
+  let t: TestStudio;
+  afterAll(() => t?.close());
+
+  it('says the node the run paused before is gone, and offers Stop or a fork', async () => {
+    const dir = copyExample('bp-reload');
+    t = await startTestStudio({ projectDir: dir });
+    const session = (await t.call('POST', '/sessions', { title: 'reload' })).body.session_id;
+    await t.call('PUT', `/sessions/${session}/breakpoints`, { node: 'router', when: 'before' });
+    const paused = await waitForRun(t, (await send(t, session)).body.run_id);
+    expect(paused.reason).toBe('breakpoint');
+    // The author renames the node; the studio reloads the runtime with it.
+    const graph = path.join(dir, 'src/graph.ts');
+    fs.writeFileSync(graph, fs.readFileSync(graph, 'utf8').replaceAll("'router'", "'route'"));
+    await waitFor(async () => (await t.call('GET', '/graph')).body?.nodes?.some((n: { id: string }) => n.id === 'route'));
+    expect((await t.call('GET', `/sessions/${session}/breakpoints`)).body.items[0]).toMatchObject({ node: 'router', found: false });
+
+    const cont = await t.call('POST', `/runs/${paused.run_id}/resume`, { breakpoint: 'continue' });
+    const failed = await waitForRun(t, cont.body.run_id);
+    expect(failed.status).toBe('failed');
+    expect(JSON.stringify(failed.output_parts)).toContain("no longer has node 'router'");
+    // The pause can still be stopped.
+    expect((await t.call('DELETE', `/runs/${paused.run_id}`)).status).toBe(200);
+    expect((await t.call('GET', `/runs/${paused.run_id}/pause`)).body.state).toBe('stopped');
   });
 });
 

@@ -32,7 +32,7 @@ type Row = { node: string; point: 'before' | 'after'; created_at: string };
 export class BreakpointService {
   private readonly sql: Record<'list' | 'put' | 'clearOne' | 'clearNode' | 'clearAll' | 'stop' | 'stopped' | 'lastPaused', Statement<unknown[]>>;
   /** Resume runs not invoked yet that continue a pause, with their action. */
-  private readonly actions = new Map<string, BreakpointAction>();
+  private readonly actions = new Map<string, { action: BreakpointAction; pause: PausePoint | null }>();
 
   constructor(
     private readonly store: PlaygroundStore,
@@ -79,10 +79,10 @@ export class BreakpointService {
   /** The debug control a run sends to the runtime, or null (none: nothing is sent). */
   controlFor(run: RunRecord): { control: DebugControl; headers: Record<string, string> } | null {
     const breakpoints = (this.sql.list.all(run.session_id) as Row[]).map((r) => ({ node: r.node, when: r.point }));
-    const action = this.actions.get(run.run_id);
+    const noted = this.actions.get(run.run_id);
     this.actions.delete(run.run_id);
-    if (!breakpoints.length && !action) return null;
-    const control = { breakpoints, step: action === 'step', continue: action !== undefined };
+    if (!breakpoints.length && !noted) return null;
+    const control = { breakpoints, step: noted?.action === 'step', continue: noted !== undefined, ...(noted?.pause ? { paused_at: noted.pause } : {}) };
     return { control, headers: controlCredentialHeaders(this.runtime.controlHeaders()) };
   }
 
@@ -116,8 +116,8 @@ export class BreakpointService {
   }
 
   /** The run continuing a pause: sent with `continue` (and `step`) when it is invoked. */
-  noteAction(runId: string, action: BreakpointAction): void {
-    this.actions.set(runId, action);
+  noteAction(runId: string, action: BreakpointAction, pause: PausePoint | null): void {
+    this.actions.set(runId, { action, pause });
   }
 
   /** Stop: the paused run's A2A task is canceled and the pause ends; the run stays as it ended. */

@@ -71,7 +71,7 @@ export function createBreakpointRoutes({ breakpoints, service, store }: Breakpoi
     if (!breakpoints.isPaused(run))
       throw new PlaygroundError('run_not_resumable', `run ${run.run_id} is not paused at a breakpoint`, { run_id: run.run_id, status: run.status });
     const accepted = service.continueRun(run.run_id);
-    breakpoints.noteAction(accepted.run_id, breakpoint); // before the run is invoked (the executor starts it on a later tick)
+    breakpoints.noteAction(accepted.run_id, breakpoint, breakpoints.pauseOf(run)); // before the run is invoked (the executor starts it on a later tick)
     res.status(202).location(`${PLAYGROUND_PREFIX}/runs/${accepted.run_id}`).json(accepted);
   });
 

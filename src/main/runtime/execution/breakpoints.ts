@@ -43,8 +43,9 @@ export async function pausePoint(
   if (next.length === 0) return null;
   const checkpointId = (state.config?.configurable?.checkpoint_id as string | undefined) ?? null;
   const before = stepping(debug) ? next[0] : next.find((n) => debug?.breakpoints.some((b) => b.node === n && b.when === 'before'));
-  if (before) return { node: before, when: 'before', checkpoint_id: checkpointId };
-  return { node: lastNode ?? next[0]!, when: lastNode ? 'after' : 'before', checkpoint_id: checkpointId };
+  const generation = gen.number;
+  if (before) return { node: before, when: 'before', checkpoint_id: checkpointId, generation };
+  return { node: lastNode ?? next[0]!, when: lastNode ? 'after' : 'before', checkpoint_id: checkpointId, generation };
 }
 
 /** The question of a paused turn's input-required status. */

@@ -3,12 +3,31 @@
 // "Breakpoints and stepping"). A thread with nothing left to run cannot be continued.
 import { AgentError } from '../../../sdk/errors.ts';
 import type { AgentRequest } from '../../../sdk/state.ts';
+import type { PausePoint } from '../../../shared/breakpoints.ts';
 import type { Generation } from '../project/registry.ts';
 
 /** The graph's input that continues the thread from its latest checkpoint (null), and the request
  * of the turn that paused (the thread's `request` channel): the continued turn's evaluators judge
  * the answer against it, not against the empty message that asked to continue. */
-export async function continueInput(gen: Generation, threadId: string): Promise<{ input: null; request: AgentRequest | undefined }> {
+export async function continueInput(
+  gen: Generation,
+  threadId: string,
+  pausedAt: PausePoint | undefined,
+  emit: (name: string, fields: Record<string, unknown>) => void,
+): Promise<{ input: null; request: AgentRequest | undefined }> {
+  // A reload since the pause runs the new code from the paused checkpoint, and says so; a
+  // reload that removed the node the run paused before leaves nothing to continue there.
+  const reloaded = pausedAt?.generation !== undefined && pausedAt.generation !== gen.number;
+  if (pausedAt && pausedAt.when === 'before' && gen.graph.nodes && !(pausedAt.node in gen.graph.nodes)) {
+    throw new AgentError({
+      code: 'INVALID_INPUT',
+      reason: 'paused_node_missing',
+      message: `The loaded graph no longer has node '${pausedAt.node}', where this run paused (the project was reloaded): stop the paused run, or fork from its last checkpoint.`,
+      detail: { node: pausedAt.node, paused_generation: pausedAt.generation ?? null, generation: gen.number },
+    });
+  }
+  if (pausedAt)
+    emit('debug.continue', { node: pausedAt.node, when: pausedAt.when, paused_generation: pausedAt.generation ?? null, generation: gen.number, reloaded });
   const state = await gen.graph.getState({ configurable: { thread_id: threadId } });
   if (!state.next?.length) {
     throw new AgentError({

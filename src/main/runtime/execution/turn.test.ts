@@ -43,7 +43,15 @@ async function turn(node: Node, cancelAt?: (cancel: () => void) => void, transcr
   const memory: MemoryConfig = { enabled: transcript !== undefined, backend: 'sqlite', summarize: false, window_size: 20, summarize_threshold: 40 };
   const stats = newRuntimeStats();
   const deps: TurnDeps = {
-    settings: { agentId: 'agent-1', maxHistoryTokens: null, historyMaxMessages: 50, captureUrl: null, nodeSpans: false, stageTiming: false, checkpointDurability: 'exit' },
+    settings: {
+      agentId: 'agent-1',
+      maxHistoryTokens: null,
+      historyMaxMessages: 50,
+      captureUrl: null,
+      nodeSpans: false,
+      stageTiming: false,
+      checkpointDurability: 'exit',
+    },
     memory,
     store: { getMemory: async () => undefined, putMemory: async () => undefined, appendTranscript: transcript ?? (async () => undefined) },
     summarizer: async () => '',

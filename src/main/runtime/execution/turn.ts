@@ -151,7 +151,7 @@ async function steps(s: TurnState): Promise<Outcome> {
   validateContracts(turn.gen, turn.request);
   const emit = (name: string, fields: Record<string, unknown>) => tracer.emit(name, fields);
   // A continue runs the thread on from its paused checkpoint: no new input, no new human turn.
-  const resumed = turn.debug?.continue ? await continueInput(turn.gen, turn.contextId) : null;
+  const resumed = turn.debug?.continue ? await continueInput(turn.gen, turn.contextId, turn.debug.paused_at, emit) : null;
   if (resumed?.request) turn.request = resumed.request;
   const input = resumed
     ? resumed.input
