@@ -11,6 +11,7 @@ import { copyExample, startTestStudio, tempDir, waitFor, waitForRun, type TestSt
 import { startTestRuntime, type TestRuntime } from './helpers/runtime.ts';
 
 const ORDER = 'Where is my order ORD-12345?';
+const TWO = 'I want a refund for order ORD-12345. Where is my order ORD-23456?';
 
 async function send(t: TestStudio, session: string, text = ORDER) {
   return t.call('POST', `/sessions/${session}/runs`, { parts: [{ kind: 'text', text }] });
@@ -98,6 +99,33 @@ describe('breakpoints through the Playground (studio on SQLite)', () => {
     const again = await send(t, session);
     expect(again.status).toBe(202);
     expect((await waitForRun(t, again.body.run_id)).status).toBe('completed');
+  });
+});
+
+describe('a breakpoint on a fan-out branch', () => {
+  let t: TestStudio;
+  afterAll(() => t?.close());
+
+  it('pauses before the branch, steps to the next branch, and Continue completes with both', async () => {
+    t = await startTestStudio();
+    const session = (await t.call('POST', '/sessions', { title: 'branches' })).body.session_id;
+    await t.call('PUT', `/sessions/${session}/breakpoints`, { node: 'skills[refund]', when: 'before' });
+    const paused = await waitForRun(t, (await send(t, session, TWO)).body.run_id);
+    expect([paused.status, paused.reason]).toEqual(['input_required', 'breakpoint']);
+    const pause = (await t.call('GET', `/runs/${paused.run_id}/pause`)).body;
+    expect(pause).toMatchObject({ node: 'skills[refund]', when: 'before', state: 'paused' });
+    const at = await t.call('GET', `/sessions/${session}/checkpoints/${pause.checkpoint_id}`);
+    expect(at.body.values.intents).toEqual(['refund', 'order_status']);
+
+    const step = await t.call('POST', `/runs/${paused.run_id}/resume`, { breakpoint: 'step' });
+    const stepped = await waitForRun(t, step.body.run_id);
+    expect((await t.call('GET', `/runs/${stepped.run_id}/pause`)).body).toMatchObject({ node: 'skills[order_status]', when: 'before' });
+    const cont = await t.call('POST', `/runs/${stepped.run_id}/resume`, { breakpoint: 'continue' });
+    const done = await waitForRun(t, cont.body.run_id);
+    expect(done.status).toBe('completed');
+    // Both branches ran once, after their gates.
+    const answer = done.output_parts.find((p) => p.kind === 'data')!;
+    expect((answer as unknown as { data: { results: { skill: string }[] } }).data.results.map((r) => r.skill)).toEqual(['refunds', 'order-status']);
   });
 });
 

@@ -1,9 +1,10 @@
 // Breakpoints of a studio run (docs/playground-api.md, "Breakpoints and stepping"): the
 // studio's debug control (RESERVED_DEBUG_KEY) as LangGraph's per-invocation interruptBefore /
 // interruptAfter, and where a run that stopped at one paused. LangGraph's static interrupts
-// match only the top graph's node names; breakpoints on other ids (a subgraph's node, a fan-out
-// branch) are not passed on here.
-import { EVERY_NODE, type DebugControl, type PausePoint } from '../../../shared/breakpoints.ts';
+// match only the top graph's node names; a fan-out branch (`skills[refund]`) is gated by the
+// SDK's fanOut helper itself (BRANCH_GATES_KEY), which pauses with a dynamic interrupt.
+import { EVERY_NODE, pauseOf, type DebugControl, type PausePoint } from '../../../shared/breakpoints.ts';
+import { BRANCH_GATES_KEY } from '../../../sdk/fanout.ts';
 import type { Generation } from '../project/registry.ts';
 
 export interface InterruptOptions {
@@ -51,4 +52,22 @@ export async function pausePoint(
 /** The question of a paused turn's input-required status. */
 export function pauseText(p: PausePoint): string {
   return `Paused ${p.when} ${p.node} (breakpoint).`;
+}
+
+const BRANCH = /\[.+\]$/;
+
+/** The configurable entry that gates fan-out branches (src/sdk/fanout.ts), or none. */
+export function branchGates(debug: DebugControl | null | undefined): Record<string, unknown> {
+  if (!debug) return {};
+  const nodes = debug.breakpoints.filter((b) => b.when === 'before' && BRANCH.test(b.node)).map((b) => b.node);
+  const step = stepping(debug);
+  return nodes.length || step ? { [BRANCH_GATES_KEY]: { nodes, step } } : {};
+}
+
+/** A dynamic interrupt that is a fan-out gate (its value names the branch), as a pause point. */
+export async function gatePause(gen: Generation, threadId: string, interrupt: { value?: unknown }): Promise<PausePoint | null> {
+  const at = pauseOf(interrupt.value);
+  if (!at) return null;
+  const state = await gen.graph.getState({ configurable: { thread_id: threadId } });
+  return { ...at, checkpoint_id: (state.config?.configurable?.checkpoint_id as string | undefined) ?? null, generation: gen.number };
 }

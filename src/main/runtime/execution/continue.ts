@@ -1,12 +1,14 @@
 // Continuing a thread from its latest checkpoint, with no new input: the graph streams with a
 // null input and LangGraph runs the checkpoint's next nodes (docs/playground-api.md,
 // "Breakpoints and stepping"). A thread with nothing left to run cannot be continued.
+import { Command } from '@langchain/langgraph';
 import { AgentError } from '../../../sdk/errors.ts';
 import type { AgentRequest } from '../../../sdk/state.ts';
 import type { PausePoint } from '../../../shared/breakpoints.ts';
 import type { Generation } from '../project/registry.ts';
 
-/** The graph's input that continues the thread from its latest checkpoint (null), and the request
+/** The graph's input that continues the thread from its latest checkpoint (null, or a resume past
+ * a fan-out gate), and the request
  * of the turn that paused (the thread's `request` channel): the continued turn's evaluators judge
  * the answer against it, not against the empty message that asked to continue. */
 export async function continueInput(
@@ -14,11 +16,13 @@ export async function continueInput(
   threadId: string,
   pausedAt: PausePoint | undefined,
   emit: (name: string, fields: Record<string, unknown>) => void,
-): Promise<{ input: null; request: AgentRequest | undefined }> {
+): Promise<{ input: Command | null; request: AgentRequest | undefined }> {
   // A reload since the pause runs the new code from the paused checkpoint, and says so; a
   // reload that removed the node the run paused before leaves nothing to continue there.
   const reloaded = pausedAt?.generation !== undefined && pausedAt.generation !== gen.number;
-  if (pausedAt && pausedAt.when === 'before' && gen.graph.nodes && !(pausedAt.node in gen.graph.nodes)) {
+  // A fan-out branch (`skills[refund]`) lives in its node.
+  const node = pausedAt?.node.replace(/\[.+\]$/, '');
+  if (pausedAt && node && pausedAt.when === 'before' && gen.graph.nodes && !(node in gen.graph.nodes)) {
     throw new AgentError({
       code: 'INVALID_INPUT',
       reason: 'paused_node_missing',
@@ -29,7 +33,10 @@ export async function continueInput(
   if (pausedAt)
     emit('debug.continue', { node: pausedAt.node, when: pausedAt.when, paused_generation: pausedAt.generation ?? null, generation: gen.number, reloaded });
   const state = await gen.graph.getState({ configurable: { thread_id: threadId } });
-  if (!state.next?.length) {
+  // Paused at a fan-out gate (a dynamic interrupt inside the node): resumed past it. (A task that
+  // already took a resume has writes, so LangGraph leaves it out of `next`.)
+  const gated = state.tasks?.some((t) => t.interrupts?.length) ?? false;
+  if (!state.next?.length && !gated) {
     throw new AgentError({
       code: 'INVALID_INPUT',
       reason: 'nothing_to_continue',
@@ -37,5 +44,5 @@ export async function continueInput(
     });
   }
   const values = (state.values ?? {}) as { request?: AgentRequest };
-  return { input: null, request: values.request ?? undefined };
+  return { input: gated ? new Command({ resume: true }) : null, request: values.request ?? undefined };
 }

@@ -25,7 +25,7 @@ import { SpanTracker } from './spans.ts';
 import { prepareInput, validateContracts, type InputDeps } from './input.ts';
 import { TURN_TASK_CONFIG_KEY } from '../../../shared/thread-state.ts';
 import { PAUSE_DATA_KEY, type DebugControl, type PausePoint } from '../../../shared/breakpoints.ts';
-import { interruptOptions, pausePoint, pauseText } from './breakpoints.ts';
+import { branchGates, gatePause, interruptOptions, pausePoint, pauseText } from './breakpoints.ts';
 import { continueInput } from './continue.ts';
 
 export interface TurnDeps extends InputDeps {
@@ -164,6 +164,8 @@ async function steps(s: TurnState): Promise<Outcome> {
         signal: turn.signal,
       });
   const streamed = await streamGraph(s, input);
+  const gate = streamed.interrupt ? await gatePause(turn.gen, turn.contextId, streamed.interrupt) : null;
+  if (gate) return paused(s, gate);
   if (streamed.interrupt) return inputRequired(s, streamed.interrupt);
   const at = streamed.paused ? await pausePoint(turn.gen, turn.contextId, turn.debug, streamed.lastNode) : null;
   return at ? paused(s, at) : await completed(s, streamed);
@@ -182,7 +184,7 @@ async function streamGraph(s: TurnState, input: unknown): Promise<StreamOutcome>
   if (s.spansWanted || deps.settings.stageTiming) modes.push('tasks');
   const stream = await gen.graph.stream(input, {
     // The task id goes into each checkpoint's metadata (store/turn-stamp.ts).
-    configurable: { thread_id: turn.contextId, ...turn.configurable, [TURN_TASK_CONFIG_KEY]: turn.taskId },
+    configurable: { thread_id: turn.contextId, ...turn.configurable, [TURN_TASK_CONFIG_KEY]: turn.taskId, ...branchGates(turn.debug) },
     streamMode: modes as ('updates' | 'messages' | 'custom' | 'tasks')[],
     subgraphs: deps.settings.nodeSpans,
     signal: turn.signal,
