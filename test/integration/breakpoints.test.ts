@@ -99,6 +99,10 @@ describe('breakpoints through the Playground (studio on SQLite)', () => {
     const again = await send(t, session);
     expect(again.status).toBe(202);
     expect((await waitForRun(t, again.body.run_id)).status).toBe('completed');
+    // Breakpoints go with their session.
+    await t.call('PUT', `/sessions/${session}/breakpoints`, { node: 'router', when: 'after' });
+    expect((await t.call('DELETE', `/sessions/${session}`)).status).toBe(204);
+    expect((await t.call('GET', `/sessions/${session}/breakpoints`)).status).toBe(404);
   });
 });
 
