@@ -17,6 +17,7 @@ describe('breakpoints', () => {
     await before.click();
     await expect.poll(() => before.getAttribute('aria-pressed')).toBe('true');
     await page.locator('[data-testid="breakpoint-item"][data-node="router"][data-when="before"]').waitFor();
+    await page.locator('[data-testid="graph-node"][data-node-id="router"][data-breakpoint="before"]').waitFor();
 
     const composer = new ComposerPage(page, 'compact-composer');
     await composer.typeText('Where is my order ORD-12345?');

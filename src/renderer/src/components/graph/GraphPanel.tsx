@@ -4,6 +4,7 @@ import type { GraphNode, GraphView as AgentGraph } from '../../../../shared/grap
 import { buildSpans, graphPath } from '../../../../shared/spans.ts';
 import { isActive } from '../../../../shared/playground.ts';
 import { useAgentGraph, useCreateSession } from '../../api/queries.ts';
+import { useBreakpoints } from '../../api/breakpoints.ts';
 import { runEndOf, useRunStream } from '../../hooks/useRunStream.ts';
 import { useUi } from '../../state/ui.ts';
 import { Composer } from '../composer/Composer.tsx';
@@ -100,12 +101,15 @@ export function GraphPanel({ sessionId }: { sessionId: string | null }) {
   const runId = useUi((s) => s.runId);
   const graph = useAgentGraph();
   const overlay = useRunOverlay(runId);
+  const breakpoints = useBreakpoints(sessionId).data ?? [];
+  const marks = new Map<string, string>();
+  for (const b of breakpoints) marks.set(b.node, marks.has(b.node) ? 'both' : b.when);
   const node = graph.data?.nodes.find((n) => n.id === selectedNodeId) ?? null;
   const onNodeSelect = (n: GraphNode) => selectNode(n.id);
   return (
     <div className="graph-panel">
       <div className="graph-panel__canvas">
-        <GraphView selectedNodeId={selectedNodeId} onNodeSelect={onNodeSelect} overlay={overlay} />
+        <GraphView selectedNodeId={selectedNodeId} onNodeSelect={onNodeSelect} overlay={overlay} breakpoints={marks} />
       </div>
       <aside className="graph-panel__side" aria-label="Selected node and composer">
         {node && graph.data ? (
