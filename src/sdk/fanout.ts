@@ -3,7 +3,7 @@
 // graph node, each branch is reported to the runtime as a child span of the node (on the
 // graph's custom stream), so the studio shows the branches nested under it.
 import pLimit from 'p-limit';
-import { getConfig, isGraphInterrupt } from '@langchain/langgraph';
+import { getConfig, interrupt, isGraphInterrupt } from '@langchain/langgraph';
 
 export interface FanOutOptions<T = unknown> {
   /** Cap for this call site; defaults to the runtime's DEFAULT_FANOUT_MAX_CONCURRENCY. */
@@ -69,11 +69,35 @@ export function defaultFanoutConcurrency(): number {
   return shared[CAP_KEY] ?? 4;
 }
 
+/** The runtime's configurable key with a studio run's branch breakpoints: `{nodes: ['skills[refund]'], step}`. */
+export const BRANCH_GATES_KEY = '__agentStudioBranchGates';
+
+/** Branch breakpoints (docs/playground-api.md, "Breakpoints and stepping"): before any branch
+ * starts, each gated branch (`node[label]` named by a breakpoint, or every branch in step mode)
+ * pauses the graph in turn with interrupt(); a continue resumes it past that gate. A resumed
+ * node runs again from its start, so every gate is passed before the branches run. */
+function passGates(labels: string[]): void {
+  let config: ReturnType<typeof getConfig> | undefined;
+  try {
+    config = getConfig();
+  } catch {
+    return; // not inside a graph run
+  }
+  const gates = config?.configurable?.[BRANCH_GATES_KEY] as { nodes?: string[]; step?: boolean } | undefined;
+  if (!gates) return;
+  const node = String(config?.metadata?.langgraph_node ?? 'fanOut');
+  for (const label of labels) {
+    const branch = `${node}[${label}]`;
+    if (gates.step || gates.nodes?.includes(branch)) interrupt({ breakpoint: { node: branch, when: 'before', checkpoint_id: null } });
+  }
+}
+
 export async function fanOut<T, R>(items: readonly T[], task: (item: T, index: number) => Promise<R>, options: FanOutOptions<T> = {}): Promise<R[]> {
   const cap = options.maxConcurrency ?? defaultFanoutConcurrency();
   if (!Number.isInteger(cap) || cap <= 0) throw new RangeError(`maxConcurrency must be a positive integer, got ${cap}`);
   const limit = pLimit(cap);
   const report = branchReporter(options.signal);
+  passGates(items.map((item, index) => options.label?.(item, index) ?? String(index)));
   return Promise.all(
     items.map((item, index) =>
       limit(async () => {

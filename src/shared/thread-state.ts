@@ -115,12 +115,9 @@ export const SessionCheckpointDetailQuerySchema = CheckpointDetailQuerySchema;
 
 /** The reserved A2A metadata key of a turn that continues its thread from the thread's latest
  * checkpoint with no new input (a fork's run). The runtime honours it only on a request that
- * carries STUDIO_CONTROL_HEADER with the studio's control token, and refuses it otherwise
- * (docs/security.md, "The studio's reserved metadata"). */
+ * carries the studio's control credential (CONTROL_CREDENTIAL_HEADER, src/shared/breakpoints.ts),
+ * and refuses it otherwise (docs/security.md, "The studio's reserved metadata"). */
 export const CONTINUE_METADATA_KEY = 'svc.continue';
-/** The header carrying `Bearer <RUNTIME_CONTROL_TOKEN>` beside whatever credential the A2A call
- * uses (a connection profile replaces Authorization). */
-export const STUDIO_CONTROL_HEADER = 'x-studio-control';
 
 /** POST {DEBUG_BASE}/threads/{thread}/fork: copy one checkpoint into the new thread `thread_id`
  * and apply the edit, channel by channel, as the node that wrote the checkpoint. */

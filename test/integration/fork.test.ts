@@ -6,7 +6,8 @@
 // studio's control credential may use.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { controlHeaders } from '../../src/shared/runtime-contract.ts';
-import { CONTINUE_METADATA_KEY, DEBUG_BASE, STUDIO_CONTROL_HEADER } from '../../src/shared/thread-state.ts';
+import { CONTINUE_METADATA_KEY, DEBUG_BASE } from '../../src/shared/thread-state.ts';
+import { CONTROL_CREDENTIAL_HEADER } from '../../src/shared/breakpoints.ts';
 import { startTestStudio, waitForRun, type TestStudio } from './helpers/playground-studio.ts';
 import { storedSpanEnds } from './helpers/spans.ts';
 import { startTestRuntime, type TestRuntime } from './helpers/runtime.ts';
@@ -155,9 +156,9 @@ describe("the runtime's fork endpoint and continue key on PostgreSQL", () => {
     const key = { [CONTINUE_METADATA_KEY]: true };
     const refused = await rpc(send('fork-1', '(continue)', key));
     expect(refused.error).toMatchObject({ code: -32602, data: { field: `params.metadata.${CONTINUE_METADATA_KEY}` } });
-    expect((await rpc(send('fork-1', '(continue)', key), { [STUDIO_CONTROL_HEADER]: 'Bearer not-tok' })).error.code).toBe(-32602);
+    expect((await rpc(send('fork-1', '(continue)', key), { [CONTROL_CREDENTIAL_HEADER]: 'not-tok' })).error.code).toBe(-32602);
 
-    const continued = await rpc(send('fork-1', '(continue)', key), { [STUDIO_CONTROL_HEADER]: 'Bearer tok' });
+    const continued = await rpc(send('fork-1', '(continue)', key), { [CONTROL_CREDENTIAL_HEADER]: 'tok' });
     expect(continued.result.status.state).toBe('completed');
     const data = continued.result.artifacts[0].parts.find((p: { kind: string }) => p.kind === 'data').data;
     expect(data.intents).toEqual(['order_status']);

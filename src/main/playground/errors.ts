@@ -14,6 +14,8 @@ export const PLAYGROUND_ERRORS = {
   method_not_allowed: 405,
   active_run_conflict: 409,
   run_not_resumable: 409,
+  /** A session's run is paused at a breakpoint: continue or stop it first. */
+  run_paused: 409,
   /** A save over a file that changed on disk since the editor opened it. */
   file_changed: 409,
   unsupported_database_version: 409,

@@ -170,6 +170,17 @@ export class PlaygroundService {
     );
   }
 
+  /** POST /runs/{id}/resume of a run paused at a breakpoint (docs/playground-api.md, "Breakpoints
+   * and stepping"): a child run with no input on the parent's context and task; the caller
+   * checked the pause. */
+  continueRun(runId: string): RunAccepted {
+    const parent = this.o.store.getRun(runId);
+    if (!parent) throw notFound('run', runId);
+    this.assertNoActiveRun();
+    const { session_id, context_id, task_id, metadata, revision } = parent;
+    return this.admit({ session_id, parent_run_id: runId, origin: 'resume', context_id, task_id, input_parts: [], metadata, changed_files: [], revision }, []);
+  }
+
   /** POST /runs/{id}/rerun (spec 3): any run; input parts copied; a new context_id. */
   rerunRun(runId: string): RunAccepted {
     const source = this.o.store.getRun(runId);

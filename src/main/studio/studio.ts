@@ -39,6 +39,8 @@ import type { RuntimeStatusReply } from '../../shared/studio-api.ts';
 import { createThreadStateRoutes } from '../playground/http/state-routes.ts';
 import { ThreadStateService } from '../playground/debug/thread-state.ts';
 import { ForkService } from '../playground/debug/fork.ts';
+import { BreakpointService } from '../playground/debug/breakpoints.ts';
+import { createBreakpointRoutes } from '../playground/http/breakpoint-routes.ts';
 
 export interface StudioOptions {
   projectDir: string;
@@ -145,6 +147,7 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
   const connection = new ConnectionStore(dataDir, projectDir);
   const executor = new RunExecutor({
     connection: () => connection.get(),
+    debug: (row) => breakpoints.controlFor(row),
     store,
     blobs,
     log,
@@ -186,12 +189,14 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
   app.use(createCaptureRouter(executor));
   const runtimeStatus = (): RuntimeStatusReply => supervisor?.status() ?? { state: 'disabled' };
   const runtimeClient = new RuntimeClient(runtime);
+  const breakpoints = new BreakpointService(store, runtime, runtimeClient);
   app.use(PLAYGROUND_PREFIX, createProjectPlaygroundRoutes({ sources, blobs, store, runtime: runtimeClient, runtimeStatus }));
   app.use(
     PLAYGROUND_PREFIX,
     createBundleRoutes({ store, blobs, log, logger, projectName: () => project.status().name, contracts: () => runtimeContracts(runtimeClient) }),
   );
   app.use(PLAYGROUND_PREFIX, createThreadStateRoutes(new ThreadStateService(store, runtimeClient), new ForkService(store, service, runtimeClient)));
+  app.use(PLAYGROUND_PREFIX, createBreakpointRoutes({ breakpoints, service, store }));
   app.use(PLAYGROUND_PREFIX, playground.router);
   app.use(createConnectionRoutes(connection));
   app.use(createStudioRoutes({ projectDir, project, runtimeStatus, store, blobs }));

@@ -5,7 +5,8 @@ import type { Message, MessageSendParams } from '@a2a-js/sdk';
 import { taggedToA2A } from '../parts.ts';
 import type { BlobStore } from '../store/blobs.ts';
 import type { RunRecord } from '../store/store.ts';
-import { CONTINUE_METADATA_KEY, STUDIO_CONTROL_HEADER } from '../../../shared/thread-state.ts';
+import { CONTINUE_METADATA_KEY } from '../../../shared/thread-state.ts';
+import { controlCredentialHeaders, RESERVED_DEBUG_KEY, type DebugControl } from '../../../shared/breakpoints.ts';
 import { RESERVED_METADATA_KEY } from './capture.ts';
 import { RunLifecycle } from './lifecycle.ts';
 import { EMPTY_STREAM, type StreamOutcome, type StreamState } from './stream.ts';
@@ -60,14 +61,17 @@ export function newActiveRun(row: RunRecord): ActiveRun {
 }
 
 /** The `message/stream` params of a run: its input parts in its conversation (spec 4.1
- * rule 2), its user metadata and its capture token under the reserved key (spec 4.3 rule 8). */
-export function messageOf(run: ActiveRun, blobs: BlobStore): MessageSendParams {
-  const metadata = run.row.metadata;
+ * rule 2), its user metadata and its capture token under the reserved key (spec 4.3 rule 8),
+ * and its debug control under its own reserved key. A continue has no input: A2A wants one
+ * part, so it sends an empty text the runtime does not read. */
+export function messageOf(run: ActiveRun, blobs: BlobStore, debug?: DebugControl): MessageSendParams {
+  const metadata = { ...run.row.metadata, ...(debug ? { [RESERVED_DEBUG_KEY]: debug } : {}) };
+  const parts = taggedToA2A(run.row.input_parts, blobs);
   const message: Message = {
     kind: 'message',
     messageId: randomUUID(),
     role: 'user',
-    parts: taggedToA2A(run.row.input_parts, blobs),
+    parts: parts.length ? parts : [{ kind: 'text', text: '' }],
     ...(run.contextId ? { contextId: run.contextId } : {}),
     ...(run.taskId ? { taskId: run.taskId } : {}),
   };
@@ -79,5 +83,5 @@ export function messageOf(run: ActiveRun, blobs: BlobStore): MessageSendParams {
 /** The header that lets a fork's run use the reserved continue key: the studio's control
  * credential, beside whatever credential the call carries (a connection profile's). */
 export function forkHeaders(run: ActiveRun, control: Record<string, string>): Record<string, string> {
-  return run.row.forked_from && control.authorization ? { [STUDIO_CONTROL_HEADER]: control.authorization } : {};
+  return run.row.forked_from ? controlCredentialHeaders(control) : {};
 }

@@ -6,6 +6,7 @@ import type { PhaseName, PhaseState, TaggedPart } from '../../../shared/playgrou
 import { a2aToTagged, type StoredBlob } from '../parts.ts';
 import type { BlobStore } from '../store/blobs.ts';
 import { errorBodyOf } from './a2a.ts';
+import { pauseOf } from '../../../shared/breakpoints.ts';
 import type { EndEvent } from './lifecycle.ts';
 import type { ProjectDiagnostic, RuntimeHandle } from './runtime.ts';
 import type { StreamOutcome } from './stream.ts';
@@ -38,7 +39,11 @@ export function answerEnd(outcome: Answer, blobs: BlobStore): RunEnd {
     }
     case 'input_required': {
       const out = a2aToTagged(outcome.parts, blobs);
-      return { event: 'agent_input_required', phase, parts: [...out.parts, { kind: 'status', status: 'input_required' }], blobs: out.blobs };
+      const parts: TaggedPart[] = [...out.parts, { kind: 'status', status: 'input_required' }];
+      // A pause at a breakpoint (docs/playground-api.md, "Breakpoints and stepping"): reason `breakpoint`, and where.
+      const pause = (outcome.parts ?? []).map((p) => (p.kind === 'data' ? pauseOf(p.data) : null)).find(Boolean);
+      if (pause) return { event: 'agent_breakpoint', phase, parts, blobs: out.blobs, detail: { breakpoint: pause } };
+      return { event: 'agent_input_required', phase, parts, blobs: out.blobs };
     }
     case 'failed': {
       const body = errorBodyOf(outcome.parts) ?? errorBodyOf(outcome.artifact ?? undefined);

@@ -10,6 +10,7 @@
 // try/finally of `execute`; cancel, shutdown and a runtime exit end a run from outside.
 import type { Logger } from 'pino';
 import type { PhaseName, PhaseState } from '../../../shared/playground.ts';
+import type { DebugControl } from '../../../shared/breakpoints.ts';
 import type { EventLog } from '../events/log.ts';
 import type { BlobStore } from '../store/blobs.ts';
 import type { PlaygroundStore, RunPatch } from '../store/store.ts';
@@ -37,6 +38,9 @@ export interface ExecutorOptions {
   /** The connection profile (studio/connection/store.ts): when set, A2A calls send its header
    * instead of the control token, so the runtime sees the profile's caller (docs/studio-api.md). */
   connection?: () => { header: string; value: string } | null;
+  /** A run's debug control (breakpoints, continue, step; debug/breakpoints.ts) and the header
+   * that lets the runtime honour it, or null to send none. */
+  debug?: (row: ActiveRun['row']) => { control: DebugControl; headers: Record<string, string> } | null;
   /** The studio's project watcher: edits not applied yet join a run's changed files, and the
    * outcome of applying them is reported back (studio/project/state.ts). */
   project?: {
@@ -227,17 +231,14 @@ export class RunExecutor {
       ...(run.contextId ? { context_id: run.contextId } : {}),
       ...(run.taskId ? { task_id: run.taskId } : {}),
     });
-    const params = messageOf(run, this.o.blobs);
+    const debug = this.o.debug?.(run.row) ?? null;
+    const params = messageOf(run, this.o.blobs, debug?.control);
     try {
       const headers = this.callerHeaders();
-      const client = runtimeClient(
-        run.baseUrl!,
-        run.controller.signal,
-        { ...headers.values, ...forkHeaders(run, this.o.runtime.controlHeaders()) },
-        (status) => {
-          if (status === 401 && headers.profile) run.credentialRefused = true;
-        },
-      );
+      const sent = { ...headers.values, ...forkHeaders(run, this.o.runtime.controlHeaders()), ...debug?.headers };
+      const client = runtimeClient(run.baseUrl!, run.controller.signal, sent, (status) => {
+        if (status === 401 && headers.profile) run.credentialRefused = true;
+      });
       for await (const ev of client.sendMessageStream(params)) {
         if (!this.read(run, ev)) break;
       }

@@ -108,6 +108,28 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE runs ADD COLUMN forked_from TEXT;
     `,
   },
+  {
+    version: 6,
+    name: 'session_breakpoints',
+    sql: `
+      -- Breakpoints belong to a session (docs/playground-api.md, "Breakpoints and stepping"):
+      -- a node id as the graph view names it, paused before or after it. Kept when the graph
+      -- no longer has the node; removed with the session.
+      CREATE TABLE session_breakpoints (
+        session_id TEXT NOT NULL REFERENCES sessions(session_id) ON DELETE CASCADE,
+        node       TEXT NOT NULL,
+        point      TEXT NOT NULL CHECK (point IN ('before', 'after')),
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (session_id, node, point)
+      ) WITHOUT ROWID;
+      -- A run paused at a breakpoint that was stopped (its A2A task canceled): it can no
+      -- longer be continued, and no longer holds the session.
+      CREATE TABLE run_stops (
+        run_id     TEXT PRIMARY KEY REFERENCES runs(run_id) ON DELETE CASCADE,
+        stopped_at TEXT NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /** The newest schema this build understands (bundle import refuses newer databases, spec 4.3 rule 7). */

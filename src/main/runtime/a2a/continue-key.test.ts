@@ -1,25 +1,26 @@
 import type { Request } from 'express';
 import { describe, expect, it } from 'vitest';
-import { CONTINUE_METADATA_KEY, STUDIO_CONTROL_HEADER } from '../../../shared/thread-state.ts';
+import { CONTINUE_METADATA_KEY } from '../../../shared/thread-state.ts';
+import { CONTROL_CREDENTIAL_HEADER } from '../../../shared/breakpoints.ts';
 import { takeContinueKey } from './continue-key.ts';
 
-const req = (header?: string) => ({ headers: header === undefined ? {} : { [STUDIO_CONTROL_HEADER]: header } }) as unknown as Request;
+const req = (header?: string) => ({ headers: header === undefined ? {} : { [CONTROL_CREDENTIAL_HEADER]: header } }) as unknown as Request;
 
 describe('the reserved continue key', () => {
   it('is honoured only with the control token in its header, and always taken out of the metadata', () => {
     const meta = { [CONTINUE_METADATA_KEY]: true, userId: 'u' };
     const message = { [CONTINUE_METADATA_KEY]: true };
-    expect(takeContinueKey(req('Bearer tok'), meta, message, 'tok')).toEqual({ kind: 'continue' });
+    expect(takeContinueKey(req('tok'), meta, message, 'tok')).toEqual({ kind: 'continue' });
     expect(meta).toEqual({ userId: 'u' });
     expect(message).toEqual({});
   });
 
   it('is refused for a wrong or missing token, and on a runtime without one', () => {
     for (const [header, token] of [
-      ['Bearer nope', 'tok'],
+      ['nope', 'tok'],
       [undefined, 'tok'],
-      ['tok', 'tok'],
-      ['Bearer tok', null],
+      ['Bearer tok', 'tok'],
+      ['tok', null],
     ] as const) {
       expect(takeContinueKey(req(header), { [CONTINUE_METADATA_KEY]: true }, undefined, token).kind).toBe('refused');
     }

@@ -1,11 +1,11 @@
 // The studio's reserved "continue from the checkpoint" metadata key (src/shared/thread-state.ts,
 // docs/security.md "The studio's reserved metadata"): a fork's run continues its thread with no
 // new input. Only the studio that started this runtime may ask for it: the request must carry
-// STUDIO_CONTROL_HEADER with its control token. Anyone else is refused with a JSON-RPC error
+// CONTROL_CREDENTIAL_HEADER with its control token (control-credential.ts). Anyone else is refused with a JSON-RPC error
 // naming the key; the key never reaches the SDK, the task store or the thread.
 import type { Request } from 'express';
-import { CONTINUE_METADATA_KEY, STUDIO_CONTROL_HEADER } from '../../../shared/thread-state.ts';
-import { isControlCredential } from '../debug/routes.ts';
+import { CONTINUE_METADATA_KEY } from '../../../shared/thread-state.ts';
+import { hasControlCredential } from './control-credential.ts';
 
 export type ContinueKey = { kind: 'absent' } | { kind: 'continue' } | { kind: 'refused'; message: string; data: Record<string, unknown> };
 
@@ -20,8 +20,7 @@ export function takeContinueKey(
   delete paramsMeta[CONTINUE_METADATA_KEY];
   if (messageMeta) delete messageMeta[CONTINUE_METADATA_KEY];
   if (asked === undefined) return { kind: 'absent' };
-  const header = req.headers[STUDIO_CONTROL_HEADER];
-  if (controlToken && typeof header === 'string' && isControlCredential(header, controlToken)) return { kind: 'continue' };
+  if (hasControlCredential(req.headers, controlToken)) return { kind: 'continue' };
   return {
     kind: 'refused',
     message: `Invalid params: metadata['${CONTINUE_METADATA_KEY}'] is reserved to the studio that started this runtime`,

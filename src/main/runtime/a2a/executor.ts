@@ -105,6 +105,7 @@ export class GraphAgentExecutor implements AgentExecutor {
           configurable: meta.configurable,
           streaming: meta.streaming,
           fromCheckpoint: meta.fromCheckpoint === true,
+          debug: meta.debug ?? null,
           signal: run.controller.signal,
           canceled: () => run.canceled,
         },

@@ -6,6 +6,8 @@ import { noteRequest } from '../observability/request-context.ts';
 
 import { captureTokenOf, RESERVED_CAPTURE_KEY } from '../../../shared/runtime-contract.ts';
 import { takeContinueKey } from './continue-key.ts';
+import { DebugControlSchema, RESERVED_DEBUG_KEY, type DebugControl } from '../../../shared/breakpoints.ts';
+import { hasControlCredential } from './control-credential.ts';
 
 export { RESERVED_CAPTURE_KEY };
 export const OBSERVATION_LABEL_KEYS = ['userId', 'agentId', 'agentName', 'workflowId', 'workflowName', 'chatbotId', 'chatbotName'] as const;
@@ -26,6 +28,8 @@ export interface RequestMeta {
   /** The studio's reserved continue key (continue-key.ts): the turn continues the thread from
    * its latest checkpoint with no new input. */
   fromCheckpoint?: boolean;
+  /** Breakpoints, step mode or a continue from the studio (RESERVED_DEBUG_KEY); null for every other caller. */
+  debug?: DebugControl | null;
 }
 
 /** Request metadata by messageId, from the HTTP layer to the executor. Entries are taken
@@ -173,7 +177,7 @@ export interface GateOptions {
   waitingTask?: (contextId: string) => Promise<string | undefined>;
   /** A method refused now (a draining runtime, http/drain.ts): answered with HTTP 503. */
   refusal?: (method: string) => { code: number; message: string; data?: Record<string, unknown> } | null;
-  /** The studio's control token (RUNTIME_CONTROL_TOKEN): the one credential of the reserved continue key. */
+  /** The studio's control token (RUNTIME_CONTROL_TOKEN): a request carrying it may use the reserved continue key and RESERVED_DEBUG_KEY. */
   controlToken?: string | null;
 }
 
@@ -247,6 +251,7 @@ export function jsonRpcGate(store: RequestMetaStore, { onRequest, waitingTask, r
     const continued = takeContinueKey(req, paramsMeta, messageMeta, controlToken);
     if (continued.kind === 'refused') return reply(body.id, JSONRPC.INVALID_PARAMS, continued.message, continued.data);
     params.metadata = paramsMeta;
+    const debug = takeDebugControl(paramsMeta, messageMeta, hasControlCredential(req.headers, controlToken));
     const captureToken = captureTokenOf(reserved);
     const history = paramsMeta.history ?? messageMeta?.history;
     const metadata = { ...paramsMeta };
@@ -262,6 +267,7 @@ export function jsonRpcGate(store: RequestMetaStore, { onRequest, waitingTask, r
       captureToken,
       configurable,
       streaming: body.method === 'message/stream' || !blocking,
+      debug,
       ...(continued.kind === 'continue' ? { fromCheckpoint: true } : {}),
     });
     if (!waitingTask || typeof message.contextId !== 'string' || !message.contextId || message.taskId !== undefined) return next();
@@ -273,4 +279,15 @@ export function jsonRpcGate(store: RequestMetaStore, { onRequest, waitingTask, r
       (err: unknown) => next(err),
     );
   };
+}
+
+/** Removes the reserved debug key from both metadata objects (it never reaches the SDK, the task
+ * store or the thread) and answers its value when the caller is the studio, else null. */
+function takeDebugControl(paramsMeta: Record<string, unknown>, messageMeta: Record<string, unknown> | undefined, trusted: boolean): DebugControl | null {
+  const value = paramsMeta[RESERVED_DEBUG_KEY] ?? messageMeta?.[RESERVED_DEBUG_KEY];
+  delete paramsMeta[RESERVED_DEBUG_KEY];
+  if (messageMeta) delete messageMeta[RESERVED_DEBUG_KEY];
+  if (!trusted || value === undefined) return null;
+  const parsed = DebugControlSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
 }

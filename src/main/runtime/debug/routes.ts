@@ -26,12 +26,6 @@ export interface DebugRouteDeps {
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
 
-/** Whether an `Authorization`-style value is `Bearer <token>` (compared in constant time). */
-export function isControlCredential(value: string | undefined, token: string): boolean {
-  const m = /^Bearer\s+(\S+)$/i.exec(value ?? '');
-  return !!m && timingSafeEqual(sha256(m[1]!), sha256(token));
-}
-
 function controlGate(token: string) {
   const expected = sha256(token);
   return (req: Request, res: Response, next: NextFunction) => {

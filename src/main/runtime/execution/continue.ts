@@ -1,20 +1,50 @@
-// A turn that continues its thread from the thread's latest checkpoint with no new input (a
-// fork's run, docs/playground-api.md "Fork and re-run from a checkpoint"): LangGraph's stream
-// with a null input resumes the checkpoint's `next` tasks, so the nodes before it do not run
-// again. The conversation is the thread's as copied: no human message is added.
+// Continuing a thread from its latest checkpoint, with no new input: the graph streams with a
+// null input and LangGraph runs the checkpoint's next nodes, so the nodes before it do not run
+// again (docs/playground-api.md, "Breakpoints and stepping" and "Fork and re-run from a
+// checkpoint": a paused run's Continue/Step, and a fork's run on its copied thread). A thread
+// with nothing left to run cannot be continued.
+import { Command } from '@langchain/langgraph';
 import { AgentError } from '../../../sdk/errors.ts';
-import { prepareInput, type InputCall, type InputDeps } from './input.ts';
+import type { AgentRequest } from '../../../sdk/state.ts';
+import type { PausePoint } from '../../../shared/breakpoints.ts';
+import type { Generation } from '../project/registry.ts';
 
-/** The graph's input for a continue: null, once the thread is known to have a checkpoint. */
-export async function continueInput(deps: Pick<InputDeps, 'checkpointer'>, contextId: string): Promise<null> {
-  const tuple = await deps.checkpointer().getTuple({ configurable: { thread_id: contextId, checkpoint_ns: '' } });
-  if (!tuple) {
-    throw new AgentError({ code: 'INVALID_INPUT', reason: 'nothing_to_continue', message: `Thread '${contextId}' has no checkpoint to continue from.` });
+/** The graph's input that continues the thread from its latest checkpoint (null, or a resume past
+ * a fan-out gate), and the request
+ * of the turn that paused (the thread's `request` channel): the continued turn's evaluators judge
+ * the answer against it, not against the empty message that asked to continue. */
+export async function continueInput(
+  gen: Generation,
+  threadId: string,
+  pausedAt: PausePoint | undefined,
+  emit: (name: string, fields: Record<string, unknown>) => void,
+): Promise<{ input: Command | null; request: AgentRequest | undefined }> {
+  // A reload since the pause runs the new code from the paused checkpoint, and says so; a
+  // reload that removed the node the run paused before leaves nothing to continue there.
+  const reloaded = pausedAt?.generation !== undefined && pausedAt.generation !== gen.number;
+  // A fan-out branch (`skills[refund]`) lives in its node.
+  const node = pausedAt?.node.replace(/\[.+\]$/, '');
+  if (pausedAt && node && pausedAt.when === 'before' && gen.graph.nodes && !(node in gen.graph.nodes)) {
+    throw new AgentError({
+      code: 'INVALID_INPUT',
+      reason: 'paused_node_missing',
+      message: `The loaded graph no longer has node '${pausedAt.node}', where this run paused (the project was reloaded): stop the paused run, or fork from its last checkpoint.`,
+      detail: { node: pausedAt.node, paused_generation: pausedAt.generation ?? null, generation: gen.number },
+    });
   }
-  return null;
-}
-
-/** A turn's graph input: a continue's null, else the message's input (input.ts). */
-export function turnInput(deps: InputDeps, fromCheckpoint: boolean | undefined, call: InputCall): Promise<unknown> {
-  return fromCheckpoint ? continueInput(deps, call.contextId) : prepareInput(deps, call);
+  if (pausedAt)
+    emit('debug.continue', { node: pausedAt.node, when: pausedAt.when, paused_generation: pausedAt.generation ?? null, generation: gen.number, reloaded });
+  const state = await gen.graph.getState({ configurable: { thread_id: threadId } });
+  // Paused at a fan-out gate (a dynamic interrupt inside the node): resumed past it. (A task that
+  // already took a resume has writes, so LangGraph leaves it out of `next`.)
+  const gated = state.tasks?.some((t) => t.interrupts?.length) ?? false;
+  if (!state.next?.length && !gated) {
+    throw new AgentError({
+      code: 'INVALID_INPUT',
+      reason: 'nothing_to_continue',
+      message: `Thread ${threadId} has no paused step to continue: its latest checkpoint has no next node.`,
+    });
+  }
+  const values = (state.values ?? {}) as { request?: AgentRequest };
+  return { input: gated ? new Command({ resume: true }) : null, request: values.request ?? undefined };
 }

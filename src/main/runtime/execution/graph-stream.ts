@@ -28,10 +28,14 @@ export interface StreamOutcome {
   response: AgentResponse | null;
   /** Text of the last AI message the exit node returned: the answer when no response.text. */
   exitText: string | undefined;
+  /** The graph stopped at a static interrupt (a breakpoint: `__interrupt__` with no value). */
+  paused: boolean;
+  /** The last node of the root graph that wrote an update. */
+  lastNode: string | null;
 }
 
 export async function consumeGraphStream(stream: AsyncIterable<unknown>, o: StreamOptions): Promise<StreamOutcome> {
-  const out: StreamOutcome = { interrupt: undefined, response: null, exitText: undefined };
+  const out: StreamOutcome = { interrupt: undefined, response: null, exitText: undefined, paused: false, lastNode: null };
   const stageStart = new Map<string, number>();
   for await (const item of stream) {
     // [namespace, mode, payload] with `subgraphs: true`, else [mode, payload].
@@ -41,7 +45,9 @@ export async function consumeGraphStream(stream: AsyncIterable<unknown>, o: Stre
     if (mode === 'updates') {
       if (!root) continue; // a subgraph's updates reach the root through its parent node
       if (payload?.__interrupt__?.length) out.interrupt ??= payload.__interrupt__[0];
+      else if (payload?.__interrupt__) out.paused = true;
       for (const [node, update] of Object.entries(payload ?? {})) {
+        if (node !== '__interrupt__') out.lastNode = node;
         if (!update || typeof update !== 'object') continue;
         if ('response' in update) out.response = (update as { response: AgentResponse | null }).response;
         if (node === o.exitNode) out.exitText = lastAiText((update as { messages?: unknown }).messages) ?? out.exitText;

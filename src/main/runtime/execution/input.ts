@@ -8,6 +8,7 @@ import { HumanMessage, type BaseMessage, type RemoveMessage } from '@langchain/c
 import { AgentError } from '../../../sdk/errors.ts';
 import type { AgentRequest } from '../../../sdk/state.ts';
 import { contractProblemsText, describeContractErrors } from '../../../shared/contracts.ts';
+import { pauseOf } from '../../../shared/breakpoints.ts';
 import type { RuntimeSettings } from '../config.ts';
 import type { Generation, MemoryConfig } from '../project/registry.ts';
 import type { MemoryStore, TranscriptMessage } from '../store/types.ts';
@@ -68,7 +69,8 @@ export async function prepareInput(deps: InputDeps, c: InputCall): Promise<unkno
   const tuple = saver.readForRun ? await saver.readForRun(contextId) : await saver.getTuple({ configurable: { thread_id: contextId, checkpoint_ns: '' } });
   const cold = !tuple;
   const writes = tuple?.pendingWrites ?? [];
-  const pending = writes.some((w) => w[1] === '__interrupt__') && !writes.some((w) => w[1] === '__resume__');
+  // A fan-out gate of a stopped breakpoint pause (execution/breakpoints.ts) is no question: a new message does not answer it.
+  const pending = writes.some((w) => w[1] === '__interrupt__' && !isGate(w[2])) && !writes.some((w) => w[1] === '__resume__');
   const history = (tuple?.checkpoint.channel_values?.messages ?? []) as BaseMessage[];
   if (settings.maxHistoryTokens !== null) capInput(request, settings.maxHistoryTokens, emit);
   const human = new HumanMessage(request.text || '(structured input)');
@@ -114,4 +116,9 @@ async function fold(
   await store.putMemory(settings.agentId, threadId, SUMMARY_KEY, { text, folded_messages: total, updated_at: new Date().toISOString() });
   emit('memory.summarized', { folded_messages: plan.folded.length, kept_messages: messages.length - plan.folded.length, total_folded: total });
   return { removals: plan.removals, summary: text };
+}
+
+function isGate(value: unknown): boolean {
+  const first = Array.isArray(value) ? value[0] : value;
+  return pauseOf((first as { value?: unknown } | undefined)?.value) !== null;
 }

@@ -22,9 +22,11 @@ import { StoreUnavailableError } from '../store/unavailable.ts';
 import { consumeGraphStream, type StreamOutcome } from './graph-stream.ts';
 import { runEvaluators } from './evaluators.ts';
 import { SpanTracker } from './spans.ts';
-import { validateContracts, type InputDeps } from './input.ts';
+import { prepareInput, validateContracts, type InputDeps } from './input.ts';
 import { TURN_TASK_CONFIG_KEY } from '../../../shared/thread-state.ts';
-import { turnInput } from './continue.ts';
+import { PAUSE_DATA_KEY, type DebugControl, type PausePoint } from '../../../shared/breakpoints.ts';
+import { branchGates, gatePause, interruptOptions, pausePoint, pauseText } from './breakpoints.ts';
+import { continueInput } from './continue.ts';
 
 export interface TurnDeps extends InputDeps {
   settings: InputDeps['settings'] & Pick<RuntimeSettings, 'captureUrl' | 'nodeSpans' | 'stageTiming' | 'checkpointDurability'>;
@@ -56,6 +58,8 @@ export interface Turn {
   streaming: boolean;
   /** Continue the thread from its latest checkpoint with no new input (continue.ts). */
   fromCheckpoint?: boolean;
+  /** The studio's breakpoints, step mode or continue (a2a/request-meta.ts); null for other callers. */
+  debug?: DebugControl | null;
   signal: AbortSignal;
   /** Whether the turn was canceled (tasks/cancel): it then reports nothing more. */
   canceled(): boolean;
@@ -148,16 +152,27 @@ async function steps(s: TurnState): Promise<Outcome> {
   tracer.emit('invoke.start', { message_id: turn.messageId, parts: turn.partKinds, user_id: turn.request.metadata.userId });
   validateContracts(turn.gen, turn.request);
   const emit = (name: string, fields: Record<string, unknown>) => tracer.emit(name, fields);
-  const input = await turnInput(s.deps, turn.fromCheckpoint, {
-    request: turn.request,
-    history: turn.history,
-    contextId: turn.contextId,
-    emit,
-    transcript: s.transcript,
-    signal: turn.signal,
-  });
+  // A continue (a paused run's Continue/Step, or a fork's run) runs the thread on from its
+  // checkpoint: no new input, no new human turn (continue.ts).
+  const continuing = turn.fromCheckpoint === true || turn.debug?.continue === true;
+  const resumed = continuing ? await continueInput(turn.gen, turn.contextId, turn.debug?.paused_at, emit) : null;
+  if (resumed?.request) turn.request = resumed.request;
+  const input = resumed
+    ? resumed.input
+    : await prepareInput(s.deps, {
+        request: turn.request,
+        history: turn.history,
+        contextId: turn.contextId,
+        emit,
+        transcript: s.transcript,
+        signal: turn.signal,
+      });
   const streamed = await streamGraph(s, input);
-  return streamed.interrupt ? inputRequired(s, streamed.interrupt) : await completed(s, streamed);
+  const gate = streamed.interrupt ? await gatePause(turn.gen, turn.contextId, streamed.interrupt) : null;
+  if (gate) return paused(s, gate);
+  if (streamed.interrupt) return inputRequired(s, streamed.interrupt);
+  const at = streamed.paused ? await pausePoint(turn.gen, turn.contextId, turn.debug, streamed.lastNode) : null;
+  return at ? paused(s, at) : await completed(s, streamed);
 }
 
 async function streamGraph(s: TurnState, input: unknown): Promise<StreamOutcome> {
@@ -173,7 +188,7 @@ async function streamGraph(s: TurnState, input: unknown): Promise<StreamOutcome>
   if (s.spansWanted || deps.settings.stageTiming) modes.push('tasks');
   const stream = await gen.graph.stream(input, {
     // The task id goes into each checkpoint's metadata (store/turn-stamp.ts).
-    configurable: { thread_id: turn.contextId, ...turn.configurable, [TURN_TASK_CONFIG_KEY]: turn.taskId },
+    configurable: { thread_id: turn.contextId, ...turn.configurable, [TURN_TASK_CONFIG_KEY]: turn.taskId, ...branchGates(turn.debug) },
     streamMode: modes as ('updates' | 'messages' | 'custom' | 'tasks')[],
     subgraphs: deps.settings.nodeSpans,
     signal: turn.signal,
@@ -182,6 +197,8 @@ async function streamGraph(s: TurnState, input: unknown): Promise<StreamOutcome>
     // re-serialise the whole thread several times a turn. The studio's child checkpoints
     // every step, for the debugger (CHECKPOINT_DURABILITY, docs/performance.md).
     durability: deps.settings.checkpointDurability,
+    // The studio's breakpoints (execution/breakpoints.ts); none for any other caller.
+    ...interruptOptions(turn.debug, gen),
   });
   return consumeGraphStream(stream, {
     exitNode: gen.exitNode,
@@ -211,6 +228,16 @@ function inputRequired(s: TurnState, interrupt: { value?: unknown }): Outcome {
   return {
     end: { state: 'input-required', duration_ms: durationMs(s), ...latencyField(s) },
     publish: () => s.events.inputRequired(question, value),
+  };
+}
+
+/** The graph stopped at a breakpoint: the task waits for input (a continue), like an interrupt,
+ * and the answer's DataPart says where it paused. Nothing is added to the thread's messages. */
+function paused(s: TurnState, at: PausePoint): Outcome {
+  s.deps.stats.input_required += 1;
+  return {
+    end: { state: 'input-required', breakpoint: at, duration_ms: durationMs(s), ...latencyField(s) },
+    publish: () => s.events.inputRequired(pauseText(at), { [PAUSE_DATA_KEY]: at }),
   };
 }
 

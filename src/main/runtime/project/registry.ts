@@ -21,6 +21,8 @@ export interface RunnableGraph {
     options?: { limit?: number; before?: Record<string, unknown>; filter?: Record<string, unknown> },
   ): AsyncIterableIterator<StateSnapshot>;
   checkpointer?: BaseCheckpointSaver | boolean;
+  /** The top graph's nodes by name (breakpoints match these, execution/breakpoints.ts). */
+  nodes?: Record<string, unknown>;
   getGraphAsync(): Promise<{
     nodes: Record<string, { id: string; name?: string }>;
     edges: { source: string; target: string; conditional?: boolean; data?: unknown }[];

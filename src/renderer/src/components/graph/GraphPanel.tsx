@@ -4,9 +4,11 @@ import type { GraphNode, GraphView as AgentGraph } from '../../../../shared/grap
 import { buildSpans, graphPath } from '../../../../shared/spans.ts';
 import { isActive } from '../../../../shared/playground.ts';
 import { useAgentGraph, useCreateSession } from '../../api/queries.ts';
+import { useBreakpoints } from '../../api/breakpoints.ts';
 import { runEndOf, useRunStream } from '../../hooks/useRunStream.ts';
 import { useUi } from '../../state/ui.ts';
 import { Composer } from '../composer/Composer.tsx';
+import { BreakpointButtons, BreakpointList } from './BreakpointButtons.tsx';
 import { GraphView, type RunOverlay } from './GraphView.tsx';
 
 /** The compact composer, in the selected session; without one, a button that starts one. */
@@ -43,7 +45,7 @@ function GoToSource({ node }: { node: string }) {
   );
 }
 
-function NodeDetails({ node, graph }: { node: GraphNode; graph: AgentGraph }) {
+function NodeDetails({ node, graph, sessionId }: { node: GraphNode; graph: AgentGraph; sessionId: string | null }) {
   const label = (id: string) => graph.nodes.find((n) => n.id === id)?.label ?? id;
   const edgeList = (edges: AgentGraph['edges'], end: 'source' | 'target') =>
     edges.length ? (
@@ -66,6 +68,7 @@ function NodeDetails({ node, graph }: { node: GraphNode; graph: AgentGraph }) {
       </h2>
       {node.exit ? <p className="muted">Exit node: its model output is what streams.</p> : null}
       <GoToSource node={node.id} />
+      {sessionId ? <BreakpointButtons sessionId={sessionId} node={node.id} /> : null}
       <h3 className="subhead">Comes from</h3>
       {edgeList(
         graph.edges.filter((e) => e.target === node.id),
@@ -98,15 +101,28 @@ export function GraphPanel({ sessionId }: { sessionId: string | null }) {
   const runId = useUi((s) => s.runId);
   const graph = useAgentGraph();
   const overlay = useRunOverlay(runId);
+  const breakpoints = useBreakpoints(sessionId).data ?? [];
+  const marks = new Map<string, string>();
+  for (const b of breakpoints) marks.set(b.node, marks.has(b.node) ? 'both' : b.when);
   const node = graph.data?.nodes.find((n) => n.id === selectedNodeId) ?? null;
   const onNodeSelect = (n: GraphNode) => selectNode(n.id);
   return (
     <div className="graph-panel">
       <div className="graph-panel__canvas">
-        <GraphView selectedNodeId={selectedNodeId} onNodeSelect={onNodeSelect} overlay={overlay} />
+        <GraphView selectedNodeId={selectedNodeId} onNodeSelect={onNodeSelect} overlay={overlay} breakpoints={marks} />
       </div>
       <aside className="graph-panel__side" aria-label="Selected node and composer">
-        {node && graph.data ? <NodeDetails node={node} graph={graph.data} /> : <p className="muted">Select a node: “Go to source” opens its function.</p>}
+        {node && graph.data ? (
+          <NodeDetails node={node} graph={graph.data} sessionId={sessionId} />
+        ) : (
+          <p className="muted">Select a node: “Go to source” opens its function.</p>
+        )}
+        {sessionId ? (
+          <>
+            <BreakpointButtons sessionId={sessionId} node="*" />
+            <BreakpointList sessionId={sessionId} />
+          </>
+        ) : null}
         <GraphComposer sessionId={sessionId} />
       </aside>
     </div>

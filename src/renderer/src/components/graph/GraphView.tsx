@@ -32,10 +32,13 @@ export function GraphView({
   selectedNodeId,
   onNodeSelect,
   overlay,
+  breakpoints,
 }: {
   selectedNodeId: string | null;
   onNodeSelect: (node: GraphNode) => void;
   overlay?: RunOverlay;
+  /** The session's breakpoints by node id ("before", "after", or both), marked on their nodes. */
+  breakpoints?: Map<string, string>;
 }) {
   const graph = useAgentGraph();
   const [layout, setLayout] = useState<GraphLayout | null>(null);
@@ -125,6 +128,7 @@ export function GraphView({
               data-node-id={n.id}
               data-run-state={overlay && clickable ? (visit ? visit.status : overlay.ended ? 'unreached' : 'pending') : undefined}
               data-run-count={visit?.count}
+              data-breakpoint={breakpoints?.get(n.id)}
             >
               <rect width={n.width} height={n.height} rx={n.kind === 'node' ? 8 : n.height / 2} />
               <text x={n.width / 2} y={n.height / 2} className="graph__label">
@@ -135,6 +139,7 @@ export function GraphView({
                   exit
                 </text>
               ) : null}
+              {breakpoints?.has(n.id) ? <circle cx={0} cy={n.height / 2} r={5} className="graph__breakpoint" aria-hidden="true" /> : null}
               {visit ? (
                 <text x={8} y={11} className="graph__order" aria-hidden="true" data-testid="graph-node-order">
                   {visit.order}

@@ -13,6 +13,7 @@ import { CopyButton } from '../CopyButton.tsx';
 import { DataTree } from './DataTree.tsx';
 import { Diagnostics } from './Diagnostics.tsx';
 import { PartsView } from './Parts.tsx';
+import { PauseBar } from './PauseBar.tsx';
 import { PhaseStepper } from './PhaseStepper.tsx';
 import { ScoresTable } from './ScoresTable.tsx';
 import { Section } from './Section.tsx';
@@ -264,11 +265,13 @@ export function RunView({ runId }: { runId: string }) {
         durationMs={run.duration_ms}
         recommendedCommand={stream.recommendedCommand}
         question={status === 'input_required' && detailCaughtUp ? questionOf(run.output_parts) : null}
-        onReply={() => startResume(run.run_id)}
+        onReply={reason === 'breakpoint' ? undefined : () => startResume(run.run_id)}
         failure={status === 'failed' && detailCaughtUp ? failureOf(run.output_parts) : null}
         onEditResend={() => void editAndResend(run)}
         onSource={(f) => openSource({ node: f.node, file: f.source?.file, line: f.source?.line, column: f.source?.column })}
       />
+
+      {status === 'input_required' && reason === 'breakpoint' ? <PauseBar run={run} /> : null}
 
       <PhaseStepper phases={stream.phases} status={status} />
 
@@ -303,7 +306,7 @@ export function RunView({ runId }: { runId: string }) {
       ) : null}
 
       <Section title="Nodes" count={spanCount} testId="nodes-section">
-        <Waterfall traces={stream.traces} ended={runEndOf(stream)} />
+        <Waterfall traces={stream.traces} ended={runEndOf(stream)} sessionId={run.session_id} />
       </Section>
 
       <StateSection run={run} active={active} />

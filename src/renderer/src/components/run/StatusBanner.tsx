@@ -110,7 +110,9 @@ export function StatusBanner({
     <div className={`banner banner--${tone}`} data-testid="status-banner" data-status={status} data-reason={reason ?? ''}>
       <div className="banner__main">
         <StatusBadge status={status} />
-        <span className="banner__text">{describe(status, durationMs)}</span>
+        <span className="banner__text">
+          {reason === 'breakpoint' ? 'The run paused at a breakpoint: Continue, Step or Stop it below.' : describe(status, durationMs)}
+        </span>
         {reason ? (
           <p className="banner__reason" data-testid="status-reason">
             <strong>Reason: {reasonLabel(reason)}.</strong> {REASON_TEXT[reason] ?? ''}

@@ -7,6 +7,7 @@ import { buildSpans, type RunEnd, type SpanView } from '../../../../shared/spans
 import { formatDuration } from '../../lib/format.ts';
 import { useUi } from '../../state/ui.ts';
 import type { TraceRunEvent } from '../../hooks/useRunStream.ts';
+import { BreakpointButtons } from '../graph/BreakpointButtons.tsx';
 import { DataTree } from './DataTree.tsx';
 
 const STATUS_LABEL: Record<SpanView['status'], string> = {
@@ -33,7 +34,7 @@ function Bar({ span, total }: { span: SpanView; total: number }) {
   );
 }
 
-function SpanDetail({ span }: { span: SpanView }) {
+function SpanDetail({ span, sessionId }: { span: SpanView; sessionId?: string }) {
   const openSource = useUi((s) => s.openSource);
   const where = span.error?.source;
   return (
@@ -55,6 +56,7 @@ function SpanDetail({ span }: { span: SpanView }) {
           Go to source
         </button>
       </p>
+      {sessionId ? <BreakpointButtons sessionId={sessionId} node={span.node} /> : null}
       {span.error ? (
         <div className="waterfall__error" role="note" data-testid="span-error">
           <p>
@@ -93,7 +95,7 @@ function SpanDetail({ span }: { span: SpanView }) {
 }
 
 /** `ended`: how the run ended (null while active): a span it left open ends with it. */
-export function Waterfall({ traces, ended }: { traces: TraceRunEvent[]; ended: RunEnd | null }) {
+export function Waterfall({ traces, ended, sessionId }: { traces: TraceRunEvent[]; ended: RunEnd | null; sessionId?: string }) {
   const [selected, setSelected] = useState<string | null>(null);
   const tree = buildSpans(
     traces.map((e) => ({ name: e.name, ts: e.ts, data: (e.data ?? {}) as Record<string, unknown> })),
@@ -147,7 +149,7 @@ export function Waterfall({ traces, ended }: { traces: TraceRunEvent[]; ended: R
               <span className="waterfall__time">{span.duration === null ? '…' : formatDuration(span.duration)}</span>
               <span className={`waterfall__status waterfall__status--${span.status}`}>{statusLabel(span)}</span>
             </button>
-            {span.id === selected ? <SpanDetail span={span} /> : null}
+            {span.id === selected ? <SpanDetail span={span} sessionId={sessionId} /> : null}
           </li>
         ))}
       </ol>
