@@ -5,44 +5,17 @@
 // of the conversation, the edit, the new session and run), to the new run being `running`
 // (its A2A stream from the copy opens; polled every ms), and to the run's end. p50 of each.
 // Usage: node bin/run-ts.mjs bench/fork.bench.ts [turns=200] [samples=20]
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import pino from 'pino';
-import { startStudio } from '../src/main/studio/studio.ts';
-import { pct, REPO } from './load.ts';
+import { pct } from './load.ts';
+import { longThread, startBenchStudio, TEXTS } from './studio-thread.ts';
 
 const [turns = 200, samples = 20] = process.argv.slice(2).map(Number);
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fork-bench-'));
-process.env.SCRIPTED_DELAY_MS = '0';
-const studio = await startStudio({ projectDir: path.join(REPO, 'examples/support-desk'), port: 0, dataDir, logger: pino({ level: 'warn' }) });
-const api = `${studio.url}api/playground/v1`;
-const json = async (method: string, p: string, body?: unknown): Promise<any> => {
-  const res = await fetch(`${api}${p}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
-  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
-  return res.json();
-};
-const ended = async (runId: string): Promise<void> => {
-  for (;;) {
-    const run = await json('GET', `/runs/${runId}`);
-    if (!['queued', 'preparing', 'running'].includes(run.status)) {
-      if (run.status !== 'completed') throw new Error(`run ${runId} ended ${run.status}`);
-      return;
-    }
-    await new Promise((r) => setTimeout(r, 5));
-  }
-};
-const TEXTS = ['Where is my order ORD-12345?', 'I want a refund for order ORD-12345. Where is my order ORD-23456?', 'How do I reset my password?'];
+const bench = await startBenchStudio('fork');
+const { studio, json, ended } = bench;
 
 try {
-  const session = (await json('POST', '/sessions', { title: 'bench' })).session_id as string;
-  let last = '';
-  const t0 = Date.now();
-  for (let i = 0; i < turns; i++) {
-    last = (await json('POST', `/sessions/${session}/runs`, { parts: [{ kind: 'text', text: i === turns - 1 ? TEXTS[1] : TEXTS[i % TEXTS.length] }] })).run_id;
-    await ended(last);
-  }
-  const building = Date.now() - t0;
+  const { runs, seconds: building } = await longThread(bench, turns, TEXTS[1]);
+  const last = runs.at(-1)!;
   const afterRouter = (await json('GET', `/runs/${last}/checkpoints`)).items.find((c: { writes: object }) => 'router' in c.writes);
   const accepted: number[] = [];
   const invoking: number[] = [];
@@ -68,7 +41,7 @@ try {
       ms.sort((x, y) => x - y),
       50,
     ).toFixed(1);
-  console.log(`fork, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(2)}; ${turns} turns built in ${(building / 1000).toFixed(0)} s`);
+  console.log(`fork, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(2)}; ${turns} turns built in ${building} s`);
   console.log('| fork of the last turn after router (intents edited) | p50 |');
   console.log('|---|---|');
   console.log(`| request to 202 (copy, conversation, edit, session and run) | ${p50(accepted)} ms |`);

@@ -11,41 +11,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pino from 'pino';
 import { openSqliteStore } from '../src/main/runtime/store/sqlite.ts';
 import { exampleGraph } from './example.ts';
-import { startStudio } from '../src/main/studio/studio.ts';
-import { pct, REPO } from './load.ts';
+import { pct } from './load.ts';
+import { longThread, startBenchStudio } from './studio-thread.ts';
 
 const [turns = 200, samples = 30] = process.argv.slice(2).map(Number);
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'thread-state-bench-'));
-process.env.SCRIPTED_DELAY_MS = '0';
-const studio = await startStudio({ projectDir: path.join(REPO, 'examples/support-desk'), port: 0, dataDir, logger: pino({ level: 'warn' }) });
-const api = `${studio.url}api/playground/v1`;
-const json = async (method: string, p: string, body?: unknown): Promise<any> => {
-  const res = await fetch(`${api}${p}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
-  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
-  return res.json();
-};
-const TEXTS = ['Where is my order ORD-12345?', 'I want a refund for order ORD-12345. Where is my order ORD-23456?', 'How do I reset my password?'];
+const bench = await startBenchStudio('thread-state');
+const { studio, json, dataDir } = bench;
 
 try {
-  const session = (await json('POST', '/sessions', { title: 'bench' })).session_id as string;
-  const runs: string[] = [];
-  const t0 = Date.now();
-  for (let i = 0; i < turns; i++) {
-    const { run_id } = await json('POST', `/sessions/${session}/runs`, { parts: [{ kind: 'text', text: TEXTS[i % TEXTS.length] }] });
-    for (;;) {
-      const run = await json('GET', `/runs/${run_id}`);
-      if (!['queued', 'preparing', 'running'].includes(run.status)) {
-        if (run.status !== 'completed') throw new Error(`turn ${i} ended ${run.status}`);
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    runs.push(run_id);
-  }
-  const building = Date.now() - t0;
+  const { session, runs, seconds: building } = await longThread(bench, turns);
   const last = (await json('GET', `/runs/${runs.at(-1)}/checkpoints`)).items.at(-1);
   const first = (await json('GET', `/runs/${runs[0]}/checkpoints`)).items.find((c: { writes: object }) => 'router' in c.writes);
   const thread = (await json('GET', `/runs/${runs[0]}`)).context_id as string;
@@ -81,7 +57,7 @@ try {
   rows.push(['Playground page of 50 (newest)', await time(() => json('GET', `/sessions/${session}/checkpoints?limit=50`))]);
   const count = (await json('GET', `/sessions/${session}/checkpoints?limit=200`)).items.length;
   console.log(
-    `thread state, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(2)}; ${turns} turns built in ${(building / 1000).toFixed(0)} s; ≥${count} checkpoints`,
+    `thread state, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(2)}; ${turns} turns built in ${building} s; ≥${count} checkpoints`,
   );
   console.log('| read | p50 |');
   console.log('|---|---|');
