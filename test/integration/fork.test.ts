@@ -10,8 +10,7 @@ import { CONTINUE_METADATA_KEY, DEBUG_BASE } from '../../src/shared/thread-state
 import { CONTROL_CREDENTIAL_HEADER } from '../../src/shared/breakpoints.ts';
 import { startTestStudio, waitForRun, type TestStudio } from './helpers/playground-studio.ts';
 import { storedSpanEnds } from './helpers/spans.ts';
-import { startTestRuntime, type TestRuntime } from './helpers/runtime.ts';
-import { dropSchema, newSchema, TEST_DSN } from './helpers/postgres.ts';
+import { usePostgresDebugRuntime } from './helpers/debug-runtime.ts';
 
 const TWO = 'I want a refund for order ORD-12345. Where is my order ORD-23456?';
 type Ckpt = { checkpoint_id: string; writes: Record<string, string[]>; next: string[] };
@@ -108,18 +107,10 @@ describe('fork and re-run from a checkpoint, through the Playground', () => {
 });
 
 describe("the runtime's fork endpoint and continue key on PostgreSQL", () => {
-  const schema = newSchema('fork');
-  let rt: TestRuntime;
-  beforeAll(async () => {
-    rt = await startTestRuntime({ env: { POSTGRES_DSN: TEST_DSN, POSTGRES_SCHEMA: schema, RUNTIME_CONTROL_TOKEN: 'tok', CHECKPOINT_DURABILITY: 'sync' } });
-  });
-  afterAll(async () => {
-    await rt?.close();
-    await dropSchema(schema);
-  });
+  const runtime = usePostgresDebugRuntime('fork');
 
   const rpc = async (body: unknown, headers: Record<string, string> = {}): Promise<any> =>
-    (await fetch(rt.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })).json();
+    (await fetch(runtime().url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })).json();
   const send = (contextId: string | undefined, text: string, metadata: Record<string, unknown> = {}) => ({
     jsonrpc: '2.0',
     id: 1,
@@ -129,11 +120,11 @@ describe("the runtime's fork endpoint and continue key on PostgreSQL", () => {
       metadata,
     },
   });
-  const debug = (thread: string) => `${rt.url}${DEBUG_BASE.slice(1)}/threads/${thread}`;
+  const debug = (thread: string) => `${runtime().url}${DEBUG_BASE.slice(1)}/threads/${thread}`;
   const get = async (url: string): Promise<any> => (await fetch(url, { headers: controlHeaders('tok') })).json();
   const post = async (url: string, body: unknown) =>
     fetch(url, { method: 'POST', headers: { ...controlHeaders('tok'), 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const transcript = async (thread: string) => (await get(`${rt.url}api/v1/memory/threads/${thread}/messages`)).data.messages as { role: string }[];
+  const transcript = async (thread: string) => (await get(`${runtime().url}api/v1/memory/threads/${thread}/messages`)).data.messages as { role: string }[];
 
   it('forks with an edit into a new thread and continues it only for the control credential; the original stays as it was', async () => {
     const first = await rpc(send(undefined, TWO));

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { controlHeaders } from '../../src/shared/runtime-contract.ts';
 import { DEBUG_BASE } from '../../src/shared/thread-state.ts';
 import { startTestStudio, waitForRun, type TestStudio } from './helpers/playground-studio.ts';
-import { rawRpc, startTestRuntime, type TestRuntime } from './helpers/runtime.ts';
-import { dropSchema, newSchema, TEST_DSN } from './helpers/postgres.ts';
+import { rawRpc, startTestRuntime } from './helpers/runtime.ts';
+import { usePostgresDebugRuntime } from './helpers/debug-runtime.ts';
 
 type Ckpt = {
   checkpoint_id: string;
@@ -127,25 +127,17 @@ describe('a session thread, step by step, through the Playground', () => {
 });
 
 describe('the debugger endpoints of a runtime on PostgreSQL', () => {
-  const schema = newSchema('dbg');
-  let rt: TestRuntime;
-  beforeAll(async () => {
-    rt = await startTestRuntime({ env: { POSTGRES_DSN: TEST_DSN, POSTGRES_SCHEMA: schema, RUNTIME_CONTROL_TOKEN: 'tok', CHECKPOINT_DURABILITY: 'sync' } });
-  });
-  afterAll(async () => {
-    await rt?.close();
-    await dropSchema(schema);
-  });
+  const runtime = usePostgresDebugRuntime('dbg');
 
   it('lists the checkpoints of every step stamped with their task, and one checkpoint with its state', async () => {
-    const res = await rawRpc(rt.url, {
+    const res = await rawRpc(runtime().url, {
       jsonrpc: '2.0',
       id: 1,
       method: 'message/send',
       params: { message: { kind: 'message', messageId: 'm-1', role: 'user', parts: [{ kind: 'text', text: TWO }] } },
     });
     expect(res.result.status.state).toBe('completed');
-    const base = `${rt.url}${DEBUG_BASE.slice(1)}/threads/${res.result.contextId}/checkpoints`;
+    const base = `${runtime().url}${DEBUG_BASE.slice(1)}/threads/${res.result.contextId}/checkpoints`;
     const get = async (url: string): Promise<any> => (await fetch(url, { headers: controlHeaders('tok') })).json();
     const page = await get(base);
     expect(page.success).toBe(true);
@@ -160,7 +152,7 @@ describe('the debugger endpoints of a runtime on PostgreSQL', () => {
     expect(((await missing.json()) as any).error.code).toBe('CHECKPOINT_NOT_FOUND');
 
     // A second turn on the thread: task_id keeps to one turn's checkpoints.
-    const next = await rawRpc(rt.url, {
+    const next = await rawRpc(runtime().url, {
       jsonrpc: '2.0',
       id: 2,
       method: 'message/send',

@@ -22,6 +22,11 @@ export function sha256(key: string): Buffer {
   return createHash('sha256').update(key, 'utf8').digest();
 }
 
+/** Whether a presented secret is `token`, compared in constant time (of equal-length digests). */
+export function sameToken(presented: string, token: string): boolean {
+  return timingSafeEqual(sha256(presented), sha256(token));
+}
+
 /** `name:hex` -> an entry, or the reason it is not one. */
 export function parseKeyEntry(entry: string): ApiKeyEntry | string {
   const colon = entry.lastIndexOf(':');

@@ -3,7 +3,6 @@
 // only in a studio's child (RUNTIME_CONTROL_TOKEN set) and answer only to that token: not to
 // callers' keys, not to operators' keys, never on the public A2A surface. Replies are in the
 // management envelope (spec 2.1).
-import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { CheckpointDetailQuerySchema, CheckpointListQuerySchema, DEBUG_BASE, ForkRequestSchema } from '../../../shared/thread-state.ts';
@@ -13,6 +12,8 @@ import { ManagementError, managementErrorHandler, ok } from '../management/envel
 import { jsonObject } from '../management/routes.ts';
 import { parseParams } from '../management/schemas.ts';
 import { InvalidEdit, type ThreadForker } from './fork.ts';
+import { sameToken } from '../auth/api-keys.ts';
+import { presentedCredential } from '../auth/credentials.ts';
 import { CheckpointNotFound, type ThreadStateReader } from './state.ts';
 
 export interface DebugRouteDeps {
@@ -24,13 +25,10 @@ export interface DebugRouteDeps {
   log: Logger;
 }
 
-const sha256 = (s: string) => createHash('sha256').update(s).digest();
-
 function controlGate(token: string) {
-  const expected = sha256(token);
   return (req: Request, res: Response, next: NextFunction) => {
-    const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
-    if (m && timingSafeEqual(sha256(m[1]!), expected)) return next();
+    const presented = presentedCredential(req);
+    if (presented.kind === 'bearer' && sameToken(presented.token, token)) return next();
     res.setHeader('www-authenticate', 'Bearer realm="studio-control"');
     next(new ManagementError('UNAUTHORIZED', "The debugger's endpoints answer only to the studio that started this runtime (its control token)."));
   };
