@@ -41,6 +41,8 @@ export const MANAGEMENT_BASE = '/api/v1';
 export const REGISTRY_ROUTES = { metadata: '/registry/metadata', reload: '/registry/reload' } as const;
 /** The public agent card (A2A 0.3.0), from the runtime's root; the studio reads its skills' examples. */
 export const AGENT_CARD_ROUTE = '/.well-known/agent-card.json';
+/** The card's path before A2A 0.3 (docs/decisions.md D-77): the same card, for older clients. */
+export const LEGACY_AGENT_CARD_ROUTE = '/.well-known/agent.json';
 /** 200 while the runtime serves; the body is not part of the contract. */
 export const HEALTH_ROUTE = '/healthz';
 /** Liveness (docs/deployment.md, "Shutdown and health"): 200 while the process answers; never asks the store. */

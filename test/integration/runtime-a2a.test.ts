@@ -218,6 +218,33 @@ describe('A2A runtime on the support-desk example', () => {
     expect(noParts.error.data.field).toBe('params.message.parts');
   });
 
+  it('checks the envelope before the method and the method before the params (D-25), as the A2A 0.3.0 kit does', async () => {
+    // An id of the wrong type is an invalid request whatever the params, and is never echoed.
+    const badId = await rawRpc(rt.url, { jsonrpc: '2.0', method: 'message/send', params: {}, id: { bad: 'type' } });
+    expect(badId.error.code).toBe(-32600);
+    expect(badId.id).toBeNull();
+    expect((await rawRpc(rt.url, { jsonrpc: '2.0', params: {}, id: 4 })).error.code).toBe(-32600);
+    expect((await rawRpc(rt.url, { jsonrpc: 'aaa', method: 'message/send', params: {}, id: 4 })).error.code).toBe(-32600);
+    // A method that is not a string names no method: -32601, not an invalid request.
+    const objMethod = await rawRpc(rt.url, { jsonrpc: '2.0', method: { name: 'message/send' }, params: {}, id: 5 });
+    expect(objMethod.error.code).toBe(-32601);
+    expect(objMethod.id).toBe(5);
+    // Without an id, a known method with bad params still learns that its params are wrong.
+    expect((await rawRpc(rt.url, { jsonrpc: '2.0', method: 'message/send', params: { '': 'not_a_dict' } })).error.code).toBe(-32602);
+    expect((await rawRpc(rt.url, { jsonrpc: '2.0', method: 'tasks/get', params: { id: 'x' } })).error.code).toBe(-32600);
+  });
+
+  it('serves the card at its older path and to agent/getAuthenticatedExtendedCard', async () => {
+    const card: any = await (await fetch(`${rt.url}.well-known/agent-card.json`)).json();
+    // Without caller authentication there is no extended card to advertise; the method still answers the card.
+    expect(card.supportsAuthenticatedExtendedCard).toBeUndefined();
+    const legacy = await fetch(`${rt.url}.well-known/agent.json`);
+    expect(legacy.status).toBe(200);
+    expect(await legacy.json()).toEqual(card);
+    const extended = await rawRpc(rt.url, { jsonrpc: '2.0', id: 9, method: 'agent/getAuthenticatedExtendedCard' });
+    expect(extended.result).toEqual(card);
+  });
+
   it('streams the exit node text in several artifact-update chunks, then completed', async () => {
     const events: any[] = [];
     for await (const ev of rt.client.sendMessageStream(sendParams('I want a refund for ORD-12345'))) events.push(ev);

@@ -96,7 +96,20 @@ describe('runtime with API keys (A2A_API_KEYS) and operator keys (MANAGEMENT_API
     const card: any = await (await fetch(`${rt.url}.well-known/agent-card.json`)).json();
     expect(card.securitySchemes).toEqual({ apiKey: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Key' }) });
     expect(card.security).toEqual([{ apiKey: [] }]);
+    expect(card.supportsAuthenticatedExtendedCard).toBe(true);
     expect((await fetch(rt.url)).status).toBe(200);
+    expect((await fetch(`${rt.url}.well-known/agent.json`)).status).toBe(200);
+  });
+
+  it('answers agent/getAuthenticatedExtendedCard to an authenticated caller only', async () => {
+    const body = { jsonrpc: '2.0', id: 1, method: 'agent/getAuthenticatedExtendedCard' };
+    const ask = (headers: Record<string, string>) =>
+      fetch(rt.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const anonymous = await ask({});
+    expect(anonymous.status).toBe(401);
+    const ok = await ask({ 'x-api-key': alice.key });
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as any).result.name).toBe(((await (await fetch(`${rt.url}.well-known/agent-card.json`)).json()) as any).name);
     expect((await fetch(`${rt.url}healthz`)).status).toBe(200);
   });
 

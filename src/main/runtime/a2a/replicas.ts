@@ -77,6 +77,14 @@ export class ReplicaAwareRequestHandler extends DefaultRequestHandler {
     this.lost = store instanceof SettlingTaskStore ? (id) => store.lost(id) : () => false;
   }
 
+  /** agent/getAuthenticatedExtendedCard (D-77): the served card. The method is behind the
+   * callers' credentials when they are configured (auth/middleware.ts); there is nothing more
+   * to show an authenticated caller today, and without caller authentication the card is
+   * public anyway, so the answer is the card rather than "unsupported". */
+  override async getAuthenticatedExtendedAgentCard(): Promise<AgentCard> {
+    return this.getAgentCard();
+  }
+
   /** The stored task with its history limited by historyLength (history.ts). */
   override async getTask(params: TaskQueryParams, context?: ServerCallContext): Promise<Task> {
     const task = await this.store.load(params.id, actingContext(context, params.metadata)).catch(rethrow);

@@ -219,24 +219,33 @@ export function jsonRpcGate(store: RequestMetaStore, { onRequest, waitingTask, r
     if (!isObject(body)) return reply(null, JSONRPC.INVALID_REQUEST, 'Invalid Request: the body must be a JSON-RPC 2.0 request object');
     // An id of the wrong type is never echoed back.
     const id = isValidId(body.id) ? body.id : null;
+    // D-25: the envelope (jsonrpc, an id of the wrong type, a missing method), then the
+    // method, then its params, then a missing id: a request without id still learns that its
+    // method does not exist (-32601) or its params are wrong (-32602).
     if (body.jsonrpc !== '2.0') return reply(id, JSONRPC.INVALID_REQUEST, "Invalid Request: jsonrpc must be '2.0'");
-    if (typeof body.method !== 'string') return reply(id, JSONRPC.INVALID_REQUEST, 'Invalid Request: method must be a string');
-    // D-25: the method, then its params, then the id: a request without id still learns
-    // that its method does not exist (-32601) or its params are wrong (-32602).
-    const known = A2A_METHODS.has(body.method);
-    onRequest(known ? body.method : 'other');
-    if (!known) return reply(id, JSONRPC.METHOD_NOT_FOUND, `Method not found: ${body.method.slice(0, 100)}`);
+    if (body.id !== undefined && !isValidId(body.id)) return reply(null, JSONRPC.INVALID_REQUEST, 'Invalid Request: id must be a string or a number');
+    if (body.method === undefined) return reply(id, JSONRPC.INVALID_REQUEST, 'Invalid Request: method is required');
+    // A method that is not a string names no method this server has.
+    const known = typeof body.method === 'string' && A2A_METHODS.has(body.method);
+    onRequest(known ? (body.method as string) : 'other');
+    if (!known)
+      return reply(
+        id,
+        JSONRPC.METHOD_NOT_FOUND,
+        `Method not found: ${(typeof body.method === 'string' ? body.method : JSON.stringify(body.method)).slice(0, 100)}`,
+      );
+    const method = body.method as string;
     try {
-      validateParams(body.method, body.params);
+      validateParams(method, body.params);
     } catch (err) {
       if (err instanceof RpcInputError) return reply(id, err.code, err.message, err.data);
       throw err;
     }
-    if (body.id === undefined || !isValidId(body.id)) return reply(null, JSONRPC.INVALID_REQUEST, 'Invalid Request: id is required (string or number)');
-    noteRequest({ rpc_method: body.method, rpc_id: body.id as string | number, ...taskOf(body.params) });
-    const refused = refusal?.(body.method);
+    if (body.id === undefined) return reply(null, JSONRPC.INVALID_REQUEST, 'Invalid Request: id is required (string or number)');
+    noteRequest({ rpc_method: method, rpc_id: body.id as string | number, ...taskOf(body.params) });
+    const refused = refusal?.(method);
     if (refused) return res.status(503).json({ jsonrpc: '2.0', id: body.id, error: refused });
-    if (body.method !== 'message/send' && body.method !== 'message/stream') return next();
+    if (method !== 'message/send' && method !== 'message/stream') return next();
     const params = body.params as Record<string, unknown>;
     const message = params.message as Record<string, unknown>;
     const paramsMeta = isObject(params.metadata) ? { ...params.metadata } : {};

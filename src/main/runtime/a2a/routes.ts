@@ -7,7 +7,7 @@ import { agentCardHandler, jsonRpcHandler } from '@a2a-js/sdk/server/express';
 import { jsonBody } from '../../http/json-body.ts';
 import { RUNTIME_RPC_BODY_LIMIT } from '../../http/limits.ts';
 import { jsonRpcGate, type GateOptions, type RequestMetaStore } from './request-meta.ts';
-import { AGENT_CARD_ROUTE } from '../../../shared/runtime-contract.ts';
+import { AGENT_CARD_ROUTE, LEGACY_AGENT_CARD_ROUTE } from '../../../shared/runtime-contract.ts';
 import { principalUserBuilder } from '../auth/principal.ts';
 import { STORE_UNAVAILABLE_RPC } from './store-outage.ts';
 
@@ -39,7 +39,10 @@ export function a2aRouter(deps: A2aRouteDeps): express.Router {
     outageStatus,
     jsonRpcHandler({ requestHandler: deps.handler, userBuilder: principalUserBuilder }),
   );
-  router.use(AGENT_CARD_ROUTE, agentCardHandler({ agentCardProvider: async () => deps.card }));
+  const cardHandler = agentCardHandler({ agentCardProvider: async () => deps.card });
+  router.use(AGENT_CARD_ROUTE, cardHandler);
+  // D-77: clients written before A2A 0.3 look for the card at its older path.
+  router.use(LEGACY_AGENT_CARD_ROUTE, cardHandler);
   // D-26: the card's url is this endpoint; a client that GETs it finds the card there too.
   router.get('/', (_req, res) => {
     res.json(deps.card);

@@ -4,7 +4,9 @@
 import type { AgentCard } from '@a2a-js/sdk';
 import type { CallerAuthenticator } from './credentials.ts';
 
-export function cardSecurity(callers: Pick<CallerAuthenticator, 'schemes'>): Pick<AgentCard, 'securitySchemes' | 'security'> {
+export function cardSecurity(
+  callers: Pick<CallerAuthenticator, 'schemes'>,
+): Pick<AgentCard, 'securitySchemes' | 'security' | 'supportsAuthenticatedExtendedCard'> {
   const schemes: NonNullable<AgentCard['securitySchemes']> = {};
   if (callers.schemes.apiKey)
     schemes.apiKey = {
@@ -17,5 +19,7 @@ export function cardSecurity(callers: Pick<CallerAuthenticator, 'schemes'>): Pic
   const names = Object.keys(schemes);
   if (!names.length) return {};
   // Each entry of `security` is one alternative (OpenAPI 3 Security Requirement Objects).
-  return { securitySchemes: schemes, security: names.map((n) => ({ [n]: [] })) };
+  // D-77: with callers authenticated, agent/getAuthenticatedExtendedCard is behind their
+  // credential like every method, so the card can say it is supported.
+  return { securitySchemes: schemes, security: names.map((n) => ({ [n]: [] })), supportsAuthenticatedExtendedCard: true };
 }

@@ -18,12 +18,12 @@ import { currentRequest, noteRequest } from '../observability/request-context.ts
 import type { RuntimeMetrics } from '../observability/metrics.ts';
 import { requestPrincipal } from '../auth/principal.ts';
 import { A2A_METHODS } from '../a2a/request-meta.ts';
-import { AGENT_CARD_ROUTE, HEALTH_ROUTE, LIVENESS_ROUTE, MANAGEMENT_BASE, READINESS_ROUTE } from '../../../shared/runtime-contract.ts';
+import { AGENT_CARD_ROUTE, LEGACY_AGENT_CARD_ROUTE, HEALTH_ROUTE, LIVENESS_ROUTE, MANAGEMENT_BASE, READINESS_ROUTE } from '../../../shared/runtime-contract.ts';
 import { METRICS_ROUTE } from './metrics-route.ts';
 
 const QUIET = new Set<string>([HEALTH_ROUTE, LIVENESS_ROUTE, READINESS_ROUTE, METRICS_ROUTE]);
 /** Paths served without an Express route (the card's handler), named as they are. */
-const FIXED = new Set<string>(['/', AGENT_CARD_ROUTE, ...QUIET]);
+const FIXED = new Set<string>(['/', AGENT_CARD_ROUTE, LEGACY_AGENT_CARD_ROUTE, ...QUIET]);
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const SECRET_KEY = /dsn|password|secret|token|key|credential/i;
 

@@ -10,10 +10,10 @@ import { JSONRPC } from '../a2a/request-meta.ts';
 import { fail, ManagementError, toManagementError } from '../management/envelope.ts';
 import { storeUnavailableRpc } from '../a2a/store-outage.ts';
 import { outageOf } from '../store/unavailable.ts';
-import { AGENT_CARD_ROUTE, HEALTH_ROUTE, LIVENESS_ROUTE, READINESS_ROUTE } from '../../../shared/runtime-contract.ts';
+import { AGENT_CARD_ROUTE, LEGACY_AGENT_CARD_ROUTE, HEALTH_ROUTE, LIVENESS_ROUTE, READINESS_ROUTE } from '../../../shared/runtime-contract.ts';
 
 /** Paths anyone may read from anywhere: the public agent card and the probes (probes.ts). */
-const PUBLIC_PATHS = new Set<string>([AGENT_CARD_ROUTE, HEALTH_ROUTE, LIVENESS_ROUTE, READINESS_ROUTE]);
+const PUBLIC_PATHS = new Set<string>([AGENT_CARD_ROUTE, LEGACY_AGENT_CARD_ROUTE, HEALTH_ROUTE, LIVENESS_ROUTE, READINESS_ROUTE]);
 
 export interface EdgePolicy {
   /** The runtime listens on a loopback address: refuse foreign Hosts and cross-site Origins. */
