@@ -63,6 +63,9 @@ export const CreateRunSchema = z.strictObject({
   metadata: jsonObject.optional(),
   changed_files: z.array(z.string()).max(1000).optional(),
   revision: z.string().max(200).optional(),
+  /** This run's debugging (docs/playground-api.md, "Per-run step mode"): `step` pauses it before
+   * every node, for this run only (the session's breakpoints still apply). */
+  debug: z.strictObject({ step: z.boolean() }).optional(),
 });
 export type CreateRunBody = z.infer<typeof CreateRunSchema>;
 

@@ -12,9 +12,12 @@ import { SourceView } from './components/source/SourceView.tsx';
 import { useProject } from './api/project.ts';
 import { RunView } from './components/run/RunView.tsx';
 import { Transcript } from './components/run/Transcript.tsx';
+import { ThreadHistory } from './components/run/ThreadHistory.tsx';
 import { Sidebar } from './components/Sidebar.tsx';
 import { TopBar } from './components/TopBar.tsx';
 import { useUi } from './state/ui.ts';
+
+const MODE_LABEL = { run: 'Run timeline', conversation: 'Conversation', state: 'State' } as const;
 
 function SessionMain({ sessionId }: { sessionId: string }) {
   const runId = useUi((s) => s.runId);
@@ -33,7 +36,7 @@ function SessionMain({ sessionId }: { sessionId: string }) {
     <div className="session-main">
       {runs.data?.length ? (
         <div className="segmented session-main__mode" role="group" aria-label="Show">
-          {(['run', 'conversation'] as const).map((m) => (
+          {(['run', 'conversation', 'state'] as const).map((m) => (
             <button
               key={m}
               type="button"
@@ -41,8 +44,9 @@ function SessionMain({ sessionId }: { sessionId: string }) {
               aria-pressed={mode === m}
               onClick={() => setMode(m)}
               data-testid={`session-mode-${m}`}
+              title={m === 'state' ? 'The thread’s state now, and every checkpoint before it' : undefined}
             >
-              {m === 'run' ? 'Run timeline' : 'Conversation'}
+              {MODE_LABEL[m]}
             </button>
           ))}
         </div>
@@ -50,6 +54,8 @@ function SessionMain({ sessionId }: { sessionId: string }) {
       <div className="session-main__scroll">
         {mode === 'conversation' && runs.data?.length ? (
           <Transcript sessionId={sessionId} />
+        ) : mode === 'state' && runs.data?.length ? (
+          <ThreadHistory sessionId={sessionId} />
         ) : runId ? (
           <RunView key={runId} runId={runId} />
         ) : runs.isSuccess && runs.data.length === 0 ? (

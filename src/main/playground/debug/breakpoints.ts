@@ -33,6 +33,8 @@ export class BreakpointService {
   private readonly sql: Record<'list' | 'put' | 'clearOne' | 'clearNode' | 'clearAll' | 'stop' | 'stopped' | 'lastPaused', Statement<unknown[]>>;
   /** Resume runs not invoked yet that continue a pause, with their action. */
   private readonly actions = new Map<string, { action: BreakpointAction; pause: PausePoint | null }>();
+  /** New runs not invoked yet that were started in step mode (`debug: {step: true}`). */
+  private readonly stepRuns = new Set<string>();
 
   constructor(
     private readonly store: PlaygroundStore,
@@ -80,9 +82,15 @@ export class BreakpointService {
   controlFor(run: RunRecord): { control: DebugControl; headers: Record<string, string> } | null {
     const breakpoints = (this.sql.list.all(run.session_id) as Row[]).map((r) => ({ node: r.node, when: r.point }));
     const noted = this.actions.get(run.run_id);
+    const stepRun = this.stepRuns.delete(run.run_id);
     this.actions.delete(run.run_id);
-    if (!breakpoints.length && !noted) return null;
-    const control = { breakpoints, step: noted?.action === 'step', continue: noted !== undefined, ...(noted?.pause ? { paused_at: noted.pause } : {}) };
+    if (!breakpoints.length && !noted && !stepRun) return null;
+    const control = {
+      breakpoints,
+      step: stepRun || noted?.action === 'step',
+      continue: noted !== undefined,
+      ...(noted?.pause ? { paused_at: noted.pause } : {}),
+    };
     return { control, headers: controlCredentialHeaders(this.runtime.controlHeaders()) };
   }
 
@@ -118,6 +126,11 @@ export class BreakpointService {
   /** The run continuing a pause: sent with `continue` (and `step`) when it is invoked. */
   noteAction(runId: string, action: BreakpointAction, pause: PausePoint | null): void {
     this.actions.set(runId, { action, pause });
+  }
+
+  /** A new run started in step mode: it pauses before every node (its Continue runs on). */
+  noteStepRun(runId: string): void {
+    this.stepRuns.add(runId);
   }
 
   /** Stop: the paused run's A2A task is canceled and the pause ends; the run stays as it ended. */

@@ -12,6 +12,7 @@ import type { BreakpointService } from '../debug/breakpoints.ts';
 import { notFound, PlaygroundError } from '../errors.ts';
 import type { PlaygroundService } from '../service.ts';
 import type { PlaygroundStore } from '../store/store.ts';
+import { CreateRunSchema } from './schemas.ts';
 
 export interface BreakpointRouteDeps {
   breakpoints: BreakpointService;
@@ -50,10 +51,16 @@ export function createBreakpointRoutes({ breakpoints, service, store }: Breakpoi
   });
 
   // A new message while a run of the session is paused: refused, naming the paused run.
-  router.post('/sessions/:session_id/runs', (req, _res, next) => {
+  router.post('/sessions/:session_id/runs', (req, res, next) => {
     const paused = breakpoints.pausedRun(req.params.session_id);
     if (paused) throw pausedError(paused);
-    next();
+    const body = bodyOf(req);
+    if (!('debug' in body)) return next();
+    // Per-run step mode: the run is created here so its debug control is noted before it is invoked.
+    const { debug, ...rest } = CreateRunSchema.parse(body);
+    const accepted = service.createRun(req.params.session_id, rest);
+    if (debug?.step) breakpoints.noteStepRun(accepted.run_id);
+    res.status(202).location(`${PLAYGROUND_PREFIX}/runs/${accepted.run_id}`).json(accepted);
   });
 
   // Continue / Step: the spec's resume with no new input; a paused run takes no other resume.

@@ -1,8 +1,8 @@
 // The debugger's reads (docs/playground-api.md, "The state at every step"): a run's
 // checkpoints and one checkpoint's state, each reply read with its shared schema.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { SessionCheckpointDetailSchema, SessionCheckpointSchema } from '../../../shared/thread-state.ts';
+import { SessionCheckpointDetailSchema, SessionCheckpointPageSchema, SessionCheckpointSchema } from '../../../shared/thread-state.ts';
 import { RunAcceptedSchema } from '../../../shared/playground.ts';
 import { api } from './client.ts';
 import { invalidateRunLists } from './queries.ts';
@@ -12,7 +12,28 @@ const RunCheckpointsSchema = z.object({ items: z.array(SessionCheckpointSchema) 
 export const stateKeys = {
   runCheckpoints: (runId: string) => ['run-checkpoints', runId] as const,
   checkpoint: (sessionId: string, checkpointId: string, ns: string) => ['checkpoint', sessionId, checkpointId, ns] as const,
+  thread: (sessionId: string) => ['thread-checkpoints', sessionId] as const,
 };
+
+/** Checkpoints a page of the thread's history asks for. */
+export const THREAD_PAGE = 50;
+
+/** Every checkpoint of the session's thread (all its runs), newest first, a page at a time
+ * (`fetchNextPage` follows `next_cursor`). */
+export function useThreadCheckpoints(sessionId: string) {
+  return useInfiniteQuery({
+    queryKey: stateKeys.thread(sessionId),
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam, signal }) =>
+      api(
+        `/sessions/${encodeURIComponent(sessionId)}/checkpoints?limit=${THREAD_PAGE}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`,
+        SessionCheckpointPageSchema,
+        { signal },
+      ),
+    getNextPageParam: (last) => last.next_cursor,
+    select: (data) => data.pages.flatMap((p) => p.items),
+  });
+}
 
 /** The checkpoints a run wrote, oldest first; only asked for once `enabled` (the panel is open, the run has ended). */
 export function useRunCheckpoints(runId: string, enabled: boolean) {

@@ -18,6 +18,15 @@ export interface SourceTarget {
   runId?: string;
 }
 
+/** The session's main area: one run's timeline, the whole conversation, or the thread's state history. */
+export type SessionMode = 'run' | 'conversation' | 'state';
+
+/** Which checkpoint of which run the State panel opens at. */
+export interface StateFocus {
+  runId: string;
+  checkpointId: string;
+}
+
 /** A 409 active_run_conflict answer (spec 4.3 rule 2), shown until dismissed or the run ends. */
 export interface RunConflict {
   activeRunId: string;
@@ -34,8 +43,11 @@ interface UiState {
   /** Shows the compare view for two runs (right may be picked there). */
   openCompare(left: string | null, right: string | null): void;
   /** The session's main area: one run's timeline, or the whole conversation. */
-  sessionMode: 'run' | 'conversation';
-  setSessionMode(mode: 'run' | 'conversation'): void;
+  sessionMode: SessionMode;
+  setSessionMode(mode: SessionMode): void;
+  /** A checkpoint to open in a run's State panel (a span, a graph node, the thread's history). */
+  stateFocus: StateFocus | null;
+  openState(sessionId: string, runId: string, checkpointId: string): void;
   /** A node span to open in the run's timeline (from the compare view's divergence). */
   focusSpanId: string | null;
   showSpan(sessionId: string, runId: string, spanId: string): void;
@@ -102,6 +114,8 @@ export const useUi = create<UiState>()((set) => ({
   focusSpanId: null,
   sessionMode: 'run',
   setSessionMode: (sessionMode) => set({ sessionMode }),
+  stateFocus: null,
+  openState: (sessionId, runId, checkpointId) => set({ sessionId, runId, view: 'run', sessionMode: 'run', stateFocus: { runId, checkpointId } }),
   showSpan: (sessionId, runId, focusSpanId) => set({ sessionId, runId, focusSpanId, view: 'run' }),
   selectSession: (sessionId) =>
     set((s) => (s.sessionId === sessionId ? { view: 'run' } : { sessionId, runId: null, view: 'run', composerMode: { kind: 'new' } })),

@@ -19,7 +19,7 @@ import { MetadataEditor } from './MetadataEditor.tsx';
 import { useContractCheck } from '../../api/contractCheck.ts';
 import { runOptionMetadata } from '../../lib/run-options.ts';
 import { ConflictBanner } from './ConflictBanner.tsx';
-import { RunOptionFields } from './RunOptions.tsx';
+import { RunOptionFields, StepRunToggle } from './RunOptions.tsx';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 export const SEND_SHORTCUT = isMac ? '⌘ Enter' : 'Ctrl Enter';
@@ -52,6 +52,7 @@ export function Composer({ sessionId, compact = false }: { sessionId: string; co
   const [invalidDataId, setInvalidDataId] = useState<string | undefined>();
   const [sendError, setSendError] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
+  const [stepRun, setStepRun] = useState(false); // this run only: pause before every node
   const textRef = useRef<HTMLTextAreaElement>(null);
 
   // Which run holds the project's single active slot, as far as this window knows.
@@ -114,8 +115,9 @@ export function Composer({ sessionId, compact = false }: { sessionId: string; co
       const accepted =
         mode.kind === 'resume'
           ? await resumeRun.mutateAsync({ runId: mode.runId, parts: result.parts, metadata })
-          : await createRun.mutateAsync({ sessionId, body: { parts: result.parts, metadata } });
+          : await createRun.mutateAsync({ sessionId, body: { parts: result.parts, metadata, ...(stepRun ? { debug: { step: true } } : {}) } });
       draft.clearParts();
+      setStepRun(false);
       setPanel(null);
       setConflict(null);
       setBlockingRun(accepted.run_id);
@@ -288,6 +290,7 @@ export function Composer({ sessionId, compact = false }: { sessionId: string; co
           </button>
         </div>
         <div className="composer__send">
+          {mode.kind !== 'resume' ? <StepRunToggle on={stepRun} onChange={setStepRun} /> : null}
           {blocker ? (
             <span className="composer__why" id="send-why" data-testid="send-blocked-reason" data-run-id={blocker.runId}>
               Run <code>{shortId(blocker.runId)}</code> is {statusLabel(blocker.status).toLowerCase()}: one run at a time per project.

@@ -1,5 +1,6 @@
 // The project's run options (manifest `runOptions`): one field each, starting from its
-// default, sent as request metadata with the run (docs/project-format.md "Run options").
+// default, sent as request metadata with the run (docs/project-format.md "Run options"); and
+// the per-run step mode (debug, not metadata).
 import type { RunOption } from '../../../../shared/composer-schema.ts';
 import { runOptionText } from '../../lib/run-options.ts';
 import { useDraft } from '../../state/draft.ts';
@@ -42,5 +43,15 @@ export function RunOptionFields({ options }: { options: readonly RunOption[] }) 
         );
       })}
     </fieldset>
+  );
+}
+
+/** Per-run step mode (docs/playground-api.md, "Per-run step mode"): the next run pauses before
+ * every node, without a session breakpoint; Step goes on node by node, Continue to the end. */
+export function StepRunToggle({ on, onChange }: { on: boolean; onChange: (on: boolean) => void }) {
+  return (
+    <label className="composer__step" title="This run only: pause before every node (Step goes on node by node)">
+      <input type="checkbox" checked={on} onChange={(e) => onChange(e.target.checked)} data-testid="run-step-mode" /> Pause before every node
+    </label>
   );
 }

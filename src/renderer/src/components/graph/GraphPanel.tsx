@@ -10,6 +10,7 @@ import { useUi } from '../../state/ui.ts';
 import { Composer } from '../composer/Composer.tsx';
 import { BreakpointButtons, BreakpointList } from './BreakpointButtons.tsx';
 import { GraphView, type RunOverlay } from './GraphView.tsx';
+import { StateLinks } from '../run/StateLinks.tsx';
 
 /** The compact composer, in the selected session; without one, a button that starts one. */
 function GraphComposer({ sessionId }: { sessionId: string | null }) {
@@ -45,7 +46,7 @@ function GoToSource({ node }: { node: string }) {
   );
 }
 
-function NodeDetails({ node, graph, sessionId }: { node: GraphNode; graph: AgentGraph; sessionId: string | null }) {
+function NodeDetails({ node, graph, sessionId, run }: { node: GraphNode; graph: AgentGraph; sessionId: string | null; run?: RunOverlay }) {
   const label = (id: string) => graph.nodes.find((n) => n.id === id)?.label ?? id;
   const edgeList = (edges: AgentGraph['edges'], end: 'source' | 'target') =>
     edges.length ? (
@@ -68,6 +69,7 @@ function NodeDetails({ node, graph, sessionId }: { node: GraphNode; graph: Agent
       </h2>
       {node.exit ? <p className="muted">Exit node: its model output is what streams.</p> : null}
       <GoToSource node={node.id} />
+      {sessionId && run && node.kind === 'node' ? <StateLinks sessionId={sessionId} runId={run.runId} node={node.id} ended={run.ended} before /> : null}
       {sessionId ? <BreakpointButtons sessionId={sessionId} node={node.id} /> : null}
       <h3 className="subhead">Comes from</h3>
       {edgeList(
@@ -113,7 +115,7 @@ export function GraphPanel({ sessionId }: { sessionId: string | null }) {
       </div>
       <aside className="graph-panel__side" aria-label="Selected node and composer">
         {node && graph.data ? (
-          <NodeDetails node={node} graph={graph.data} sessionId={sessionId} />
+          <NodeDetails node={node} graph={graph.data} sessionId={sessionId} run={overlay} />
         ) : (
           <p className="muted">Select a node: “Go to source” opens its function.</p>
         )}

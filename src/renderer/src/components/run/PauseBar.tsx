@@ -3,12 +3,15 @@
 import type { RunDetail } from '../../../../shared/playground.ts';
 import { usePauseAction, useRunPause } from '../../api/breakpoints.ts';
 import { errorMessage } from '../../api/client.ts';
+import { baseNode } from '../../lib/checkpoint-nav.ts';
 import { useUi } from '../../state/ui.ts';
 
 export function PauseBar({ run }: { run: RunDetail }) {
   const pause = useRunPause(run.run_id, true);
   const action = usePauseAction(run.run_id);
   const selectRun = useUi((s) => s.selectRun);
+  const openSource = useUi((s) => s.openSource);
+  const openState = useUi((s) => s.openState);
   const p = pause.data;
   if (!p) return null;
   const act = async (a: 'continue' | 'step' | 'stop') => {
@@ -26,7 +29,21 @@ export function PauseBar({ run }: { run: RunDetail }) {
       data-state={p.state}
     >
       <p>
-        {p.state === 'paused' ? 'Paused' : p.state === 'stopped' ? 'Stopped' : 'Was paused'} <strong>{p.when}</strong> <code>{p.node}</code>
+        {p.state === 'paused' ? 'Paused' : p.state === 'stopped' ? 'Stopped' : 'Was paused'} <strong>{p.when}</strong> <code>{p.node}</code>{' '}
+        {/* The node's function, with the pause line highlighted there (source/breakpointGutter.ts). */}
+        <button type="button" className="btn btn--small" onClick={() => openSource({ node: baseNode(p.node) })} data-testid="pause-show-source">
+          Show in source
+        </button>
+        {p.checkpoint_id ? (
+          <button
+            type="button"
+            className="btn btn--small"
+            onClick={() => openState(run.session_id, run.run_id, p.checkpoint_id!)}
+            data-testid="pause-show-state"
+          >
+            State here
+          </button>
+        ) : null}
         {p.state === 'continued' && p.continued_by ? (
           <>
             {' '}

@@ -306,7 +306,7 @@ export function RunView({ runId }: { runId: string }) {
       ) : null}
 
       <Section title="Nodes" count={spanCount} testId="nodes-section">
-        <Waterfall traces={stream.traces} ended={runEndOf(stream)} sessionId={run.session_id} />
+        <Waterfall traces={stream.traces} ended={runEndOf(stream)} sessionId={run.session_id} runId={run.run_id} />
       </Section>
 
       <StateSection run={run} active={active} />

@@ -7,6 +7,7 @@ export function Section({
   children,
   testId,
   defaultOpen = true,
+  open,
   onToggle,
 }: {
   title: string;
@@ -14,11 +15,13 @@ export function Section({
   children: ReactNode;
   testId?: string;
   defaultOpen?: boolean;
+  /** Opened (or closed) by its owner, e.g. to show something asked for elsewhere. */
+  open?: boolean;
   /** Told when the reader opens or closes the section (to fetch only what is shown). */
   onToggle?: (open: boolean) => void;
 }) {
   return (
-    <details className="section" open={defaultOpen} data-testid={testId} onToggle={(e) => onToggle?.(e.currentTarget.open)}>
+    <details className="section" open={open ?? defaultOpen} data-testid={testId} onToggle={(e) => onToggle?.(e.currentTarget.open)}>
       <summary className="section__title">
         {title}
         {count !== undefined ? <span className="section__count">{count}</span> : null}

@@ -2,7 +2,7 @@
 // step"): the run's checkpoints as a list of steps (which node wrote which channels, what runs
 // next), and for the chosen step what it changed and every channel, each closed until opened
 // (a large state stays responsive: only opened channels render). Messages read as messages.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { JsonChange } from '../../../../shared/compare.ts';
 import type { RunDetail } from '../../../../shared/playground.ts';
 import type { SessionCheckpoint, SessionCheckpointDetail } from '../../../../shared/thread-state.ts';
@@ -11,6 +11,7 @@ import { useCheckpoint, useRunCheckpoints } from '../../api/state.ts';
 import { DataTree, TreeToggle } from './DataTree.tsx';
 import { ForkActions } from './ForkActions.tsx';
 import { Section } from './Section.tsx';
+import { useUi } from '../../state/ui.ts';
 
 const MESSAGE_TYPES = new Set(['human', 'ai', 'system', 'tool', 'function', 'generic', 'developer', 'remove']);
 
@@ -77,7 +78,9 @@ function Change({ c }: { c: JsonChange }) {
   );
 }
 
-function Detail({ runId, detail }: { runId: string; detail: SessionCheckpointDetail }) {
+/** One checkpoint's state: what its step changed, every channel, its pending writes; the fork
+ * actions when the run that wrote it is known (`runId`). */
+export function Detail({ runId, detail }: { runId: string | null; detail: SessionCheckpointDetail }) {
   const changes = detail.diff?.changes ?? [];
   return (
     <div className="state__detail" data-testid="state-detail" data-checkpoint-id={detail.checkpoint_id}>
@@ -85,7 +88,7 @@ function Detail({ runId, detail }: { runId: string; detail: SessionCheckpointDet
         Step {detail.step} · {detail.source}
         {detail.next.length ? ` · next: ${detail.next.join(', ')}` : ' · the turn ends here'}
       </p>
-      <ForkActions runId={runId} detail={detail} />
+      {runId ? <ForkActions runId={runId} detail={detail} /> : null}
       <h3 className="subhead">What this step changed</h3>
       {changes.length ? (
         <ul className="state__changes">
@@ -113,10 +116,14 @@ function Detail({ runId, detail }: { runId: string; detail: SessionCheckpointDet
   );
 }
 
-/** The run's steps and the chosen step's state; asks the studio only once `enabled`. */
-export function StatePanel({ runId, sessionId, enabled }: { runId: string; sessionId: string; enabled: boolean }) {
+/** The run's steps and the chosen step's state; asks the studio only once `enabled`. `focus`:
+ * a checkpoint asked for from elsewhere (a span, a graph node), chosen when it arrives. */
+export function StatePanel({ runId, sessionId, enabled, focus }: { runId: string; sessionId: string; enabled: boolean; focus?: string | null }) {
   const list = useRunCheckpoints(runId, enabled);
   const [chosen, setChosen] = useState<string | null>(null);
+  useEffect(() => {
+    if (focus) setChosen(focus);
+  }, [focus]);
   const selected = chosen ?? list.data?.at(-1)?.checkpoint_id ?? null;
   const detail = useCheckpoint(sessionId, enabled ? selected : null);
   if (!enabled) return null;
@@ -162,11 +169,21 @@ export function StatePanel({ runId, sessionId, enabled }: { runId: string; sessi
 
 /** The run view's "State" section: folded at first, read from the studio once opened. */
 export function StateSection({ run, active }: { run: Pick<RunDetail, 'run_id' | 'session_id'>; active: boolean }) {
+  // A checkpoint of this run asked for from elsewhere opens the section at it (once).
+  const asked = useUi((s) => (s.stateFocus?.runId === run.run_id ? s.stateFocus.checkpointId : null));
+  const [focus, setFocus] = useState<string | null>(null);
   const [open, setOpen] = useState(false);
+  useEffect(() => {
+    if (!asked) return;
+    setFocus(asked);
+    setOpen(true);
+    useUi.setState({ stateFocus: null });
+    requestAnimationFrame(() => document.querySelector('[data-testid="state-section"]')?.scrollIntoView({ block: 'start' }));
+  }, [asked]);
   return (
-    <Section title="State" testId="state-section" defaultOpen={false} onToggle={setOpen}>
+    <Section title="State" testId="state-section" defaultOpen={false} open={open} onToggle={setOpen}>
       {active ? <p className="muted small">The state at each step shows once the run has ended.</p> : null}
-      <StatePanel runId={run.run_id} sessionId={run.session_id} enabled={open && !active} />
+      <StatePanel runId={run.run_id} sessionId={run.session_id} enabled={open && !active} focus={focus} />
     </Section>
   );
 }

@@ -9,6 +9,8 @@ import { useUi } from '../../state/ui.ts';
 import type { TraceRunEvent } from '../../hooks/useRunStream.ts';
 import { BreakpointButtons } from '../graph/BreakpointButtons.tsx';
 import { DataTree } from './DataTree.tsx';
+import { StateLinks } from './StateLinks.tsx';
+import { occurrenceOf } from '../../lib/checkpoint-nav.ts';
 
 const STATUS_LABEL: Record<SpanView['status'], string> = {
   running: 'running',
@@ -34,7 +36,8 @@ function Bar({ span, total }: { span: SpanView; total: number }) {
   );
 }
 
-function SpanDetail({ span, sessionId }: { span: SpanView; sessionId?: string }) {
+/** `state`: the run and which time the node ran, for the link to the state its step wrote. */
+function SpanDetail({ span, sessionId, state }: { span: SpanView; sessionId?: string; state?: { runId: string; occurrence: number; ended: boolean } }) {
   const openSource = useUi((s) => s.openSource);
   const where = span.error?.source;
   return (
@@ -55,6 +58,9 @@ function SpanDetail({ span, sessionId }: { span: SpanView; sessionId?: string })
         >
           Go to source
         </button>
+        {sessionId && state && (span.depth === 0 || span.kind === 'branch') ? (
+          <StateLinks sessionId={sessionId} runId={state.runId} node={span.node} occurrence={state.occurrence} ended={state.ended} />
+        ) : null}
       </p>
       {sessionId ? <BreakpointButtons sessionId={sessionId} node={span.node} /> : null}
       {span.error ? (
@@ -95,7 +101,7 @@ function SpanDetail({ span, sessionId }: { span: SpanView; sessionId?: string })
 }
 
 /** `ended`: how the run ended (null while active): a span it left open ends with it. */
-export function Waterfall({ traces, ended, sessionId }: { traces: TraceRunEvent[]; ended: RunEnd | null; sessionId?: string }) {
+export function Waterfall({ traces, ended, sessionId, runId }: { traces: TraceRunEvent[]; ended: RunEnd | null; sessionId?: string; runId?: string }) {
   const [selected, setSelected] = useState<string | null>(null);
   const tree = buildSpans(
     traces.map((e) => ({ name: e.name, ts: e.ts, data: (e.data ?? {}) as Record<string, unknown> })),
@@ -125,7 +131,7 @@ export function Waterfall({ traces, ended, sessionId }: { traces: TraceRunEvent[
   return (
     <div className="waterfall" data-testid="waterfall">
       <ol className="waterfall__rows" aria-label={`${tree.rows.length} node executions`}>
-        {tree.rows.map((span) => (
+        {tree.rows.map((span, index) => (
           <li
             key={span.id}
             data-testid="span-row"
@@ -149,7 +155,13 @@ export function Waterfall({ traces, ended, sessionId }: { traces: TraceRunEvent[
               <span className="waterfall__time">{span.duration === null ? '…' : formatDuration(span.duration)}</span>
               <span className={`waterfall__status waterfall__status--${span.status}`}>{statusLabel(span)}</span>
             </button>
-            {span.id === selected ? <SpanDetail span={span} sessionId={sessionId} /> : null}
+            {span.id === selected ? (
+              <SpanDetail
+                span={span}
+                sessionId={sessionId}
+                state={runId ? { runId, occurrence: occurrenceOf(tree.rows, index), ended: ended !== null } : undefined}
+              />
+            ) : null}
           </li>
         ))}
       </ol>

@@ -14,6 +14,7 @@ import { loadMonaco, monacoTheme } from '../../monaco/loadMonaco.ts';
 import { useUi } from '../../state/ui.ts';
 import { FileTree, languageOf, NodeTargets, showDiagnostics, SourceToolbar, TabBar, type OpenFile } from './SourceParts.tsx';
 import { loadSourceSession, saveSourceSession, shownTargets, tabKey } from './viewState.ts';
+import { useBreakpointGutter } from './breakpointGutter.ts';
 
 export function SourceView() {
   const target = useUi((s) => s.sourceTarget);
@@ -268,7 +269,6 @@ export function SourceView() {
     }
   };
   saveRef.current = () => void doSave();
-
   const reloadFromDisk = async (path: string) => {
     const file = files.current.get(path);
     if (!file) return;
@@ -300,11 +300,11 @@ export function SourceView() {
       }
     }
   };
-
   const bridge = desktopBridge();
   const activeFile = active ? files.current.get(active) : undefined;
   const activePath = activeFile?.path ?? active;
   const where = cursor && activePath && cursor.path === activePath ? `${activePath}:${cursor.line}` : activePath;
+  useBreakpointGutter(ready ? editor.current : null, monacoRef.current, activeFile && !activeFile.runId ? activeFile.path : null, host.current);
 
   return (
     <div className="source" data-testid="source-view" data-active-file={active ?? undefined} data-read-only={activeFile?.runId ? 'true' : undefined}>
