@@ -23,6 +23,9 @@ export function createThreadStateRoutes(states: ThreadStateService, forks: ForkS
     const q = SessionCheckpointDetailQuerySchema.parse(req.query);
     res.json(await states.detail(req.params.session_id, req.params.checkpoint_id, q.ns));
   });
+  router.get('/state-schema', async (_req, res) => {
+    res.json(await states.stateSchema());
+  });
   router.get('/runs/:run_id/checkpoints', async (req, res) => {
     res.json({ items: await states.runCheckpoints(req.params.run_id) });
   });
