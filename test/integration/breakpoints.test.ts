@@ -5,10 +5,9 @@
 // key only with the studio's control credential. A paused run's state can be edited before it
 // continues. The studio's runtime child runs on each checkpoint store, SQLite and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultRuntimeCommand, type RuntimeCommand } from '../../src/main/studio/child/command.ts';
 import { diffJson } from '../../src/main/playground/compare/json-diff.ts';
 import { DEFAULT_COMPARE_OPTIONS } from '../../src/shared/compare.ts';
-import { dropSchema, newSchema, sql, TEST_DSN } from './helpers/postgres.ts';
+import { childOn, expectCheckpointsInSchema, STORES } from './helpers/studio-child.ts';
 import { CONTROL_CREDENTIAL_HEADER, RESERVED_DEBUG_KEY } from '../../src/shared/breakpoints.ts';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,24 +19,6 @@ const TWO = 'I want a refund for order ORD-12345. Where is my order ORD-23456?';
 
 async function send(t: TestStudio, session: string, text = ORDER) {
   return t.call('POST', `/sessions/${session}/runs`, { parts: [{ kind: 'text', text }] });
-}
-
-/** The stores the studio's runtime child keeps its checkpoints in: its SQLite file, or a
- * PostgreSQL schema of its own (dropped after the suite). */
-const STORES = ['SQLite', 'PostgreSQL'] as const;
-
-function childOn(store: (typeof STORES)[number], prefix: string): { runtimeCommand?: RuntimeCommand; schema?: string } {
-  if (store === 'SQLite') return {};
-  const schema = newSchema(prefix);
-  afterAll(() => dropSchema(schema));
-  return { schema, runtimeCommand: (ctx) => ({ ...defaultRuntimeCommand(ctx), env: { POSTGRES_DSN: TEST_DSN, POSTGRES_SCHEMA: schema } }) };
-}
-
-/** The thread's checkpoints are in the child's PostgreSQL schema (not in a SQLite file). */
-async function expectCheckpointsInSchema(schema: string | undefined, thread: string | null): Promise<void> {
-  if (!schema) return;
-  const rows = await sql<{ n: string }>(`SELECT count(*) AS n FROM "${schema}".checkpoints WHERE thread_id = $1`, [thread]);
-  expect(Number(rows[0]!.n)).toBeGreaterThan(0);
 }
 
 describe.each(STORES)('breakpoints through the Playground (runtime child on %s)', (store) => {
