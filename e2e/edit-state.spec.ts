@@ -44,6 +44,7 @@ describe('edit the state of a paused run', () => {
     expect(await editor.problems().first().textContent()).toContain('intent');
     expect(await detail.getByTestId('edit-continue').isDisabled()).toBe(true);
     expect(await detail.getByTestId('fork-submit').isDisabled()).toBe(true);
+    await editor.problems().first().scrollIntoViewIfNeeded();
     await w.screenshot('82-state-editor-invalid-channel');
 
     await editor.paste(JSON.stringify({ ...state, intents: ['order_status'] }, null, 2));
