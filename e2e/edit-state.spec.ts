@@ -6,8 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { useStudioWorld } from './fixtures.ts';
 import { openNewSession } from './pages/session.ts';
 import { StateEditorPage } from './pages/state-editor.ts';
+import { RunPage } from './pages/run.ts';
+import { StudioPage } from './pages/studio.ts';
 
 const TWO = 'I want a refund for order ORD-12345. Where is my order ORD-23456?';
+/** 2.5 MB of text: the request and the conversation each hold it, a state of about 5 MB. */
+const BIG = `Where is my order ORD-12345? ${'The parcel was meant to arrive last week. '.repeat(Math.ceil((2.5 * 1024 * 1024) / 42))}`;
 
 describe('edit the state of a paused run', () => {
   const world = useStudioWorld();
@@ -65,5 +69,36 @@ describe('edit the state of a paused run', () => {
     expect(data?.data.intents).toEqual(['order_status']);
     expect(JSON.stringify(done.output_parts)).not.toContain('refund of');
     await w.screenshot('83-continued-with-edited-state');
+  });
+
+  it('opens the state of a 5 MB turn with its channels closed and sized; they open, and the steps stay usable', async () => {
+    const { page, url, api } = world();
+    const session = await api.createSession('Large state');
+    const created = await api.createRun(session.session_id, { parts: [{ kind: 'text', text: BIG }] });
+    expect(created.status).toBe(202);
+    await api.waitForEnd(created.body.run_id, 60_000);
+    await new StudioPage(page, url).open(`#/sessions/${session.session_id}/runs/${created.body.run_id}`);
+    const run = new RunPage(page);
+    await run.waitForStatus('completed');
+    const section = run.root.getByTestId('state-section');
+    await section.locator('summary').click();
+    const detail = section.getByTestId('state-detail');
+    await detail.waitFor({ timeout: 30_000 });
+    const channel = (name: string) => detail.locator(`[data-testid="state-channel"][data-channel="${name}"]`);
+    // Every channel closed, each with its size: the big ones in KiB.
+    expect(await detail.getByTestId('state-channel-value').count()).toBe(0);
+    expect(await channel('messages').locator('.tree__count').textContent()).toMatch(/^2\d{3} KiB$/);
+    await channel('intents').locator('button.tree__toggle').click();
+    await channel('intents').getByTestId('state-channel-value').waitFor();
+    await world().screenshot('84-state-of-5-mb');
+    // The conversation opens as messages.
+    await channel('messages').locator('button.tree__toggle').click();
+    const messages = channel('messages').locator('[data-testid="state-messages"] li');
+    await messages.first().waitFor();
+    expect(await messages.evaluateAll((items) => items.map((i) => i.getAttribute('data-type')))).toEqual(['human', 'ai']);
+    // Another step opens at once.
+    const first = section.getByTestId('state-step').first();
+    await first.click();
+    await section.locator(`[data-testid="state-detail"][data-checkpoint-id="${await first.getAttribute('data-checkpoint-id')}"]`).waitFor();
   });
 });
