@@ -1,7 +1,8 @@
 // Breakpoints and stepping (docs/playground-api.md, "Breakpoints and stepping"), mounted under
 // /api/playground/v1 before the spec's routes: a session's breakpoints, the pause of a run, and
 // what the spec's routes do with a run paused at a breakpoint: a resume with `breakpoint`
-// continues or steps it (a child run, 202), DELETE stops it, and a new message to its session
+// continues or steps it (a child run, 202; with `values`, after the paused state took that
+// edit, debug/edit.ts), DELETE stops it, and a new message to its session
 // is refused (409 `run_paused`) while it waits.
 import { Router, type Request } from 'express';
 import { BreakpointResumeSchema, BreakpointSchema, ClearBreakpointQuerySchema } from '../../../shared/breakpoints.ts';

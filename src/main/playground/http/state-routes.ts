@@ -1,7 +1,8 @@
 // The debugger's read endpoints (docs/playground-api.md, "The state at every step"), mounted
 // under /api/playground/v1 beside the spec's routes: a session's checkpoints, one checkpoint's
 // state with its step's diff, and the checkpoints one run wrote; and the fork of a run's thread
-// at one of its checkpoints ("Fork and re-run from a checkpoint").
+// at one of its checkpoints ("Fork and re-run from a checkpoint"); the loaded graph's state
+// schema, what an edit may hold (GET /state-schema).
 import { Router } from 'express';
 import { ForkRunBodySchema, SessionCheckpointDetailQuerySchema, SessionCheckpointQuerySchema } from '../../../shared/thread-state.ts';
 import { jsonBody } from '../../http/json-body.ts';
