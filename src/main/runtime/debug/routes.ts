@@ -7,7 +7,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Logger } from 'pino';
 import { CheckpointDetailQuerySchema, CheckpointListQuerySchema, DEBUG_BASE, EditRequestSchema, ForkRequestSchema } from '../../../shared/thread-state.ts';
 import { jsonBody } from '../../http/json-body.ts';
-import { MANAGEMENT_BODY_LIMIT } from '../../http/limits.ts';
+import { DEBUG_EDIT_BODY_LIMIT } from '../../http/limits.ts';
 import { ManagementError, managementErrorHandler, ok } from '../management/envelope.ts';
 import { jsonObject } from '../management/routes.ts';
 import { parseParams } from '../management/schemas.ts';
@@ -67,12 +67,12 @@ export function debugRouter({ controlToken, reader, forker, editor, schema, log 
   );
   api.post(
     '/threads/:thread_id/fork',
-    jsonBody({ limit: MANAGEMENT_BODY_LIMIT }),
+    jsonBody({ limit: DEBUG_EDIT_BODY_LIMIT }),
     handle((req) => forker.fork(req.params.thread_id as string, parseParams(ForkRequestSchema, jsonObject(req, true)))),
   );
   api.post(
     '/threads/:thread_id/edit',
-    jsonBody({ limit: MANAGEMENT_BODY_LIMIT }),
+    jsonBody({ limit: DEBUG_EDIT_BODY_LIMIT }),
     handle((req) => editor.edit(req.params.thread_id as string, parseParams(EditRequestSchema, jsonObject(req, true)))),
   );
   api.get(
