@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { useStudioWorld } from './fixtures.ts';
 import { openNewSession } from './pages/session.ts';
+import { StateEditorPage } from './pages/state-editor.ts';
 
 describe('fork from a step', () => {
   const world = useStudioWorld();
@@ -22,10 +23,18 @@ describe('fork from a step', () => {
     await afterRouter.click();
     const detail = section.locator(`[data-testid="state-detail"][data-checkpoint-id="${await afterRouter.getAttribute('data-checkpoint-id')}"]`);
     await detail.getByTestId('edit-and-fork').click();
-    const editor = detail.getByTestId('fork-editor');
-    const state = JSON.parse(await editor.inputValue()) as Record<string, unknown>;
+    const sessionId = (await w.api.run(origin)).session_id;
+    const checkpoint = await afterRouter.getAttribute('data-checkpoint-id');
+    const state = (await w.api.call('GET', `/sessions/${sessionId}/checkpoints/${checkpoint}`)).body.values as Record<string, unknown>;
     expect(state.intents).toEqual(['refund', 'order_status']);
-    await editor.fill(JSON.stringify({ ...state, intents: ['order_status'] }, null, 2));
+    const editor = new StateEditorPage(w.page, detail);
+    // An edit of a type the state's schema refuses is marked first; then the right one.
+    await editor.paste(JSON.stringify({ ...state, intents: 'order_status' }, null, 2));
+    await expect.poll(() => editor.problems().count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    expect(await detail.getByTestId('fork-submit').isDisabled()).toBe(true);
+    await editor.paste(JSON.stringify({ ...state, intents: ['order_status'] }, null, 2));
+    await expect.poll(() => editor.problems().count(), { timeout: 15_000 }).toBe(0);
+    await expect.poll(() => detail.getByTestId('fork-submit').isDisabled()).toBe(false);
     await detail.getByTestId('fork-submit').click();
 
     const forked = await run.waitForNewRun(origin);

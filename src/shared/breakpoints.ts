@@ -35,7 +35,12 @@ export const ClearBreakpointQuerySchema = z.strictObject({ node: BreakpointNodeS
  * next breakpoint (or the end), `step` pauses again before the next node. */
 export const BREAKPOINT_ACTIONS = ['continue', 'step'] as const;
 export type BreakpointAction = (typeof BREAKPOINT_ACTIONS)[number];
-export const BreakpointResumeSchema = z.strictObject({ breakpoint: z.enum(BREAKPOINT_ACTIONS) });
+export const BreakpointResumeSchema = z.strictObject({
+  breakpoint: z.enum(BREAKPOINT_ACTIONS),
+  /** An edit of the paused state, new values by channel (messages as the state endpoints give
+   * them): applied to the thread as the node that wrote the paused checkpoint before it runs on. */
+  values: z.record(z.string(), z.unknown()).optional(),
+});
 
 /** Where a paused run stopped: the `breakpoint` DataPart of its input-required answer. */
 export const PausePointSchema = z.object({

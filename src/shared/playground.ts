@@ -115,6 +115,18 @@ export const RunForkSchema = z.object({
 });
 export type RunFork = z.infer<typeof RunForkSchema>;
 
+/** The edit a Continue or Step of a paused run applied to the thread before it ran on
+ * (docs/playground-api.md, "Continue with an edited state"): the paused checkpoint, the node the
+ * edit was applied as (null for a turn's input checkpoint), the checkpoint the edit wrote, and
+ * the edit as a JSON patch (RFC 6902, one `replace` per edited channel). */
+export const RunEditSchema = z.object({
+  checkpoint_id: z.string(),
+  node: z.string().nullable(),
+  edited_checkpoint_id: z.string(),
+  patch: RunForkSchema.shape.patch,
+});
+export type RunEdit = z.infer<typeof RunEditSchema>;
+
 export const RunSummarySchema = z.object({
   run_id: z.string(),
   session_id: z.string(),
@@ -152,6 +164,8 @@ export const RunDetailSchema = RunSummarySchema.extend({
   imported: z.object({ from_run_id: z.string(), project: z.string().nullable(), at: z.string() }).nullable(),
   /** A fork's run: where it came from (an extension; absent or null for any other run). */
   fork: RunForkSchema.nullable().optional(),
+  /** A Continue or Step that edited the paused state first (an extension; absent or null otherwise). */
+  edit: RunEditSchema.nullable().optional(),
 });
 export type RunDetail = z.infer<typeof RunDetailSchema>;
 

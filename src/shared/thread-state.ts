@@ -83,12 +83,22 @@ export const CheckpointListQuerySchema = z.strictObject({
   task_id: z.string().min(1).max(200).optional(),
 });
 
-/** Query of a detail: the namespace (default '', the top graph). */
-export const CheckpointDetailQuerySchema = z.strictObject({ ns: z.string().max(2000).default('') });
+/** Query of a detail: the namespace (default '', the top graph), and `parent_values=true` for
+ * the parent checkpoint's values too (the Playground's diff: one read of the thread, not two). */
+export const CheckpointDetailQuerySchema = z.strictObject({
+  ns: z.string().max(2000).default(''),
+  parent_values: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+});
 
 /** The runtime's replies, in the management envelope (spec 2.1). */
 export const CheckpointPageReplySchema = z.object({ success: z.literal(true), data: CheckpointPageSchema, error: z.null() });
-export const CheckpointDetailReplySchema = z.object({ success: z.literal(true), data: CheckpointDetailSchema, error: z.null() });
+/** The runtime's detail, with the parent's values when asked (null for a thread's first checkpoint). */
+export const RuntimeCheckpointDetailSchema = CheckpointDetailSchema.extend({ parent_values: z.record(z.string(), z.unknown()).nullable().optional() });
+export type RuntimeCheckpointDetail = z.infer<typeof RuntimeCheckpointDetailSchema>;
+export const CheckpointDetailReplySchema = z.object({ success: z.literal(true), data: RuntimeCheckpointDetailSchema, error: z.null() });
 
 // ---- Playground API -----------------------------------------------------------------------
 
@@ -109,7 +119,7 @@ export const SessionCheckpointQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().min(1).max(200).optional(),
 });
-export const SessionCheckpointDetailQuerySchema = CheckpointDetailQuerySchema;
+export const SessionCheckpointDetailQuerySchema = z.strictObject({ ns: z.string().max(2000).default('') });
 
 // ---- Fork and re-run from a checkpoint ------------------------------------------------------
 
@@ -153,3 +163,37 @@ export const ForkRunBodySchema = z.strictObject({
   values: z.record(z.string(), z.unknown()).optional(),
 });
 export type ForkRunBody = z.input<typeof ForkRunBodySchema>;
+
+// ---- Edit the state of a paused run ----------------------------------------------------------
+
+/** POST {DEBUG_BASE}/threads/{thread}/edit: the edit of a run paused at a breakpoint, applied to
+ * the live thread (not a copy) as the node that wrote `checkpoint_id` (the paused checkpoint),
+ * so the continued run goes on along that node's edges with the edited state. */
+export const EditRequestSchema = z.strictObject({
+  checkpoint_id: z.string().min(1).max(200),
+  values: z.record(z.string(), z.unknown()),
+});
+export type EditRequest = z.input<typeof EditRequestSchema>;
+
+export const EditResultSchema = z.object({
+  /** The thread's checkpoint with the edit (source `update`). */
+  checkpoint_id: z.string(),
+  /** The node the edit was applied as (null for a turn's input checkpoint). */
+  as_node: z.string().nullable(),
+  /** What runs when the thread continues. */
+  next: z.array(z.string()),
+});
+export type EditResult = z.infer<typeof EditResultSchema>;
+export const EditReplySchema = z.object({ success: z.literal(true), data: EditResultSchema, error: z.null() });
+
+/** GET {DEBUG_BASE}/state-schema and the Playground's GET /state-schema: a JSON Schema of the
+ * loaded graph's state channels, the shape an edit (fork or continue) must have. `source`:
+ * `zod` when the graph declares its state with zod (LangGraph's update schema), `channels` when
+ * it is derived from the channels and their default values. */
+export const StateSchemaSchema = z.object({
+  schema: z.record(z.string(), z.unknown()),
+  source: z.enum(['zod', 'channels']),
+  channels: z.array(z.string()),
+});
+export type StateSchema = z.infer<typeof StateSchemaSchema>;
+export const StateSchemaReplySchema = z.object({ success: z.literal(true), data: StateSchemaSchema, error: z.null() });

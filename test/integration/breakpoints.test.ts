@@ -2,8 +2,12 @@
 // breakpoints pause its runs in the runtime child; the paused run shows where, with the state
 // at that checkpoint; Step, Continue and Stop; a new message while paused is refused; the
 // breakpoints and the pause survive a studio restart. The runtime honours the reserved debug
-// key only with the studio's control credential.
+// key only with the studio's control credential. A paused run's state can be edited before it
+// continues. The studio's runtime child runs on each checkpoint store, SQLite and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { diffJson } from '../../src/main/playground/compare/json-diff.ts';
+import { DEFAULT_COMPARE_OPTIONS } from '../../src/shared/compare.ts';
+import { childOn, expectCheckpointsInSchema, STORES } from './helpers/studio-child.ts';
 import { CONTROL_CREDENTIAL_HEADER, RESERVED_DEBUG_KEY } from '../../src/shared/breakpoints.ts';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,12 +21,13 @@ async function send(t: TestStudio, session: string, text = ORDER) {
   return t.call('POST', `/sessions/${session}/runs`, { parts: [{ kind: 'text', text }] });
 }
 
-describe('breakpoints through the Playground (studio on SQLite)', () => {
+describe.each(STORES)('breakpoints through the Playground (runtime child on %s)', (store) => {
   const dataDir = tempDir('studio-bp');
+  const child = childOn(store, 'bp');
   let t: TestStudio;
   let session: string;
   beforeAll(async () => {
-    t = await startTestStudio({ dataDir });
+    t = await startTestStudio({ dataDir, runtimeCommand: child.runtimeCommand });
     session = (await t.call('POST', '/sessions', { title: 'bp' })).body.session_id;
   });
   afterAll(() => t?.close());
@@ -63,7 +68,7 @@ describe('breakpoints through the Playground (studio on SQLite)', () => {
 
     // A studio restart keeps the breakpoints and the pause (a paused run holds no worker).
     await t.close();
-    t = await startTestStudio({ dataDir });
+    t = await startTestStudio({ dataDir, runtimeCommand: child.runtimeCommand });
     expect((await t.call('GET', `/sessions/${session}/breakpoints`)).body.items.map((b: any) => b.node)).toEqual(['router']);
     expect((await t.call('GET', `/runs/${paused.run_id}/pause`)).body.state).toBe('paused');
 
@@ -106,12 +111,13 @@ describe('breakpoints through the Playground (studio on SQLite)', () => {
   });
 });
 
-describe('a breakpoint on a fan-out branch', () => {
+describe.each(STORES)('a breakpoint on a fan-out branch (runtime child on %s)', (store) => {
+  const child = childOn(store, 'bpfan');
   let t: TestStudio;
   afterAll(() => t?.close());
 
   it('pauses before the branch, steps to the next branch, and Continue completes with both', async () => {
-    t = await startTestStudio();
+    t = await startTestStudio({ runtimeCommand: child.runtimeCommand });
     const session = (await t.call('POST', '/sessions', { title: 'branches' })).body.session_id;
     await t.call('PUT', `/sessions/${session}/breakpoints`, { node: 'skills[refund]', when: 'before' });
     const paused = await waitForRun(t, (await send(t, session, TWO)).body.run_id);
@@ -130,6 +136,102 @@ describe('a breakpoint on a fan-out branch', () => {
     // Both branches ran once, after their gates.
     const answer = done.output_parts.find((p) => p.kind === 'data')!;
     expect((answer as unknown as { data: { results: { skill: string }[] } }).data.results.map((r) => r.skill)).toEqual(['refunds', 'order-status']);
+  });
+});
+
+describe.each(STORES)('the state of a paused run, edited before Continue (runtime child on %s)', (store) => {
+  const child = childOn(store, 'bpedit');
+  let t: TestStudio;
+  let session: string;
+  beforeAll(async () => {
+    t = await startTestStudio({ runtimeCommand: child.runtimeCommand });
+    session = (await t.call('POST', '/sessions', { title: 'edit' })).body.session_id;
+  });
+  afterAll(() => t?.close());
+
+  it('pauses after router with the state shown; an edit of intents goes with Continue and the answer follows it', async () => {
+    await t.call('PUT', `/sessions/${session}/breakpoints`, { node: 'router', when: 'after' });
+    const paused = await waitForRun(t, (await send(t, session, TWO)).body.run_id);
+    expect([paused.status, paused.reason]).toEqual(['input_required', 'breakpoint']);
+    const pause = (await t.call('GET', `/runs/${paused.run_id}/pause`)).body;
+    expect(pause).toMatchObject({ node: 'router', when: 'after', state: 'paused' });
+    const at = (await t.call('GET', `/sessions/${session}/checkpoints/${pause.checkpoint_id}`)).body;
+    expect(at.values.intents).toEqual(['refund', 'order_status']);
+    expect(at.next).toEqual(['skills']);
+    const before = (await t.call('GET', `/runs/${paused.run_id}/checkpoints`)).body.items.length;
+
+    // Refused before anything runs: a channel the state does not have (400 naming its
+    // channels), a value of the wrong type (the state's schema), a value the reducer refuses.
+    const unknown = await t.call('POST', `/runs/${paused.run_id}/resume`, { breakpoint: 'continue', values: { intent: ['refund'] } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.detail.error).toBe('invalid_request');
+    expect(unknown.body.detail.message).toContain("no channel 'intent'");
+    expect(unknown.body.detail.message).toContain('intents');
+    expect(unknown.body.detail.message).toContain('messages');
+    const wrongType = await t.call('POST', `/runs/${paused.run_id}/resume`, { breakpoint: 'continue', values: { intents: 'refund' } });
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.body.detail.message).toContain('/intents');
+    const reducer = await t.call('POST', `/runs/${paused.run_id}/resume`, {
+      breakpoint: 'continue',
+      values: { messages: [{ type: 'remove', content: '', id: 'no-such-message' }] },
+    });
+    expect(reducer.status).toBe(400);
+    expect(reducer.body.detail.message).toContain('cannot take this edit');
+    expect((await t.call('GET', `/runs/${paused.run_id}/pause`)).body.state).toBe('paused');
+    expect((await t.call('GET', `/runs/${paused.run_id}/checkpoints`)).body.items).toHaveLength(before);
+    expect((await t.call('GET', `/sessions/${session}/runs`)).body.items).toHaveLength(1);
+
+    const cont = await t.call('POST', `/runs/${paused.run_id}/resume`, { breakpoint: 'continue', values: { intents: ['order_status'] } });
+    expect(cont.status).toBe(202);
+    const done = await waitForRun(t, cont.body.run_id);
+    expect(done.status).toBe('completed');
+    const data = (done.output_parts.find((p) => p.kind === 'data') as unknown as { data: { intents: string[]; results: { skill: string }[] } }).data;
+    expect(data.intents).toEqual(['order_status']);
+    expect(data.results.map((r) => r.skill)).toEqual(['order-status']);
+    expect(JSON.stringify(done.output_parts)).not.toContain('refund of');
+    expect(done.edit).toMatchObject({
+      checkpoint_id: pause.checkpoint_id,
+      node: 'router',
+      patch: [{ op: 'replace', path: '/intents', value: ['order_status'] }],
+    });
+    expect(done.edit!.edited_checkpoint_id).not.toBe(pause.checkpoint_id);
+    // The edit is a checkpoint of the thread (source `update`, written as router).
+    const edited = (await t.call('GET', `/sessions/${session}/checkpoints/${done.edit!.edited_checkpoint_id}`)).body;
+    expect(edited).toMatchObject({ source: 'update', parent_checkpoint_id: pause.checkpoint_id, next: ['skills'] });
+    expect(edited.values.intents).toEqual(['order_status']);
+    expect(edited.diff.changes).toEqual([
+      { op: 'replace', path: '/intents/0', old: 'refund', new: 'order_status' },
+      { op: 'remove', path: '/intents/1', old: 'order_status' },
+    ]);
+    expect((await t.call('GET', `/runs/${paused.run_id}`)).body.edit ?? null).toBeNull();
+    await expectCheckpointsInSchema(child.schema, done.context_id);
+  });
+
+  it("gives the state's schema: the channels, typed by their defaults, and no other property", async () => {
+    const got = await t.call('GET', '/state-schema');
+    expect(got.status).toBe(200);
+    expect(got.body.source).toBe('channels');
+    expect(got.body.channels).toEqual(expect.arrayContaining(['messages', 'request', 'response', 'intents', 'results']));
+    expect(got.body.schema).toMatchObject({
+      type: 'object',
+      additionalProperties: false,
+      properties: { intents: { type: 'array' }, results: { type: 'array' } },
+    });
+    expect(got.body.schema.properties.messages.items.required).toEqual(['type', 'content']);
+  });
+
+  it("answers each checkpoint's diff from its parent's values, as two separate reads would", async () => {
+    const page = (await t.call('GET', `/sessions/${session}/checkpoints?limit=200`)).body.items as {
+      checkpoint_id: string;
+      parent_checkpoint_id: string | null;
+    }[];
+    expect(page.length).toBeGreaterThan(4);
+    for (const c of page.slice(0, 6)) {
+      const detail = (await t.call('GET', `/sessions/${session}/checkpoints/${c.checkpoint_id}`)).body;
+      expect(detail).not.toHaveProperty('parent_values');
+      const parentValues = c.parent_checkpoint_id ? (await t.call('GET', `/sessions/${session}/checkpoints/${c.parent_checkpoint_id}`)).body.values : {};
+      expect(detail.diff).toEqual(diffJson(parentValues, detail.values, DEFAULT_COMPARE_OPTIONS));
+    }
   });
 });
 

@@ -84,6 +84,24 @@ describe('fork and re-run from a checkpoint, through the Playground', () => {
     expect(nodes.filter((n) => n === 'guardrail' || n === 'router')).toEqual([]);
   });
 
+  it('compares a fork with its origin: the divergence is at the forked node, the nodes before it are the same', async () => {
+    const edited = await fork({ intents: ['order_status'] });
+    const cmp = (await t.call('GET', `/compare?left=${origin}&right=${edited.run_id}`)).body;
+    expect(cmp.divergence.first).toMatchObject({ kind: 'update', node: 'router', step: 2, path: ['router'], right: null });
+    expect(cmp.divergence.first.left.node).toBe('router');
+    const changes = cmp.divergence.first.diff.changes as { path: string }[];
+    expect(changes.length).toBeGreaterThan(0);
+    expect(changes.every((c) => c.path.startsWith('/intents'))).toBe(true);
+    // guardrail ran once, in the origin; the refund branch ran only there; skills and respond on both.
+    expect(cmp.divergence.only_left.map((r: { node: string }) => r.node)).toEqual(['skills[refund]']);
+    expect(cmp.divergence.only_right).toEqual([]);
+    // A re-run from the same checkpoint diverges nowhere before the nodes that ran again.
+    const again = await fork();
+    const same = (await t.call('GET', `/compare?left=${origin}&right=${again.run_id}`)).body;
+    expect(same.divergence.only_left).toEqual([]);
+    expect(same.divergence.only_right).toEqual([]);
+  });
+
   it('refuses a bad edit with 400 before anything runs, and creates nothing', async () => {
     const sessions = (await t.call('GET', '/sessions?limit=100')).body.items.length;
     const unknown = await t.call('POST', `/runs/${origin}/fork`, { checkpoint_id: afterRouter.checkpoint_id, values: { nope: 1 } });

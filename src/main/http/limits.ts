@@ -8,5 +8,8 @@ export const RUNTIME_RPC_BODY_LIMIT = '25mb';
 export const PLAYGROUND_BODY_LIMIT = '24mb';
 /** Management API request bodies: small JSON objects. */
 export const MANAGEMENT_BODY_LIMIT = '1mb';
+/** The runtime's debugger edits (fork, the edit of a paused thread): a channel of the state can
+ * be as large as a run's input put it there, so what the Playground accepts, the runtime does. */
+export const DEBUG_EDIT_BODY_LIMIT = '25mb';
 /** POST /bundles/import: a whole bundle, files as base64 (about 190 MB of files). */
 export const BUNDLE_IMPORT_BODY_LIMIT = '256mb';

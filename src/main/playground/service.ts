@@ -7,7 +7,7 @@
 // the event loop and exactly one of them wins.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { CreateRunBody, CreateSessionBody, Page, TranscriptTurn, RunAccepted, RunDetail, RunSummary, Session } from '../../shared/playground.ts';
+import type { CreateRunBody, CreateSessionBody, Page, TranscriptTurn, RunAccepted, RunDetail, RunEdit, RunSummary, Session } from '../../shared/playground.ts';
 import { isActive } from '../../shared/playground.ts';
 import type { ResumeBody } from '../../shared/playground-requests.ts';
 import { PlaygroundError, notFound } from './errors.ts';
@@ -172,13 +172,17 @@ export class PlaygroundService {
 
   /** POST /runs/{id}/resume of a run paused at a breakpoint (docs/playground-api.md, "Breakpoints
    * and stepping"): a child run with no input on the parent's context and task; the caller
-   * checked the pause. */
-  continueRun(runId: string): RunAccepted {
+   * checked the pause. `edit`: the edit of the paused state it was continued with, recorded. */
+  continueRun(runId: string, edit?: RunEdit): RunAccepted {
     const parent = this.o.store.getRun(runId);
     if (!parent) throw notFound('run', runId);
     this.assertNoActiveRun();
     const { session_id, context_id, task_id, metadata, revision } = parent;
-    return this.admit({ session_id, parent_run_id: runId, origin: 'resume', context_id, task_id, input_parts: [], metadata, changed_files: [], revision }, []);
+    const edited_state = edit ? JSON.stringify(edit) : null;
+    return this.admit(
+      { session_id, parent_run_id: runId, origin: 'resume', context_id, task_id, input_parts: [], metadata, changed_files: [], revision, edited_state },
+      [],
+    );
   }
 
   /** POST /runs/{id}/rerun (spec 3): any run; input parts copied; a new context_id. */

@@ -41,6 +41,7 @@ import { ThreadStateService } from '../playground/debug/thread-state.ts';
 import { ForkService } from '../playground/debug/fork.ts';
 import { BreakpointService } from '../playground/debug/breakpoints.ts';
 import { createBreakpointRoutes } from '../playground/http/breakpoint-routes.ts';
+import { PausedStateEditor } from '../playground/debug/edit.ts';
 
 export interface StudioOptions {
   projectDir: string;
@@ -196,7 +197,7 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
     createBundleRoutes({ store, blobs, log, logger, projectName: () => project.status().name, contracts: () => runtimeContracts(runtimeClient) }),
   );
   app.use(PLAYGROUND_PREFIX, createThreadStateRoutes(new ThreadStateService(store, runtimeClient), new ForkService(store, service, runtimeClient)));
-  app.use(PLAYGROUND_PREFIX, createBreakpointRoutes({ breakpoints, service, store }));
+  app.use(PLAYGROUND_PREFIX, createBreakpointRoutes({ breakpoints, service, store, editor: new PausedStateEditor(runtimeClient) }));
   app.use(PLAYGROUND_PREFIX, playground.router);
   app.use(createConnectionRoutes(connection));
   app.use(createStudioRoutes({ projectDir, project, runtimeStatus, store, blobs }));

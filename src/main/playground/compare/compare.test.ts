@@ -242,6 +242,35 @@ describe('divergence', () => {
     expect(findDivergence(left, right, opts(), ignoreFilter([])).first).toMatchObject({ kind: 'status', left: { status: 'running' } });
   });
 
+  it('lines a fork up with its origin from the forked node: the edit is the divergence there, the nodes before it are the same', () => {
+    const origin = [
+      ...span('g', 'guardrail', 1, {}),
+      ...span('r', 'router', 2, { intents: ['refund', 'order_status'] }),
+      ...span('s', 'skills', 3, { results: [1, 2] }),
+      ...span('s/0', 'skills[refund]', 3, { r: 1 }, { kind: 'branch', parent: 's' }),
+      ...span('s/1', 'skills[order_status]', 3, { r: 2 }, { kind: 'branch', parent: 's' }),
+      ...span('p', 'respond', 4, { text: 'both' }),
+    ];
+    // The fork's run counts its supersteps from its checkpoint.
+    const forked = [
+      ...span('s2', 'skills', 1, { results: [2] }),
+      ...span('s2/0', 'skills[order_status]', 1, { r: 2 }, { kind: 'branch', parent: 's2' }),
+      ...span('p2', 'respond', 2, { text: 'one' }),
+    ];
+    const edit = { node: 'router', patch: [{ op: 'replace' as const, path: '/intents', value: ['order_status'] }] };
+    const d = findDivergence(origin, forked, opts(), ignoreFilter([]), undefined, { side: 'right', fork: edit });
+    expect(d.first).toMatchObject({ kind: 'update', node: 'router', step: 2, left: { span_id: 'r' }, right: null });
+    expect(d.first!.diff!.changes.every((c) => c.path.startsWith('/intents'))).toBe(true);
+    expect(d.only_left.map((s) => s.node)).toEqual(['skills[refund]']);
+    expect(d.only_right).toEqual([]);
+    expect(d.same).toBe(2); // guardrail, and skills[order_status]
+    // The other way round, and a re-run (no edit): nothing before the fork's first node differs.
+    const back = findDivergence(forked, origin, opts(), ignoreFilter([]), undefined, { side: 'left', fork: edit });
+    expect(back.first).toMatchObject({ kind: 'update', node: 'router', left: null, right: { span_id: 'r' } });
+    const rerun = findDivergence(origin, forked, opts(), ignoreFilter([]), undefined, { side: 'right', fork: { node: 'router', patch: [] } });
+    expect(rerun.first).toMatchObject({ kind: 'update', node: 'skills', step: 3 });
+  });
+
   it('says when spans are missing on a side', () => {
     const d = findDivergence(span('1', 'a', 1, {}), [], opts(), ignoreFilter([]));
     expect(d.available).toBe(false);

@@ -5,7 +5,7 @@ import type { CompareOptions, RunComparison, RunSide } from '../../../shared/com
 import { isActive, type RunDetail } from '../../../shared/playground.ts';
 import type { RunEnd } from '../../../shared/spans.ts';
 import type { PlaygroundStore } from '../store/store.ts';
-import { findDivergence } from './divergence.ts';
+import { findDivergence, type ForkPair } from './divergence.ts';
 import { ignoreFilter } from './json-diff.ts';
 import { compareParts } from './parts.ts';
 import { compareCode, compareScores } from './scores.ts';
@@ -109,8 +109,22 @@ export function compareRuns(left: RunMaterial, right: RunMaterial, options: Comp
     input,
     output,
     scores,
-    divergence: findDivergence(left.traces, right.traces, options, ignored, { left: runEnd(left.detail), right: runEnd(right.detail) }),
+    divergence: findDivergence(
+      left.traces,
+      right.traces,
+      options,
+      ignored,
+      { left: runEnd(left.detail), right: runEnd(right.detail) },
+      forkPair(left.detail, right.detail),
+    ),
     code,
     automatic_verdict: null,
   };
+}
+
+/** One of the two runs is a fork of the other (its RunDetail.fork names the other). */
+function forkPair(left: RunDetail, right: RunDetail): ForkPair | null {
+  if (right.fork?.run_id === left.run_id) return { side: 'right', fork: right.fork };
+  if (left.fork?.run_id === right.run_id) return { side: 'left', fork: left.fork };
+  return null;
 }

@@ -9,6 +9,7 @@ import type { RunAccepted, RunFork } from '../../../shared/playground.ts';
 import type { ForkRunBody } from '../../../shared/thread-state.ts';
 import type { RuntimeClient } from '../../studio/child/client.ts';
 import { PlaygroundError, notFound } from '../errors.ts';
+import { patchOf } from './edit.ts';
 import { newSessionId } from '../ids.ts';
 import { blobsOf } from '../parts.ts';
 import type { PlaygroundService } from '../service.ts';
@@ -45,7 +46,7 @@ export class ForkService {
       checkpoint_id: body.checkpoint_id,
       checkpoint_ns: body.checkpoint_ns,
       node: got.value.as_node ?? got.value.written_by[0] ?? null,
-      patch: Object.entries(body.values ?? {}).map(([channel, value]) => ({ op: 'replace' as const, path: `/${escapePointer(channel)}`, value })),
+      patch: patchOf(body.values),
     };
     const title = this.store.getSession(origin.session_id)?.title ?? origin.session_id;
     const now = new Date().toISOString();
@@ -72,9 +73,4 @@ export class ForkService {
       throw err;
     }
   }
-}
-
-/** A JSON pointer token (RFC 6901). */
-function escapePointer(token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }

@@ -4,7 +4,7 @@
 // with the run that wrote it, and a checkpoint's detail carries what its step changed: the
 // structural diff (the compare view's differ) from its parent's values.
 import type { RuntimeClient } from '../../studio/child/client.ts';
-import type { SessionCheckpoint, SessionCheckpointDetail, SessionCheckpointPage, CheckpointSummary } from '../../../shared/thread-state.ts';
+import type { SessionCheckpoint, SessionCheckpointDetail, SessionCheckpointPage, CheckpointSummary, StateSchema } from '../../../shared/thread-state.ts';
 import { DEFAULT_COMPARE_OPTIONS } from '../../../shared/compare.ts';
 import { diffJson } from '../compare/json-diff.ts';
 import { PlaygroundError, notFound } from '../errors.ts';
@@ -31,8 +31,15 @@ function unavailable(detail: string): PlaygroundError {
 export class ThreadStateService {
   constructor(
     private readonly store: PlaygroundStore,
-    private readonly runtime: Pick<RuntimeClient, 'checkpoints' | 'checkpoint'>,
+    private readonly runtime: Pick<RuntimeClient, 'checkpoints' | 'checkpoint' | 'stateSchema'>,
   ) {}
+
+  /** The loaded graph's state schema: what an edit (fork or continue) may hold. */
+  async stateSchema(): Promise<StateSchema> {
+    const got = await this.runtime.stateSchema(RUNTIME_WAIT_MS);
+    if (!got.ok) throw unavailable(got.reason === 'not_running' ? 'no runtime is running' : got.detail);
+    return got.value;
+  }
 
   /** The session's thread, newest checkpoint first; an empty page before its first run reached the agent. */
   async sessionPage(sessionId: string, limit: number, cursor: string | undefined): Promise<SessionCheckpointPage> {
@@ -71,14 +78,14 @@ export class ThreadStateService {
     const thread = this.threadOf(sessionId);
     const missing = () => new PlaygroundError('not_found', `no checkpoint '${checkpointId}' in this session's thread`, { checkpoint_id: checkpointId });
     if (!thread) throw missing();
-    const got = await this.runtime.checkpoint(thread, checkpointId, ns, RUNTIME_WAIT_MS);
+    // One read of the thread: the checkpoint with its parent's values (the runtime reads the
+    // parent anyway, for what the step wrote).
+    const got = await this.runtime.checkpoint(thread, checkpointId, ns, RUNTIME_WAIT_MS, true);
     if (!got.ok) throw got.reason === 'missing' ? missing() : unavailable(got.reason === 'not_running' ? 'no runtime is running' : got.detail);
-    const c = got.value;
+    const { parent_values: parentValues, ...c } = got.value;
     let diff = null;
-    if (c.parent_checkpoint_id) {
-      const parent = await this.runtime.checkpoint(thread, c.parent_checkpoint_id, c.checkpoint_ns, RUNTIME_WAIT_MS);
-      if (parent.ok) diff = diffJson(parent.value.values, c.values, DEFAULT_COMPARE_OPTIONS);
-    } else diff = diffJson({}, c.values, DEFAULT_COMPARE_OPTIONS);
+    if (!c.parent_checkpoint_id) diff = diffJson({}, c.values, DEFAULT_COMPARE_OPTIONS);
+    else if (parentValues) diff = diffJson(parentValues, c.values, DEFAULT_COMPARE_OPTIONS);
     return { ...c, run_id: this.runNamer(sessionId)(c), diff };
   }
 

@@ -1,7 +1,8 @@
 // Breakpoints and stepping (docs/playground-api.md, "Breakpoints and stepping"), mounted under
 // /api/playground/v1 before the spec's routes: a session's breakpoints, the pause of a run, and
 // what the spec's routes do with a run paused at a breakpoint: a resume with `breakpoint`
-// continues or steps it (a child run, 202), DELETE stops it, and a new message to its session
+// continues or steps it (a child run, 202; with `values`, after the paused state took that
+// edit, debug/edit.ts), DELETE stops it, and a new message to its session
 // is refused (409 `run_paused`) while it waits.
 import { Router, type Request } from 'express';
 import { BreakpointResumeSchema, BreakpointSchema, ClearBreakpointQuerySchema } from '../../../shared/breakpoints.ts';
@@ -9,6 +10,7 @@ import { PLAYGROUND_PREFIX } from '../../../shared/playground.ts';
 import { jsonBody } from '../../http/json-body.ts';
 import { PLAYGROUND_BODY_LIMIT } from '../../http/limits.ts';
 import type { BreakpointService } from '../debug/breakpoints.ts';
+import type { PausedStateEditor } from '../debug/edit.ts';
 import { notFound, PlaygroundError } from '../errors.ts';
 import type { PlaygroundService } from '../service.ts';
 import type { PlaygroundStore } from '../store/store.ts';
@@ -18,9 +20,11 @@ export interface BreakpointRouteDeps {
   breakpoints: BreakpointService;
   service: PlaygroundService;
   store: PlaygroundStore;
+  /** Applies an edit of the paused state before Continue/Step (debug/edit.ts). */
+  editor: PausedStateEditor;
 }
 
-export function createBreakpointRoutes({ breakpoints, service, store }: BreakpointRouteDeps): Router {
+export function createBreakpointRoutes({ breakpoints, service, store, editor }: BreakpointRouteDeps): Router {
   const router = Router();
   router.use(jsonBody({ limit: PLAYGROUND_BODY_LIMIT }));
   const bodyOf = (req: Request): Record<string, unknown> => (req.body && typeof req.body === 'object' ? req.body : {});
@@ -64,7 +68,7 @@ export function createBreakpointRoutes({ breakpoints, service, store }: Breakpoi
   });
 
   // Continue / Step: the spec's resume with no new input; a paused run takes no other resume.
-  router.post('/runs/:run_id/resume', (req, res, next) => {
+  router.post('/runs/:run_id/resume', async (req, res, next) => {
     const run = runOf(req.params.run_id);
     const body = bodyOf(req);
     if (!('breakpoint' in body)) {
@@ -74,10 +78,16 @@ export function createBreakpointRoutes({ breakpoints, service, store }: Breakpoi
         });
       return next();
     }
-    const { breakpoint } = BreakpointResumeSchema.parse(body);
+    const { breakpoint, values } = BreakpointResumeSchema.parse(body);
     if (!breakpoints.isPaused(run))
       throw new PlaygroundError('run_not_resumable', `run ${run.run_id} is not paused at a breakpoint`, { run_id: run.run_id, status: run.status });
-    const accepted = service.continueRun(run.run_id);
+    // An edit is applied to the paused thread first, checked there before anything runs.
+    let edit;
+    if (values && Object.keys(values).length) {
+      service.assertNoActiveRun();
+      edit = await editor.apply(run, breakpoints.pauseOf(run)!, values);
+    }
+    const accepted = service.continueRun(run.run_id, edit);
     breakpoints.noteAction(accepted.run_id, breakpoint, breakpoints.pauseOf(run)); // before the run is invoked (the executor starts it on a later tick)
     res.status(202).location(`${PLAYGROUND_PREFIX}/runs/${accepted.run_id}`).json(accepted);
   });

@@ -1,7 +1,8 @@
 // The debugger's read endpoints (docs/playground-api.md, "The state at every step"), mounted
 // under /api/playground/v1 beside the spec's routes: a session's checkpoints, one checkpoint's
 // state with its step's diff, and the checkpoints one run wrote; and the fork of a run's thread
-// at one of its checkpoints ("Fork and re-run from a checkpoint").
+// at one of its checkpoints ("Fork and re-run from a checkpoint"); the loaded graph's state
+// schema, what an edit may hold (GET /state-schema).
 import { Router } from 'express';
 import { ForkRunBodySchema, SessionCheckpointDetailQuerySchema, SessionCheckpointQuerySchema } from '../../../shared/thread-state.ts';
 import { jsonBody } from '../../http/json-body.ts';
@@ -22,6 +23,9 @@ export function createThreadStateRoutes(states: ThreadStateService, forks: ForkS
   router.get('/sessions/:session_id/checkpoints/:checkpoint_id', async (req, res) => {
     const q = SessionCheckpointDetailQuerySchema.parse(req.query);
     res.json(await states.detail(req.params.session_id, req.params.checkpoint_id, q.ns));
+  });
+  router.get('/state-schema', async (_req, res) => {
+    res.json(await states.stateSchema());
   });
   router.get('/runs/:run_id/checkpoints', async (req, res) => {
     res.json({ items: await states.runCheckpoints(req.params.run_id) });

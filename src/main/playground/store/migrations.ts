@@ -130,6 +130,16 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 7,
+    name: 'run_edits',
+    sql: `
+      -- A Continue or Step that edited a paused run's state first (docs/playground-api.md,
+      -- "Continue with an edited state"): JSON of the paused checkpoint, the node the edit was
+      -- applied as, the checkpoint it wrote and the edit as a JSON patch.
+      ALTER TABLE runs ADD COLUMN edited_state TEXT;
+    `,
+  },
 ];
 
 /** The newest schema this build understands (bundle import refuses newer databases, spec 4.3 rule 7). */

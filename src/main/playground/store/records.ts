@@ -1,7 +1,7 @@
 // The Playground store's records as callers get them: a run with its JSON columns decoded
 // (parts, scores, metadata, changed files, code files), and the encoding back into columns.
 // Only the store modules see the stored text (spec 2.6: a run's stored parts and scores).
-import type { RunDetail, RunFork, RunStatus, RunSummary, ScoreEntry, TaggedPart } from '../../../shared/playground.ts';
+import type { RunDetail, RunEdit, RunFork, RunStatus, RunSummary, ScoreEntry, TaggedPart } from '../../../shared/playground.ts';
 
 /** A run as stored: the JSON columns still text. Read only inside the store. */
 export interface RunColumns {
@@ -31,6 +31,8 @@ export interface RunColumns {
   imported_at: string | null;
   /** JSON of RunFork for a fork's run, else null. */
   forked_from?: string | null;
+  /** JSON of RunEdit for a Continue/Step that edited the paused state, else null. */
+  edited_state?: string | null;
 }
 
 /** A run as the store hands it out: every stored JSON column decoded. */
@@ -67,6 +69,8 @@ export interface NewRun {
   revision: string | null;
   /** JSON of RunFork, for a fork's run. */
   forked_from?: string | null;
+  /** JSON of RunEdit, for a Continue/Step with an edit. */
+  edited_state?: string | null;
 }
 
 /** The columns of a patch that hold JSON text. */
@@ -142,6 +146,7 @@ export function toDetail(run: RunRecord): RunDetail {
     code_files: run.code_files,
     imported: run.imported_from ? { from_run_id: run.imported_from, project: run.imported_project ?? null, at: run.imported_at ?? '' } : null,
     fork: forkOf(run),
+    edit: run.edited_state ? (JSON.parse(run.edited_state) as RunEdit) : null,
   };
 }
 

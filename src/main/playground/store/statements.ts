@@ -39,8 +39,8 @@ export function prepareStatements(db: Db) {
     activeRun: p<{ run_id: string }>(`SELECT run_id FROM runs WHERE status IN (${ACTIVE_SQL}) ORDER BY run_id LIMIT 1`),
     activeRuns: p<RunColumns>(`SELECT * FROM runs WHERE status IN (${ACTIVE_SQL}) ORDER BY run_id`),
     insertRun: p(`INSERT INTO runs (run_id, session_id, parent_run_id, origin, status, context_id, task_id, created_at,
-        input_parts, metadata, changed_files, revision, forked_from) VALUES (@run_id, @session_id, @parent_run_id, @origin, @status,
-        @context_id, @task_id, @created_at, @input_parts, @metadata, @changed_files, @revision, @forked_from)`),
+        input_parts, metadata, changed_files, revision, forked_from, edited_state) VALUES (@run_id, @session_id, @parent_run_id, @origin, @status,
+        @context_id, @task_id, @created_at, @input_parts, @metadata, @changed_files, @revision, @forked_from, @edited_state)`),
     insertFullRun: p(
       `INSERT INTO runs (${RUN_INSERT_COLUMNS}) VALUES (${RUN_INSERT_COLUMNS.split(',')
         .map((c) => `@${c.trim()}`)

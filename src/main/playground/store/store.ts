@@ -123,6 +123,7 @@ export class PlaygroundStore {
       metadata: json.metadata,
       changed_files: json.changed_files,
       forked_from: run.forked_from ?? null,
+      edited_state: run.edited_state ?? null,
     });
   }
 

@@ -11,6 +11,7 @@ import { TURN_TASK_CONFIG_KEY, type ForkRequest, type ForkResult } from '../../.
 import type { MemoryStore, TranscriptMessage } from '../store/types.ts';
 import { SUMMARY_KEY } from '../memory/fold.ts';
 import { CheckpointNotFound, type ThreadStateReader } from './state.ts';
+import type { EditChecker } from './state-schema.ts';
 
 /** An edit the state cannot take; nothing was created. */
 export class InvalidEdit extends Error {
@@ -34,6 +35,8 @@ export interface ForkDeps {
   graph: () => ForkGraph;
   saver: () => BaseCheckpointSaver;
   reader: ThreadStateReader;
+  /** The state's schema: an edit is checked against it before anything is written. */
+  checker: EditChecker;
   store: Pick<MemoryStore, 'readTranscript' | 'appendTranscript' | 'getMemory' | 'putMemory' | 'threadUser' | 'claimThread' | 'deleteThread' | 'threadOwner'>;
 }
 
@@ -44,15 +47,10 @@ const MESSAGE_TYPES = new Set(['human', 'ai', 'system', 'tool', 'function', 'gen
 
 /** Message lists arrive as the state endpoints write them ({type, content, ...}): back to
  * LangChain messages, so reducers and nodes get what they always get. */
-function revive(value: unknown): unknown {
+export function revive(value: unknown): unknown {
   if (!Array.isArray(value) || value.length === 0) return value;
   const isMessage = (v: unknown) => typeof v === 'object' && v !== null && MESSAGE_TYPES.has((v as { type?: unknown }).type as string) && 'content' in v;
   return value.every(isMessage) ? value.map((m) => coerceMessageLikeToMessage(m as Parameters<typeof coerceMessageLikeToMessage>[0])) : value;
-}
-
-/** The state's own channels (not LangGraph's internal ones, `__start__`, `branch:...`). */
-export function stateChannels(graph: ForkGraph): string[] {
-  return Object.keys(graph.channels).filter((c) => !c.startsWith('__') && !c.includes(':'));
 }
 
 export class ThreadForker {
@@ -68,10 +66,8 @@ export class ThreadForker {
       throw new InvalidEdit(`Thread '${newThread}' already exists.`, { field: 'thread_id' });
     const graph = this.d.graph();
     const edit = values && Object.keys(values).length ? values : undefined;
-    const known = new Set(stateChannels(graph));
-    const unknown = Object.keys(edit ?? {}).filter((c) => !known.has(c));
-    if (unknown.length)
-      throw new InvalidEdit(`The state has no channel ${unknown.map((c) => `'${c}'`).join(', ')}; its channels are ${[...known].join(', ')}.`, { unknown });
+    const refused = edit ? this.d.checker.problems(graph, edit) : null;
+    if (refused) throw new InvalidEdit(refused.message, refused.detail);
     const detail = await this.d.reader.detail(threadId, checkpointId, ns); // CheckpointNotFound for a wrong id
     const writers = Object.keys(detail.writes);
     if (edit && writers.length > 1)

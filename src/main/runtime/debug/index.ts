@@ -5,17 +5,16 @@ import type { Logger } from 'pino';
 import type { Registry } from '../project/registry.ts';
 import type { MemoryStore } from '../store/types.ts';
 import { ThreadForker, type ForkGraph } from './fork.ts';
+import { ThreadEditor } from './edit.ts';
 import { debugRouter } from './routes.ts';
+import { EditChecker } from './state-schema.ts';
 import { ThreadStateReader } from './state.ts';
 
 export function debugRoutes(settings: { controlToken: string | null; agentId: string }, registry: Registry, store: MemoryStore, log: Logger): express.Router {
   const reader = new ThreadStateReader(() => registry.current.graph);
-  const forker = new ThreadForker({
-    agentId: settings.agentId,
-    graph: () => registry.current.graph as unknown as ForkGraph,
-    saver: () => registry.checkpointer,
-    reader,
-    store,
-  });
-  return debugRouter({ controlToken: settings.controlToken, reader, forker, log });
+  const graph = () => registry.current.graph as unknown as ForkGraph;
+  const checker = new EditChecker();
+  const forker = new ThreadForker({ agentId: settings.agentId, graph, saver: () => registry.checkpointer, reader, checker, store });
+  const editor = new ThreadEditor({ graph, reader, checker });
+  return debugRouter({ controlToken: settings.controlToken, reader, forker, editor, schema: () => checker.schemaOf(graph()), log });
 }

@@ -5,12 +5,13 @@
 // management envelope (spec 2.1).
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import { CheckpointDetailQuerySchema, CheckpointListQuerySchema, DEBUG_BASE, ForkRequestSchema } from '../../../shared/thread-state.ts';
+import { CheckpointDetailQuerySchema, CheckpointListQuerySchema, DEBUG_BASE, EditRequestSchema, ForkRequestSchema } from '../../../shared/thread-state.ts';
 import { jsonBody } from '../../http/json-body.ts';
-import { MANAGEMENT_BODY_LIMIT } from '../../http/limits.ts';
+import { DEBUG_EDIT_BODY_LIMIT } from '../../http/limits.ts';
 import { ManagementError, managementErrorHandler, ok } from '../management/envelope.ts';
 import { jsonObject } from '../management/routes.ts';
 import { parseParams } from '../management/schemas.ts';
+import type { ThreadEditor } from './edit.ts';
 import { InvalidEdit, type ThreadForker } from './fork.ts';
 import { sameToken } from '../auth/api-keys.ts';
 import { presentedCredential } from '../auth/credentials.ts';
@@ -22,6 +23,10 @@ export interface DebugRouteDeps {
   reader: ThreadStateReader;
   /** Forks a thread at a checkpoint (fork.ts). */
   forker: ThreadForker;
+  /** Edits a paused thread in place (edit.ts). */
+  editor: ThreadEditor;
+  /** The loaded graph's state schema (state-schema.ts). */
+  schema: () => unknown;
   log: Logger;
 }
 
@@ -34,7 +39,7 @@ function controlGate(token: string) {
   };
 }
 
-export function debugRouter({ controlToken, reader, forker, log }: DebugRouteDeps): express.Router {
+export function debugRouter({ controlToken, reader, forker, editor, schema, log }: DebugRouteDeps): express.Router {
   const router = express.Router();
   if (!controlToken) return router;
   const api = express.Router();
@@ -57,13 +62,22 @@ export function debugRouter({ controlToken, reader, forker, log }: DebugRouteDep
     '/threads/:thread_id/checkpoints/:checkpoint_id',
     handle((req) => {
       const q = parseParams(CheckpointDetailQuerySchema, req.query);
-      return reader.detail(req.params.thread_id as string, req.params.checkpoint_id as string, q.ns);
+      return reader.detail(req.params.thread_id as string, req.params.checkpoint_id as string, q.ns, q.parent_values);
     }),
   );
   api.post(
     '/threads/:thread_id/fork',
-    jsonBody({ limit: MANAGEMENT_BODY_LIMIT }),
+    jsonBody({ limit: DEBUG_EDIT_BODY_LIMIT }),
     handle((req) => forker.fork(req.params.thread_id as string, parseParams(ForkRequestSchema, jsonObject(req, true)))),
+  );
+  api.post(
+    '/threads/:thread_id/edit',
+    jsonBody({ limit: DEBUG_EDIT_BODY_LIMIT }),
+    handle((req) => editor.edit(req.params.thread_id as string, parseParams(EditRequestSchema, jsonObject(req, true)))),
+  );
+  api.get(
+    '/state-schema',
+    handle(async () => schema()),
   );
   api.use((req, _res, next) => next(new ManagementError('NOT_FOUND', `No debugger route ${req.method} ${DEBUG_BASE}${req.path}.`)));
   api.use(managementErrorHandler(log));

@@ -5,7 +5,7 @@
 // it never writes. Routes are in routes.ts.
 import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
 import type { StateSnapshot } from '@langchain/langgraph';
-import { TURN_TASK_CONFIG_KEY, type CheckpointDetail, type CheckpointPage, type CheckpointSummary } from '../../../shared/thread-state.ts';
+import { TURN_TASK_CONFIG_KEY, type CheckpointPage, type CheckpointSummary, type RuntimeCheckpointDetail } from '../../../shared/thread-state.ts';
 import { jsonState } from './json-state.ts';
 
 /** What the reader needs of the loaded graph. */
@@ -51,6 +51,18 @@ function summary(s: StateSnapshot, parent: StateSnapshot | undefined): Checkpoin
   };
 }
 
+/** Every channel's value, JSON-safe, and the bytes of each. */
+function jsonValues(s: StateSnapshot): { values: Record<string, unknown>; sizes: Record<string, number> } {
+  const values: Record<string, unknown> = {};
+  const sizes: Record<string, number> = {};
+  const raw = s.values && typeof s.values === 'object' ? (s.values as Record<string, unknown>) : { value: s.values };
+  for (const [channel, value] of Object.entries(raw)) {
+    values[channel] = jsonState(value);
+    sizes[channel] = Buffer.byteLength(JSON.stringify(values[channel]));
+  }
+  return { values, sizes };
+}
+
 export class ThreadStateReader {
   constructor(private readonly graph: () => StateGraphReader) {}
 
@@ -70,25 +82,20 @@ export class ThreadStateReader {
   }
 
   /** One checkpoint with every channel's value, its pending writes and the next tasks. */
-  async detail(threadId: string, checkpointId: string, ns: string): Promise<CheckpointDetail> {
+  async detail(threadId: string, checkpointId: string, ns: string, withParentValues = false): Promise<RuntimeCheckpointDetail> {
     const graph = this.graph();
     const config = { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpointId } };
     const s = await this.snapshot(graph, config);
     if (!s || idOf(s.config) !== checkpointId)
       throw new CheckpointNotFound(`No checkpoint '${checkpointId}' in thread '${threadId}'${ns ? ` (namespace '${ns}')` : ''}.`);
     const parent = s.parentConfig ? await this.snapshot(graph, { configurable: { ...s.parentConfig.configurable, thread_id: threadId } }) : undefined;
-    const values: Record<string, unknown> = {};
-    const sizes: Record<string, number> = {};
-    const raw = s.values && typeof s.values === 'object' ? (s.values as Record<string, unknown>) : { value: s.values };
-    for (const [channel, value] of Object.entries(raw)) {
-      values[channel] = jsonState(value);
-      sizes[channel] = Buffer.byteLength(JSON.stringify(values[channel]));
-    }
+    const { values, sizes } = jsonValues(s);
     const saver = typeof graph.checkpointer === 'object' ? graph.checkpointer : undefined;
     const tuple = saver ? await saver.getTuple(config) : undefined;
     return {
       ...summary(s, parent ?? undefined),
       values,
+      ...(withParentValues ? { parent_values: parent ? jsonValues(parent).values : null } : {}),
       sizes,
       pending_writes: (tuple?.pendingWrites ?? []).map(([taskId, channel, value]) => ({ task_id: taskId, channel, value: jsonState(value) })),
       tasks: s.tasks.map((t) => ({

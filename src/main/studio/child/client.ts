@@ -7,11 +7,16 @@ import {
   CheckpointDetailReplySchema,
   CheckpointPageReplySchema,
   DEBUG_BASE,
+  EditReplySchema,
   ForkReplySchema,
-  type CheckpointDetail,
+  StateSchemaReplySchema,
+  type EditRequest,
+  type EditResult,
   type ForkRequest,
   type ForkResult,
   type CheckpointPage,
+  type RuntimeCheckpointDetail,
+  type StateSchema,
 } from '../../../shared/thread-state.ts';
 import { RUNTIME_PATHS, RuntimeSchemas, type RegistryMetadata, type ReloadFailure, type ReloadOutcome } from '../../../shared/runtime-contract.ts';
 
@@ -34,6 +39,9 @@ export type ReloadResult =
 
 /** A document read from the ready runtime. */
 export type Fetched<T> = { ok: true; value: T } | { ok: false; reason: 'not_running' } | { ok: false; reason: 'no_answer'; detail: string; status?: number };
+
+/** A debugger POST the runtime refused with a 4xx (an invalid edit, a missing checkpoint). */
+export type Refused = { ok: false; reason: 'refused'; status: number; code: string; message: string; extra: Record<string, unknown> };
 
 /** The runtime's path of a thread's checkpoints, relative to its base URL. */
 const debugPath = (threadId: string) => `${DEBUG_BASE.slice(1)}/threads/${encodeURIComponent(threadId)}/checkpoints`;
@@ -102,25 +110,44 @@ export class RuntimeClient {
     return got.ok ? { ok: true, value: got.value.data } : got;
   }
 
-  /** One checkpoint's state; `missing` when the thread has no such checkpoint. */
-  async checkpoint(threadId: string, checkpointId: string, ns: string, waitMs: number): Promise<Fetched<CheckpointDetail> | { ok: false; reason: 'missing' }> {
-    const relative = `${debugPath(threadId)}/${encodeURIComponent(checkpointId)}?${new URLSearchParams({ ns })}`;
+  /** One checkpoint's state (with its parent's values when `parentValues`); `missing` when the
+   * thread has no such checkpoint. */
+  async checkpoint(
+    threadId: string,
+    checkpointId: string,
+    ns: string,
+    waitMs: number,
+    parentValues = false,
+  ): Promise<Fetched<RuntimeCheckpointDetail> | { ok: false; reason: 'missing' }> {
+    const query = new URLSearchParams({ ns, ...(parentValues ? { parent_values: 'true' } : {}) });
+    const relative = `${debugPath(threadId)}/${encodeURIComponent(checkpointId)}?${query}`;
     const got = await this.read(waitMs, relative, this.locator.controlHeaders(), CheckpointDetailReplySchema);
     if (got.ok) return { ok: true, value: got.value.data };
     return got.reason === 'no_answer' && got.status === 404 ? { ok: false, reason: 'missing' } : got;
   }
 
-  /** Forks a thread at a checkpoint into `body.thread_id` (the runtime's debugger endpoint).
-   * `refused` carries the runtime's 4xx error (an invalid edit, a missing checkpoint). */
-  async fork(
-    threadId: string,
-    body: ForkRequest,
-    waitMs: number,
-  ): Promise<Fetched<ForkResult> | { ok: false; reason: 'refused'; status: number; code: string; message: string; extra: Record<string, unknown> }> {
+  /** Forks a thread at a checkpoint into `body.thread_id` (the runtime's debugger endpoint). */
+  async fork(threadId: string, body: ForkRequest, waitMs: number): Promise<Fetched<ForkResult> | Refused> {
+    return this.post(waitMs, `threads/${encodeURIComponent(threadId)}/fork`, body, ForkReplySchema);
+  }
+
+  /** Edits a paused thread in place, as the node that wrote the paused checkpoint. */
+  async edit(threadId: string, body: EditRequest, waitMs: number): Promise<Fetched<EditResult> | Refused> {
+    return this.post(waitMs, `threads/${encodeURIComponent(threadId)}/edit`, body, EditReplySchema);
+  }
+
+  /** The loaded graph's state schema (what an edit may hold). */
+  async stateSchema(waitMs: number): Promise<Fetched<StateSchema>> {
+    const got = await this.read(waitMs, `${DEBUG_BASE.slice(1)}/state-schema`, this.locator.controlHeaders(), StateSchemaReplySchema);
+    return got.ok ? { ok: true, value: got.value.data } : got;
+  }
+
+  /** A debugger POST; `refused` carries the runtime's 4xx error. */
+  private async post<D, S extends z.ZodType<{ data: D }>>(waitMs: number, relative: string, body: unknown, schema: S): Promise<Fetched<D> | Refused> {
     const base = await this.locator.waitReady(waitMs);
     if (!base) return { ok: false, reason: 'not_running' };
     try {
-      const res = await fetch(`${base}${DEBUG_BASE.slice(1)}/threads/${encodeURIComponent(threadId)}/fork`, {
+      const res = await fetch(`${base}${DEBUG_BASE.slice(1)}/${relative}`, {
         method: 'POST',
         headers: { ...this.locator.controlHeaders(), 'content-type': 'application/json' },
         body: JSON.stringify(body),
@@ -131,9 +158,9 @@ export class RuntimeClient {
         const { code, message, ...extra } = answer.error;
         return { ok: false, reason: 'refused', status: res.status, code: code ?? 'UNKNOWN', message: message ?? `HTTP ${res.status}`, extra };
       }
-      const parsed = ForkReplySchema.safeParse(answer);
+      const parsed = schema.safeParse(answer);
       if (!parsed.success) return { ok: false, reason: 'no_answer', detail: `HTTP ${res.status}`, status: res.status };
-      return { ok: true, value: parsed.data.data };
+      return { ok: true, value: (parsed.data as { data: D }).data };
     } catch (err) {
       return { ok: false, reason: 'no_answer', detail: (err as Error).message };
     }

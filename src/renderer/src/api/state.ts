@@ -2,10 +2,11 @@
 // checkpoints and one checkpoint's state, each reply read with its shared schema.
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { SessionCheckpointDetailSchema, SessionCheckpointPageSchema, SessionCheckpointSchema } from '../../../shared/thread-state.ts';
+import { SessionCheckpointDetailSchema, SessionCheckpointPageSchema, SessionCheckpointSchema, StateSchemaSchema } from '../../../shared/thread-state.ts';
+import type { BreakpointAction } from '../../../shared/breakpoints.ts';
 import { RunAcceptedSchema } from '../../../shared/playground.ts';
 import { api } from './client.ts';
-import { invalidateRunLists } from './queries.ts';
+import { invalidateRunLists, keys } from './queries.ts';
 
 const RunCheckpointsSchema = z.object({ items: z.array(SessionCheckpointSchema) });
 
@@ -13,6 +14,7 @@ export const stateKeys = {
   runCheckpoints: (runId: string) => ['run-checkpoints', runId] as const,
   checkpoint: (sessionId: string, checkpointId: string, ns: string) => ['checkpoint', sessionId, checkpointId, ns] as const,
   thread: (sessionId: string) => ['thread-checkpoints', sessionId] as const,
+  schema: ['state-schema'] as const,
 };
 
 /** Checkpoints a page of the thread's history asks for. */
@@ -70,5 +72,25 @@ export function useForkRun() {
         body: { checkpoint_id: checkpointId, ...(values ? { values } : {}) },
       }),
     onSettled: () => invalidateRunLists(qc),
+  });
+}
+
+/** The loaded graph's state schema (what an edit may hold); read once the editor opens. */
+export function useStateSchema(enabled: boolean) {
+  return useQuery({ queryKey: stateKeys.schema, enabled, staleTime: 30_000, queryFn: ({ signal }) => api('/state-schema', StateSchemaSchema, { signal }) });
+}
+
+/** Continue (or Step) a paused run with an edit of its paused state (docs/playground-api.md,
+ * "Continue with an edited state"): a child run, as Continue without an edit. */
+export function useContinueEdited() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ runId, action, values }: { runId: string; action: BreakpointAction; values: Record<string, unknown> }) =>
+      api(`/runs/${encodeURIComponent(runId)}/resume`, RunAcceptedSchema, { method: 'POST', body: { breakpoint: action, values } }),
+    onSettled: (reply, _err, vars) => {
+      void qc.invalidateQueries({ queryKey: ['pause', vars.runId] });
+      void qc.invalidateQueries({ queryKey: keys.run(vars.runId) });
+      invalidateRunLists(qc, reply?.session_id);
+    },
   });
 }

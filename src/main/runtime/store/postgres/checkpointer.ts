@@ -31,16 +31,19 @@ export async function claimThread(db: Pick<pg.Pool | pg.PoolClient, 'query'>, sc
 }
 
 /**
- * One checkpoint with its channel values and pending writes. LangGraph's own query joins the
+ * Checkpoints with their channel values and pending writes. LangGraph's own query joins the
  * checkpoint's channel versions with every blob of the thread; on a table whose statistics
  * lag (a young table, a growing thread) the planner hashes all of them, so each read grew
  * with the conversation (3 ms at turn 200, bench/replicas.bench.ts). A LATERAL lookup per
- * channel keeps it to one primary-key probe per channel, whatever the thread's length.
+ * channel keeps it to one primary-key probe per channel, whatever the thread's length. The
+ * blobs come as JSON arrays of base64 text, not as arrays of bytea: node-postgres parses a
+ * bytea array's text form character by character, which took about 0.6 s a megabyte (a page
+ * of checkpoints of a 5 MB state took over 10 s; test/integration/large-state.test.ts).
  */
-const SELECT_TUPLE_SQL = (schema: string) => `select
+const SELECT_VALUES_SQL = (schema: string) => `select
     cp.thread_id, cp.checkpoint, cp.checkpoint_ns, cp.checkpoint_id, cp.parent_checkpoint_id, cp.metadata,
     (
-      select array_agg(array[b.channel::bytea, b.type::bytea, b.blob])
+      select json_agg(json_build_array(b.channel, b.type, encode(b.blob, 'base64')))
       from jsonb_each_text(cp.checkpoint -> 'channel_versions') v
       cross join lateral (
         select bl.channel, bl.type, bl.blob from ${schema}.checkpoint_blobs bl
@@ -49,13 +52,13 @@ const SELECT_TUPLE_SQL = (schema: string) => `select
       ) b
     ) as channel_values,
     (
-      select array_agg(array[cw.task_id::text::bytea, cw.channel::bytea, cw.type::bytea, cw.blob] order by cw.task_id, cw.idx)
+      select json_agg(json_build_array(cw.task_id::text, cw.channel, cw.type, encode(cw.blob, 'base64')) order by cw.task_id, cw.idx)
       from ${schema}.checkpoint_writes cw
       where cw.thread_id = cp.thread_id and cw.checkpoint_ns = cp.checkpoint_ns and cw.checkpoint_id = cp.checkpoint_id
     ) as pending_writes
-  from ${schema}.checkpoints cp
-  where cp.thread_id = $1 and cp.checkpoint_ns = $2 and ($3::text is null or cp.checkpoint_id = $3)
-  order by cp.checkpoint_id desc limit 1`;
+  from ${schema}.checkpoints cp `;
+
+type Text = string | null;
 
 interface TupleRow {
   thread_id: string;
@@ -64,13 +67,21 @@ interface TupleRow {
   checkpoint_id: string;
   parent_checkpoint_id: string | null;
   metadata: Record<string, unknown>;
-  channel_values: [Uint8Array, Uint8Array, Uint8Array][] | null;
-  pending_writes: [Uint8Array, Uint8Array, Uint8Array, Uint8Array][] | null;
+  /** [channel, type, base64 blob] */
+  channel_values: [Text, Text, Text][] | null;
+  /** [task_id, channel, type, base64 blob] */
+  pending_writes: [Text, Text, Text, Text][] | null;
+}
+
+const encoder = new TextEncoder();
+/** A row's JSON array as the saver's loaders take it: bytes, the last item decoded from base64. */
+function bytesOf<T extends Text[]>(items: T): Uint8Array[] {
+  return items.map((x, i) => (x === null ? (null as unknown as Uint8Array) : i === items.length - 1 ? Buffer.from(x, 'base64') : encoder.encode(x)));
 }
 
 export class OwnedPostgresSaver extends PostgresSaver {
   private readonly ownerSql: string;
-  private readonly tupleSql: string;
+  private readonly valuesSql: string;
 
   constructor(
     private readonly db: pg.Pool,
@@ -82,7 +93,7 @@ export class OwnedPostgresSaver extends PostgresSaver {
   ) {
     super(db, new FastReadSerializer(), { schema }); // D-42: LangGraph's bytes, read faster
     this.ownerSql = `SELECT agent_id FROM ${schemaSql}.threads WHERE thread_id = $1`;
-    this.tupleSql = SELECT_TUPLE_SQL(schemaSql);
+    this.valuesSql = SELECT_VALUES_SQL(schemaSql);
   }
 
   /** As the SQLite saver (store/checkpointer.ts): blobs are keyed by channel version, so a
@@ -106,26 +117,53 @@ export class OwnedPostgresSaver extends PostgresSaver {
     if (threadId === undefined || (await this.owner(threadId)) !== this.agentId) return undefined;
     const ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
     const checkpointId = (config.configurable?.checkpoint_id as string | undefined) || null;
-    const row = (await this.db.query<TupleRow>(this.tupleSql, [threadId, ns, checkpointId])).rows[0];
+    const sql = `${this.valuesSql}where cp.thread_id = $1 and cp.checkpoint_ns = $2 and ($3::text is null or cp.checkpoint_id = $3)
+      order by cp.checkpoint_id desc limit 1`;
+    const row = (await this.db.query<TupleRow>(sql, [threadId, ns, checkpointId])).rows[0];
     if (!row) return undefined;
     // Checkpoints before format v4 kept sends as the parent's writes: the saver's own path.
     if (row.checkpoint.v < 4 && row.parent_checkpoint_id != null) return super.getTuple(config);
+    return this.tupleOf(row);
+  }
+
+  private async tupleOf(row: TupleRow): Promise<CheckpointTuple> {
+    const at = (id: string) => ({ configurable: { thread_id: row.thread_id, checkpoint_ns: row.checkpoint_ns, checkpoint_id: id } });
     return {
-      config: { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: row.checkpoint_id } },
-      checkpoint: await this._loadCheckpoint(row.checkpoint, row.channel_values ?? []),
+      config: at(row.checkpoint_id),
+      checkpoint: await this._loadCheckpoint(row.checkpoint, (row.channel_values ?? []).map(bytesOf) as [Uint8Array, Uint8Array, Uint8Array][]),
       metadata: await this._loadMetadata(row.metadata),
-      parentConfig: row.parent_checkpoint_id
-        ? { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: row.parent_checkpoint_id } }
-        : undefined,
-      pendingWrites: await this._loadWrites(row.pending_writes ?? []),
+      parentConfig: row.parent_checkpoint_id ? at(row.parent_checkpoint_id) : undefined,
+      pendingWrites: await this._loadWrites((row.pending_writes ?? []).map(bytesOf) as [Uint8Array, Uint8Array, Uint8Array, Uint8Array][]),
     };
+  }
+
+  /** One thread's checkpoints, newest first, with LangGraph's list options (namespace when the
+   * config names one, checkpoint id, metadata filter, before, limit). */
+  private async *listThread(threadId: string, config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
+    const args: unknown[] = [threadId];
+    const wheres = ['cp.thread_id = $1'];
+    const where = (sql: string, value: unknown) => wheres.push(sql.replace('?', `$${args.push(value)}`));
+    const c = config.configurable ?? {};
+    if (c.checkpoint_ns !== undefined && c.checkpoint_ns !== null) where('cp.checkpoint_ns = ?', c.checkpoint_ns);
+    if (c.checkpoint_id !== undefined) where('cp.checkpoint_id = ?', c.checkpoint_id);
+    if (options?.filter && Object.keys(options.filter).length) where('cp.metadata @> ?', JSON.stringify(options.filter));
+    if (options?.before?.configurable?.checkpoint_id !== undefined) where('cp.checkpoint_id < ?', options.before.configurable.checkpoint_id);
+    let sql = `${this.valuesSql}where ${wheres.join(' and ')} order by cp.checkpoint_id desc`;
+    if (options?.limit !== undefined) sql += ` limit ${Number.parseInt(String(options.limit), 10)}`;
+    const rows = (await this.db.query<TupleRow>(sql, args)).rows;
+    // Checkpoints before format v4 kept sends as the parent's writes: the saver's own path.
+    if (rows.some((r) => r.checkpoint.v < 4 && r.parent_checkpoint_id != null)) {
+      yield* super.list(config, options);
+      return;
+    }
+    for (const row of rows) yield await this.tupleOf(row);
   }
 
   override async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
     const threadId = threadIdOf(config);
     if (threadId !== undefined) {
       if ((await this.owner(threadId)) !== this.agentId) return;
-      yield* super.list(config, options);
+      yield* this.listThread(threadId, config, options);
       return;
     }
     // Across threads: only this agent's (the limit applies to what is yielded).

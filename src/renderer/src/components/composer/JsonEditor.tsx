@@ -6,6 +6,12 @@ import { loadMonaco, monacoTheme, type MonacoModule } from '../../monaco/loadMon
 import { installJsonCompletion, setSuggestContext } from '../../monaco/jsonCompletion.ts';
 import type { FieldHistory } from '../../../../shared/suggestions.ts';
 
+/** A problem Monaco marks in the text: its line and message. */
+export interface EditorProblem {
+  line: number;
+  message: string;
+}
+
 /** model uri → JSON Schema, for every JSON editor on screen (Monaco keeps one global list). */
 const schemaByModel = new Map<string, { uri: string; schema: Record<string, unknown> }>();
 
@@ -50,6 +56,7 @@ export function JsonEditor({
   testId,
   history,
   skillExamples,
+  onProblems,
 }: {
   modelId: string;
   value: string;
@@ -62,6 +69,9 @@ export function JsonEditor({
   /** For completion: the field values of earlier successful runs, the card's skill examples. */
   history?: FieldHistory[];
   skillExamples?: string[];
+  /** Monaco's problems of the text (JSON syntax, the schema), as they change; never called in
+   * the textarea fallback. */
+  onProblems?: (problems: EditorProblem[]) => void;
 }) {
   const host = useRef<HTMLDivElement>(null);
   const frame = useRef<HTMLDivElement>(null);
@@ -71,6 +81,8 @@ export function JsonEditor({
   const [mode, setMode] = useState<'loading' | 'monaco' | 'textarea'>('loading');
   const onChangeRef = useRef(onChange);
   const onSubmitRef = useRef(onSubmit);
+  const onProblemsRef = useRef(onProblems);
+  onProblemsRef.current = onProblems;
   const valueRef = useRef(value);
   onChangeRef.current = onChange;
   onSubmitRef.current = onSubmit;
@@ -106,6 +118,16 @@ export function JsonEditor({
         });
         editorRef.current = editor;
         const sub = model.onDidChangeContent(() => onChangeRef.current(model.getValue()));
+        const report = () =>
+          onProblemsRef.current?.(
+            monaco.editor
+              .getModelMarkers({ resource: uri })
+              .filter((m) => m.severity >= monaco.MarkerSeverity.Warning)
+              .map((m) => ({ line: m.startLineNumber, message: m.message })),
+          );
+        const markers = monaco.editor.onDidChangeMarkers((uris) => {
+          if (uris.some((u) => u.toString() === uri.toString())) report();
+        });
         // Ctrl/Cmd+Enter sends from inside the editor too.
         editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => onSubmitRef.current?.());
         const media = window.matchMedia?.('(prefers-color-scheme: dark)');
@@ -115,6 +137,7 @@ export function JsonEditor({
         cleanup = () => {
           media?.removeEventListener('change', onScheme);
           sub.dispose();
+          markers.dispose();
           editor.dispose();
           model.dispose();
           editorRef.current = null;

@@ -1,6 +1,7 @@
 // Fork and re-run from a checkpoint (docs/playground-api.md, "Fork and re-run from a
 // checkpoint"): from a step of the State panel, "Re-run from here" (no edit) or "Edit and fork"
-// (the channels as JSON, checked before sending; only the channels that changed are sent);
+// (the channels as JSON in the state editor, StateEdit.tsx; only the channels that changed are
+// sent); on the step a run is paused at, the editor also continues the run with the edit;
 // the studio then opens the new run. A fork's run names where it came from, with a link to the
 // origin run and to the compare view of the two.
 import { useState } from 'react';
@@ -8,7 +9,9 @@ import type { RunDetail, Session } from '../../../../shared/playground.ts';
 import type { SessionCheckpointDetail } from '../../../../shared/thread-state.ts';
 import { ApiError, errorMessage } from '../../api/client.ts';
 import { useForkRun } from '../../api/state.ts';
-import { editedChannels } from '../../lib/fork-edit.ts';
+import { useRunPause } from '../../api/breakpoints.ts';
+import { useRun } from '../../api/queries.ts';
+import { StateEdit } from './StateEdit.tsx';
 import { shortId } from '../../lib/format.ts';
 import { useUi } from '../../state/ui.ts';
 
@@ -18,8 +21,10 @@ export function ForkActions({ runId, detail }: { runId: string; detail: SessionC
   const setConflict = useUi((s) => s.setConflict);
   const setBlockingRun = useUi((s) => s.setBlockingRun);
   const [editing, setEditing] = useState(false);
-  const [text, setText] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
+  const run = useRun(runId).data;
+  const pause = useRunPause(runId, run?.reason === 'breakpoint');
+  // The run waits at this very checkpoint: an edit can go with Continue / Step.
+  const pausedHere = pause.data?.state === 'paused' && pause.data.checkpoint_id === detail.checkpoint_id && !/\[.+\]$/.test(pause.data.node);
   if (!detail.next.length) return null; // nothing runs on from the end of a turn
 
   const start = async (values?: Record<string, unknown>) => {
@@ -34,50 +39,31 @@ export function ForkActions({ runId, detail }: { runId: string; detail: SessionC
       }
     }
   };
-  const submit = () => {
-    const got = editedChannels(detail.values, text);
-    if ('error' in got) return setProblem(got.error);
-    setProblem(null);
-    void start(got.values);
-  };
 
   return (
-    <div className="state__fork" data-testid="state-fork">
+    <div className="state__fork" data-testid="state-fork" data-paused-here={pausedHere || undefined}>
       <div className="actions" role="group" aria-label="Fork from this step">
         <button type="button" className="btn" disabled={fork.isPending} data-testid="rerun-from-here" onClick={() => void start()}>
           Re-run from here
         </button>
-        <button
-          type="button"
-          className="btn"
-          aria-expanded={editing}
-          data-testid="edit-and-fork"
-          onClick={() => {
-            setText(JSON.stringify(detail.values, null, 2));
-            setEditing(!editing);
-          }}
-        >
-          Edit and fork
+        <button type="button" className="btn" aria-expanded={editing} data-testid="edit-and-fork" onClick={() => setEditing(!editing)}>
+          {pausedHere ? 'Edit state' : 'Edit and fork'}
         </button>
       </div>
-      {editing ? (
-        <div className="state__editor">
-          <textarea
-            aria-label="State to fork with (JSON)"
-            data-testid="fork-editor"
-            rows={14}
-            spellCheck={false}
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-          />
-          <button type="button" className="btn btn--primary" disabled={fork.isPending} data-testid="fork-submit" onClick={submit}>
-            {fork.isPending ? 'Starting…' : 'Fork'}
-          </button>
-        </div>
-      ) : null}
-      {(problem ?? fork.error) ? (
+      {editing && run ? (
+        <StateEdit
+          key={detail.checkpoint_id}
+          runId={runId}
+          sessionId={run.session_id}
+          detail={detail}
+          pausedHere={pausedHere}
+          onFork={(values) => void start(values)}
+          forking={fork.isPending}
+          forkError={fork.error}
+        />
+      ) : !editing && fork.error ? (
         <p className="error small" role="alert" data-testid="fork-error">
-          {problem ?? errorMessage(fork.error)}
+          {errorMessage(fork.error)}
         </p>
       ) : null}
     </div>
