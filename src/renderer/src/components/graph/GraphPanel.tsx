@@ -10,6 +10,7 @@ import { useUi } from '../../state/ui.ts';
 import { Composer } from '../composer/Composer.tsx';
 import { BreakpointButtons, BreakpointList } from './BreakpointButtons.tsx';
 import { GraphView, type RunOverlay } from './GraphView.tsx';
+import { SubgraphNodes } from './SubgraphNodes.tsx';
 
 /** The compact composer, in the selected session; without one, a button that starts one. */
 function GraphComposer({ sessionId }: { sessionId: string | null }) {
@@ -69,6 +70,7 @@ function NodeDetails({ node, graph, sessionId }: { node: GraphNode; graph: Agent
       {node.exit ? <p className="muted">Exit node: its model output is what streams.</p> : null}
       <GoToSource node={node.id} />
       {sessionId ? <BreakpointButtons sessionId={sessionId} node={node.id} /> : null}
+      <SubgraphNodes node={node.id} graph={graph} sessionId={sessionId} />
       <h3 className="subhead">Comes from</h3>
       {edgeList(
         graph.edges.filter((e) => e.target === node.id),

@@ -24,7 +24,7 @@ export function ForkActions({ runId, detail }: { runId: string; detail: SessionC
 
   const start = async (values?: Record<string, unknown>) => {
     try {
-      const r = await fork.mutateAsync({ runId, checkpointId: detail.checkpoint_id, values });
+      const r = await fork.mutateAsync({ runId, checkpointId: detail.checkpoint_id, checkpointNs: detail.checkpoint_ns, values });
       setBlockingRun(r.run_id);
       selectRun(r.session_id, r.run_id);
     } catch (err) {

@@ -8,6 +8,7 @@ import { formatDuration } from '../../lib/format.ts';
 import { useUi } from '../../state/ui.ts';
 import type { TraceRunEvent } from '../../hooks/useRunStream.ts';
 import { BreakpointButtons } from '../graph/BreakpointButtons.tsx';
+import { SUBGRAPH_NODE_SEPARATOR } from '../../../../shared/breakpoints.ts';
 import { DataTree } from './DataTree.tsx';
 
 const STATUS_LABEL: Record<SpanView['status'], string> = {
@@ -34,7 +35,17 @@ function Bar({ span, total }: { span: SpanView; total: number }) {
   );
 }
 
-function SpanDetail({ span, sessionId }: { span: SpanView; sessionId?: string }) {
+/** The node id a breakpoint names for a span: a subgraph's node with the nodes that run it
+ * (`inner:rank`, SUBGRAPH_NODE_SEPARATOR), a branch or a top node as the span names it. */
+function breakpointNode(span: SpanView, byId: Map<string, SpanView>): string {
+  if (span.kind !== 'node') return span.node;
+  const path = [span.node];
+  for (let p = span.parentId ? byId.get(span.parentId) : undefined; p && p.kind === 'node'; p = p.parentId ? byId.get(p.parentId) : undefined)
+    path.unshift(p.node);
+  return path.join(SUBGRAPH_NODE_SEPARATOR);
+}
+
+function SpanDetail({ span, sessionId, breakpoint }: { span: SpanView; sessionId?: string; breakpoint: string }) {
   const openSource = useUi((s) => s.openSource);
   const where = span.error?.source;
   return (
@@ -56,7 +67,7 @@ function SpanDetail({ span, sessionId }: { span: SpanView; sessionId?: string })
           Go to source
         </button>
       </p>
-      {sessionId ? <BreakpointButtons sessionId={sessionId} node={span.node} /> : null}
+      {sessionId ? <BreakpointButtons sessionId={sessionId} node={breakpoint} /> : null}
       {span.error ? (
         <div className="waterfall__error" role="note" data-testid="span-error">
           <p>
@@ -149,7 +160,9 @@ export function Waterfall({ traces, ended, sessionId }: { traces: TraceRunEvent[
               <span className="waterfall__time">{span.duration === null ? '…' : formatDuration(span.duration)}</span>
               <span className={`waterfall__status waterfall__status--${span.status}`}>{statusLabel(span)}</span>
             </button>
-            {span.id === selected ? <SpanDetail span={span} sessionId={sessionId} /> : null}
+            {span.id === selected ? (
+              <SpanDetail span={span} sessionId={sessionId} breakpoint={breakpointNode(span, new Map(tree.rows.map((r) => [r.id, r])))} />
+            ) : null}
           </li>
         ))}
       </ol>
