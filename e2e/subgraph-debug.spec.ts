@@ -1,12 +1,15 @@
-// Fork from inside a subgraph in the studio (docs/playground-api.md, "Fork and re-run from a
-// checkpoint"), on test/fixtures/inspect-agent (prepare -> inner [lookup -> rank] -> work ->
-// answer): the State panel lists the subgraph's steps by name, the step after `lookup` inside
+// The debugger inside a subgraph in the studio, on test/fixtures/inspect-agent (prepare ->
+// inner [lookup -> rank] -> work -> answer). A breakpoint before `inner:rank`, set from the
+// `inner` node's details in the graph view, pauses the run there, and Continue completes it
+// (docs/playground-api.md, "Breakpoints and stepping"). Fork (docs/playground-api.md, "Fork and
+// re-run from a checkpoint"): the State panel lists the subgraph's steps by name, the step after `lookup` inside
 // `inner` is edited (`found` becomes ['x', 'y']) and forked; the new run continues at `rank`
 // inside the subgraph, answers for the edit, and has no span of `prepare` or `lookup`.
 import { cpSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useStudioWorld } from './fixtures.ts';
+import { ComposerPage } from './pages/composer.ts';
 import { openNewSession } from './pages/session.ts';
 
 const REPO = resolve(import.meta.dirname, '..');
@@ -14,9 +17,38 @@ const REPO = resolve(import.meta.dirname, '..');
 const PROJECT = join(REPO, 'test', '.tmp', `e2e-subgraph-${process.pid}`);
 cpSync(join(REPO, 'test', 'fixtures', 'inspect-agent'), PROJECT, { recursive: true });
 
-describe('fork from inside a subgraph', () => {
+describe('the debugger inside a subgraph', () => {
   const world = useStudioWorld({ studio: { projectDir: PROJECT } });
   afterAll(() => rmSync(PROJECT, { recursive: true, force: true }));
+
+  it('sets a breakpoint before inner:rank from the subgraph’s node details; the run pauses there and Continue completes it', async () => {
+    const { page, api, screenshot } = world();
+    const { studio, sessionId, run } = await openNewSession(world());
+    await studio.showView('graph');
+    await page.locator('[data-testid="graph-node"][data-node-id="inner"]').click();
+    const inside = page.getByTestId('node-details').getByTestId('subgraph-nodes');
+    expect(await inside.getByTestId('subgraph-node').evaluateAll((els) => els.map((e) => e.getAttribute('data-node')))).toEqual(['inner:lookup', 'inner:rank']);
+    const before = inside.locator('[data-testid="subgraph-node"][data-node="inner:rank"]').getByTestId('breakpoint-before');
+    await before.click();
+    await expect.poll(() => before.getAttribute('aria-pressed')).toBe('true');
+    await page.locator('[data-testid="breakpoint-item"][data-node="inner:rank"][data-when="before"]').waitFor();
+    await screenshot('81-breakpoint-inside-a-subgraph');
+
+    const composer = new ComposerPage(page, 'compact-composer');
+    await composer.typeText('hello');
+    await composer.send();
+    await expect.poll(async () => (await api.runs(sessionId))[0]?.status, { timeout: 30_000 }).toBe('input_required');
+    await studio.showView('run');
+    await run.waitForStatus('input_required');
+    const bar = page.getByTestId('pause-bar');
+    await bar.waitFor();
+    expect(await bar.getAttribute('data-node')).toBe('inner:rank');
+    const paused = await run.runId();
+    await bar.getByTestId('pause-continue').click();
+    await run.waitForNewRun(paused);
+    await run.waitForStatus('completed');
+    expect((await api.runs(sessionId)).map((r) => r.status)).toEqual(['completed', 'input_required']);
+  });
 
   it('edits the subgraph’s state after lookup and forks: the fork continues at rank, earlier nodes do not run again', async () => {
     const w = world();
