@@ -56,4 +56,21 @@ describe('breakpoints inside subgraphs', () => {
     expect(await graph.invoke(null, config('paused', debug))).toEqual({ found: ['a', 'b'], score: 2 });
     expect(ran).toEqual(['rank']);
   });
+
+  it('pauses after inner:lookup with the subgraph’s checkpoint, and continues with rank only', async () => {
+    const ran: string[] = [];
+    const graph = build(ran);
+    const gen = { graph, number: 1 } as unknown as Generation;
+    const debug = { breakpoints: [{ node: 'inner:lookup', when: 'after' as const }], step: false, continue: false };
+    const config = { configurable: { thread_id: 'after', ...debugConfigurable(debug, gen) } };
+    await graph.invoke({ found: [] }, config);
+    expect(ran).toEqual(['prepare', 'lookup']);
+    const at = await pausePoint(gen, 'after', debug, 'inner:lookup');
+    expect(at).toMatchObject({ node: 'inner:lookup', when: 'after' });
+    const inside = await graph.getState({ configurable: { thread_id: 'after', checkpoint_ns: at!.checkpoint_ns, checkpoint_id: at!.checkpoint_id } });
+    expect(inside.values.found).toEqual(['a', 'b']);
+    ran.length = 0;
+    expect(await graph.invoke(null, config)).toEqual({ found: ['a', 'b'], score: 2 });
+    expect(ran).toEqual(['rank']);
+  });
 });
