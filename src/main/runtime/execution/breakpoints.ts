@@ -40,14 +40,16 @@ interface Snapshot {
 }
 
 /** The innermost graph that stopped: the top graph's state, or a subgraph's (a paused subgraph
- * task's state, read with `subgraphs: true`) with its path (`inner`) and namespace. */
-function innermost(state: Snapshot): { state: Snapshot; path: string } {
+ * task's state, read with `subgraphs: true`: one with a next node, or the one the last node ran
+ * in, for a pause after a subgraph's last node) with its path (`inner`). */
+function innermost(state: Snapshot, lastNode: string | null): { state: Snapshot; path: string } {
   for (const t of state.tasks ?? []) {
     const sub = t.state as Snapshot | undefined;
-    if (sub && typeof sub === 'object' && Array.isArray(sub.next) && sub.next.length) {
-      const deeper = innermost(sub);
-      const ns = (deeper.state.config?.configurable?.checkpoint_ns as string | undefined) ?? '';
-      return { state: deeper.state, path: pathOfNamespace(ns) };
+    if (!sub || typeof sub !== 'object' || !sub.config?.configurable?.checkpoint_id) continue;
+    const path = pathOfNamespace((sub.config.configurable.checkpoint_ns as string | undefined) ?? '');
+    if (sub.next?.length || lastNode?.startsWith(`${path}${SUBGRAPH_NODE_SEPARATOR}`)) {
+      const deeper = innermost(sub, lastNode);
+      return deeper.path ? deeper : { state: sub, path };
     }
   }
   return { state, path: '' };
@@ -65,16 +67,16 @@ export async function pausePoint(
   lastNode: string | null,
 ): Promise<PausePoint | null> {
   const top = (await gen.graph.getState({ configurable: { thread_id: threadId } }, { subgraphs: true })) as Snapshot;
-  const { state, path } = innermost(top);
+  if (!top.next?.length) return null;
+  const { state, path } = innermost(top, lastNode);
   const qualify = (n: string) => (path ? `${path}${SUBGRAPH_NODE_SEPARATOR}${n}` : n);
   const next = [...(state.next ?? [])].map(qualify);
-  if (next.length === 0) return null;
   const checkpointId = (state.config?.configurable?.checkpoint_id as string | undefined) ?? null;
   const ns = (state.config?.configurable?.checkpoint_ns as string | undefined) ?? '';
   const where = { checkpoint_id: checkpointId, ...(ns ? { checkpoint_ns: ns } : {}), generation: gen.number };
   const before = stepping(debug) ? next[0] : next.find((n) => debug?.breakpoints.some((b) => b.node === n && b.when === 'before'));
   if (before) return { node: before, when: 'before', ...where };
-  return { node: lastNode ?? next[0]!, when: lastNode ? 'after' : 'before', ...where };
+  return { node: lastNode ?? next[0] ?? top.next[0]!, when: lastNode ? 'after' : 'before', ...where };
 }
 
 /** The question of a paused turn's input-required status. */

@@ -73,4 +73,21 @@ describe('breakpoints inside subgraphs', () => {
     expect(await graph.invoke(null, config)).toEqual({ found: ['a', 'b'], score: 2 });
     expect(ran).toEqual(['rank']);
   });
+
+  it('pauses after inner:rank, the subgraph’s last node, with the subgraph’s checkpoint; Continue runs nothing again', async () => {
+    const ran: string[] = [];
+    const graph = build(ran);
+    const gen = { graph, number: 1 } as unknown as Generation;
+    const debug = { breakpoints: [{ node: 'inner:rank', when: 'after' as const }], step: false, continue: false };
+    const config = { configurable: { thread_id: 'last', ...debugConfigurable(debug, gen) } };
+    await graph.invoke({ found: [] }, config);
+    const at = await pausePoint(gen, 'last', debug, 'inner:rank');
+    expect(at).toMatchObject({ node: 'inner:rank', when: 'after' });
+    expect(at?.checkpoint_ns).toMatch(/^inner:/);
+    const inside = await graph.getState({ configurable: { thread_id: 'last', checkpoint_ns: at!.checkpoint_ns, checkpoint_id: at!.checkpoint_id } });
+    expect(inside.values.score).toBe(2);
+    ran.length = 0;
+    expect(await graph.invoke(null, config)).toEqual({ found: ['a', 'b'], score: 2 });
+    expect(ran).toEqual([]);
+  });
 });
