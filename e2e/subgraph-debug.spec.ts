@@ -74,6 +74,7 @@ describe('the debugger inside a subgraph', () => {
 
     const forked = await run.waitForNewRun(origin);
     await run.waitForStatus('completed');
+    expect(await run.root.getByTestId('fork-lineage').textContent()).toContain('after inner:lookup (edited found)');
     const detailApi = await w.api.run(forked);
     expect(detailApi.fork).toMatchObject({ run_id: origin, node: 'lookup', patch: [{ op: 'replace', path: '/found', value: ['x', 'y'] }] });
     expect(detailApi.fork?.checkpoint_ns).toMatch(/^inner:/);

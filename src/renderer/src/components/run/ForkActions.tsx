@@ -84,6 +84,16 @@ export function ForkActions({ runId, detail }: { runId: string; detail: SessionC
   );
 }
 
+/** A subgraph's node as breakpoints name it (`inner:lookup`): the namespace `inner:<task>` names the subgraph. */
+function insideOf(ns: string): string {
+  const path = ns
+    .split('|')
+    .filter(Boolean)
+    .map((part) => part.split(':')[0])
+    .join(':');
+  return path ? `${path}:` : '';
+}
+
 /** "Fork of <run>" in a fork's run header, with the compare view of the two. */
 export function ForkLineage({ run }: { run: Pick<RunDetail, 'run_id' | 'fork'> }) {
   const selectRun = useUi((s) => s.selectRun);
@@ -96,7 +106,7 @@ export function ForkLineage({ run }: { run: Pick<RunDetail, 'run_id' | 'fork'> }
       <button type="button" className="linkbtn" onClick={() => selectRun(fork.session_id, fork.run_id)} data-testid="fork-origin-link">
         {shortId(fork.run_id)}
       </button>
-      {fork.node ? ` after ${fork.node}` : ''}
+      {fork.node ? ` after ${insideOf(fork.checkpoint_ns)}${fork.node}` : ''}
       {fork.patch.length ? ` (edited ${fork.patch.map((p) => p.path.slice(1)).join(', ')})` : ' (re-run)'}{' '}
       <button type="button" className="linkbtn" onClick={() => openCompare(fork.run_id, run.run_id)} data-testid="fork-compare">
         compare
