@@ -145,6 +145,19 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       // A re-run from there (no edit) gives the original answer.
       const rerun = await t.call('POST', `/runs/${origin.run_id}/fork`, { checkpoint_id: afterLookup.checkpoint_id, checkpoint_ns: afterLookup.checkpoint_ns });
       expect(answerText(await waitForRun(t, rerun.body.run_id))).toBe('found a1,b1,c1 (score 3)');
+      // From the subgraph's input checkpoint, the subgraph runs from its first node; the parent's
+      // nodes before it still do not.
+      const input = mine.find((c) => c.checkpoint_ns === afterLookup.checkpoint_ns && c.next.includes('lookup'))!;
+      const fromInput = await t.call('POST', `/runs/${origin.run_id}/fork`, { checkpoint_id: input.checkpoint_id, checkpoint_ns: input.checkpoint_ns });
+      expect(fromInput.status).toBe(202);
+      const whole = await waitForRun(t, fromInput.body.run_id);
+      expect(answerText(whole)).toBe('found a1,b1,c1 (score 3)');
+      const ran = (await storedSpanEnds(t.api, whole.run_id)).map((e) => e.node);
+      expect(ran).toEqual(expect.arrayContaining(['lookup', 'rank']));
+      expect(ran).not.toContain('prepare');
+      // A namespace of no subgraph the graph has is refused before anything runs.
+      const bad = await t.call('POST', `/runs/${origin.run_id}/fork`, { checkpoint_id: afterLookup.checkpoint_id, checkpoint_ns: 'nowhere:1' });
+      expect(bad.status).toBe(400);
     });
 
     it('pauses after a fan-out branch once the branches completed; Continue writes their results without running them again', async () => {
