@@ -91,7 +91,15 @@ function gatesOf(labels: string[]): Gates | null {
   }
   const gates = config?.configurable?.[BRANCH_GATES_KEY] as { nodes?: string[]; after?: string[]; step?: boolean } | undefined;
   if (!gates) return null;
-  const node = String(config?.metadata?.langgraph_node ?? 'fanOut');
+  // Inside a subgraph the node is named with the nodes that run it (`inner:x`), read from the
+  // task's checkpoint namespace (`inner:<task>|x:<task>`), as breakpoints name it.
+  const ns = String(config?.metadata?.langgraph_checkpoint_ns ?? '');
+  const outer = ns
+    .split('|')
+    .slice(0, -1)
+    .map((part) => part.split(':')[0])
+    .filter(Boolean);
+  const node = [...outer, String(config?.metadata?.langgraph_node ?? 'fanOut')].join(':');
   const branches = labels.map((label) => `${node}[${label}]`);
   return {
     node,

@@ -105,11 +105,24 @@ export function debugConfigurable(debug: DebugControl | null | undefined, gen: G
   };
 }
 
-/** A dynamic interrupt that is a fan-out gate (its value names the branch), as a pause point. */
+/** A dynamic interrupt that is a fan-out gate (its value names the branch), as a pause point: at
+ * the checkpoint of the graph whose node is gated (a subgraph's, with its namespace, for a branch
+ * of a subgraph's node). */
 export async function gatePause(gen: Generation, threadId: string, interrupt: { value?: unknown }): Promise<PausePoint | null> {
   const at = pauseOf(interrupt.value);
   if (!at) return null;
-  const state = await gen.graph.getState({ configurable: { thread_id: threadId } });
+  let state = (await gen.graph.getState({ configurable: { thread_id: threadId } }, { subgraphs: true })) as Snapshot;
+  for (let sub = gatedSubgraph(state); sub; sub = gatedSubgraph(sub)) state = sub;
   const checkpointId = (state.config?.configurable?.checkpoint_id as string | undefined) ?? null;
-  return { node: at.node, when: at.when, checkpoint_id: checkpointId, generation: gen.number };
+  const ns = (state.config?.configurable?.checkpoint_ns as string | undefined) ?? '';
+  return { node: at.node, when: at.when, checkpoint_id: checkpointId, ...(ns ? { checkpoint_ns: ns } : {}), generation: gen.number };
+}
+
+/** The subgraph state whose task holds the interrupt, if the interrupt came from a subgraph. */
+function gatedSubgraph(state: Snapshot): Snapshot | undefined {
+  for (const t of state.tasks ?? []) {
+    const sub = t.state as Snapshot | undefined;
+    if (sub?.config?.configurable?.checkpoint_id && sub.tasks?.some((x) => (x as { interrupts?: unknown[] }).interrupts?.length)) return sub;
+  }
+  return undefined;
 }

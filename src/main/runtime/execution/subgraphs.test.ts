@@ -5,7 +5,9 @@
 import { Annotation, END, MemorySaver, START, StateGraph } from '@langchain/langgraph';
 import { describe, expect, it } from 'vitest';
 import type { Generation } from '../project/registry.ts';
-import { debugConfigurable, pausePoint } from './breakpoints.ts';
+import { debugConfigurable, gatePause, pausePoint } from './breakpoints.ts';
+import { continueInput } from './continue.ts';
+import { fanOut } from '../../../sdk/fanout.ts';
 import { pathOfNamespace, subgraphNodeIds } from './subgraphs.ts';
 
 function build(ran: string[]) {
@@ -89,5 +91,40 @@ describe('breakpoints inside subgraphs', () => {
     ran.length = 0;
     expect(await graph.invoke(null, config)).toEqual({ found: ['a', 'b'], score: 2 });
     expect(ran).toEqual([]);
+  });
+
+  it('gates a branch of a subgraph’s node as inner:x[b], before and after, and continues without running the branches again', async () => {
+    const ran: string[] = [];
+    const State = Annotation.Root({ found: Annotation<string[]>({ reducer: (_p, n) => n, default: () => [] }) });
+    const inner = new StateGraph(State)
+      .addNode('x', async () => ({ found: await fanOut(['a', 'b'], async (i) => (ran.push(i), `${i}1`), { label: (i) => i }) }))
+      .addEdge(START, 'x')
+      .addEdge('x', END)
+      .compile();
+    const graph = new StateGraph(State).addNode('inner', inner).addEdge(START, 'inner').addEdge('inner', END).compile({ checkpointer: new MemorySaver() });
+    const gen = { graph, number: 1 } as unknown as Generation;
+    const debug = {
+      breakpoints: [
+        { node: 'inner:x[b]', when: 'before' as const },
+        { node: 'inner:x[a]', when: 'after' as const },
+      ],
+      step: false,
+      continue: false,
+    };
+    const config = { configurable: { thread_id: 'branch', ...debugConfigurable(debug, gen) } };
+    const pauses: unknown[] = [];
+    let out = (await graph.invoke({ found: [] }, config)) as { __interrupt__?: { value?: unknown }[] };
+    while (out.__interrupt__?.length) {
+      const at = await gatePause(gen, 'branch', out.__interrupt__[0]!);
+      pauses.push(at && { node: at.node, when: at.when, inside: at.checkpoint_ns?.startsWith('inner:') });
+      const { input } = await continueInput(gen, 'branch', at ?? undefined, () => {});
+      out = (await graph.invoke(input, config)) as typeof out;
+    }
+    expect(pauses).toEqual([
+      { node: 'inner:x[b]', when: 'before', inside: true },
+      { node: 'inner:x[a]', when: 'after', inside: true },
+    ]);
+    expect(out).toEqual({ found: ['a1', 'b1'] });
+    expect(ran).toEqual(['a', 'b']);
   });
 });

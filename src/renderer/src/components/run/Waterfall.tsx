@@ -36,13 +36,15 @@ function Bar({ span, total }: { span: SpanView; total: number }) {
 }
 
 /** The node id a breakpoint names for a span: a subgraph's node with the nodes that run it
- * (`inner:rank`, SUBGRAPH_NODE_SEPARATOR), a branch or a top node as the span names it. */
+ * (`inner:rank`, SUBGRAPH_NODE_SEPARATOR), a branch as its span names it (`work[b]`, or
+ * `inner:x[b]` for a branch of a subgraph's node), a top node by its name. */
 function breakpointNode(span: SpanView, byId: Map<string, SpanView>): string {
-  if (span.kind !== 'node') return span.node;
-  const path = [span.node];
+  const outer: string[] = [];
   for (let p = span.parentId ? byId.get(span.parentId) : undefined; p && p.kind === 'node'; p = p.parentId ? byId.get(p.parentId) : undefined)
-    path.unshift(p.node);
-  return path.join(SUBGRAPH_NODE_SEPARATOR);
+    outer.unshift(p.node);
+  // A branch's span already names its node (`x[b]`): the nodes above that one run the subgraph.
+  if (span.kind !== 'node') outer.pop();
+  return [...outer, span.node].join(SUBGRAPH_NODE_SEPARATOR);
 }
 
 function SpanDetail({ span, sessionId, breakpoint }: { span: SpanView; sessionId?: string; breakpoint: string }) {
