@@ -69,27 +69,77 @@ export function defaultFanoutConcurrency(): number {
   return shared[CAP_KEY] ?? 4;
 }
 
-/** The runtime's configurable key with a studio run's branch breakpoints: `{nodes: ['skills[refund]'], step}`. */
+/** The runtime's configurable key with a studio run's branch breakpoints:
+ * `{nodes: ['skills[refund]'], after: ['skills[billing]'], step}`. */
 export const BRANCH_GATES_KEY = '__agentStudioBranchGates';
+/** The key of the branches' results in a gate after them (its interrupt value and its resume). */
+export const BRANCH_RESULTS_KEY = '__agentStudioBranchResults';
 
-/** Branch breakpoints (docs/playground-api.md, "Breakpoints and stepping"): before any branch
- * starts, each gated branch (`node[label]` named by a breakpoint, or every branch in step mode)
- * pauses the graph in turn with interrupt(); a continue resumes it past that gate. A resumed
- * node runs again from its start, so every gate is passed before the branches run. */
-function passGates(labels: string[]): void {
+interface Gates {
+  node: string;
+  before: string[];
+  after: string[];
+}
+
+/** The branches of this call that pause before they start and after they complete (studio runs only). */
+function gatesOf(labels: string[]): Gates | null {
   let config: ReturnType<typeof getConfig> | undefined;
   try {
     config = getConfig();
   } catch {
-    return; // not inside a graph run
+    return null; // not inside a graph run
   }
-  const gates = config?.configurable?.[BRANCH_GATES_KEY] as { nodes?: string[]; step?: boolean } | undefined;
-  if (!gates) return;
-  const node = String(config?.metadata?.langgraph_node ?? 'fanOut');
-  for (const label of labels) {
-    const branch = `${node}[${label}]`;
-    if (gates.step || gates.nodes?.includes(branch)) interrupt({ breakpoint: { node: branch, when: 'before', checkpoint_id: null } });
+  const gates = config?.configurable?.[BRANCH_GATES_KEY] as { nodes?: string[]; after?: string[]; step?: boolean } | undefined;
+  if (!gates) return null;
+  // Inside a subgraph the node is named with the nodes that run it (`inner:x`), read from the
+  // task's checkpoint namespace (`inner:<task>|x:<task>`), as breakpoints name it.
+  const ns = String(config?.metadata?.langgraph_checkpoint_ns ?? '');
+  const outer = ns
+    .split('|')
+    .slice(0, -1)
+    .map((part) => part.split(':')[0])
+    .filter(Boolean);
+  const node = [...outer, String(config?.metadata?.langgraph_node ?? 'fanOut')].join(':');
+  const branches = labels.map((label) => `${node}[${label}]`);
+  return {
+    node,
+    before: branches.filter((b) => gates.step || gates.nodes?.includes(b)),
+    after: branches.filter((b) => gates.after?.includes(b)),
+  };
+}
+
+/** Whether the task's next interrupt() has a resume waiting (LangGraph's task scratchpad). */
+function resumeWaiting(): boolean {
+  const sp = getConfig()?.configurable?.__pregel_scratchpad as { resume?: unknown[]; interruptCounter?: number; nullResume?: unknown } | undefined;
+  if (!sp) return false;
+  const next = (sp.interruptCounter ?? -1) + 1;
+  return next < (sp.resume?.length ?? 0) || (sp.nullResume !== undefined && (sp.resume?.length ?? 0) === next);
+}
+
+const gate = (node: string, when: 'before' | 'after', extra: Record<string, unknown> = {}) =>
+  interrupt({ breakpoint: { node, when, checkpoint_id: null }, ...extra });
+
+/** Branch breakpoints (docs/playground-api.md, "Breakpoints and stepping"). Before any branch
+ * starts, each gated branch (`node[label]` named by a breakpoint, or every branch in step mode)
+ * pauses the graph in turn with interrupt(); a continue resumes it past that gate. A resumed
+ * node runs again from its start, so every gate is passed before the branches run. After: once
+ * every branch completed (before the node's result is written), each branch with an after
+ * breakpoint pauses in turn; the gate keeps the branches' results in its value and the continue
+ * hands them back, so the branches do not run again. */
+async function gated<R>(gates: Gates | null, run: () => Promise<R[]>): Promise<R[]> {
+  for (const b of gates?.before ?? []) gate(b, 'before');
+  const after = gates?.after ?? [];
+  if (!after.length) return run();
+  let results: R[] | undefined;
+  let passed = 0;
+  if (resumeWaiting()) {
+    const got = gate(after[0]!, 'after') as Record<string, unknown> | undefined;
+    if (got && typeof got === 'object' && Array.isArray(got[BRANCH_RESULTS_KEY])) results = got[BRANCH_RESULTS_KEY] as R[];
+    passed = 1;
   }
+  results ??= await run();
+  for (const b of after.slice(passed)) gate(b, 'after', { [BRANCH_RESULTS_KEY]: results });
+  return results;
 }
 
 export async function fanOut<T, R>(items: readonly T[], task: (item: T, index: number) => Promise<R>, options: FanOutOptions<T> = {}): Promise<R[]> {
@@ -97,24 +147,26 @@ export async function fanOut<T, R>(items: readonly T[], task: (item: T, index: n
   if (!Number.isInteger(cap) || cap <= 0) throw new RangeError(`maxConcurrency must be a positive integer, got ${cap}`);
   const limit = pLimit(cap);
   const report = branchReporter(options.signal);
-  passGates(items.map((item, index) => options.label?.(item, index) ?? String(index)));
-  return Promise.all(
-    items.map((item, index) =>
-      limit(async () => {
-        options.signal?.throwIfAborted();
-        const id = report?.start(index, options.label?.(item, index) ?? String(index));
-        try {
-          const result = await task(item, index);
-          if (id) report!.end(id);
-          return result;
-        } catch (err) {
-          if (id) {
-            if (err && typeof err === 'object' && !Object.isFrozen(err)) Object.defineProperty(err, FAILED_BRANCH, { value: id, configurable: true });
-            report!.end(id, err);
+  const gates = gatesOf(items.map((item, index) => options.label?.(item, index) ?? String(index)));
+  return gated(gates, () =>
+    Promise.all(
+      items.map((item, index) =>
+        limit(async () => {
+          options.signal?.throwIfAborted();
+          const id = report?.start(index, options.label?.(item, index) ?? String(index));
+          try {
+            const result = await task(item, index);
+            if (id) report!.end(id);
+            return result;
+          } catch (err) {
+            if (id) {
+              if (err && typeof err === 'object' && !Object.isFrozen(err)) Object.defineProperty(err, FAILED_BRANCH, { value: id, configurable: true });
+              report!.end(id, err);
+            }
+            throw err;
           }
-          throw err;
-        }
-      }),
+        }),
+      ),
     ),
   );
 }

@@ -9,12 +9,17 @@ import { z } from 'zod';
 export const BREAKPOINT_WHEN = ['before', 'after'] as const;
 export type BreakpointWhen = (typeof BREAKPOINT_WHEN)[number];
 
-/** A node id as the graph view names it: `router`, or a fan-out branch such as `skills[refund]`. */
+/** A node id as the graph view names it: `router`, a fan-out branch such as `skills[refund]`, or
+ * a node inside a subgraph as `inner:rank` (the subgraph's node in the parent, then the node:
+ * LangGraph's xray naming, SUBGRAPH_NODE_SEPARATOR). */
 export const BreakpointNodeSchema = z
   .string()
   .min(1, 'name a node')
   .max(200)
   .regex(/^[^\s]+$/, 'a node id has no spaces');
+
+/** Joins a subgraph's node in its parent and a node inside it: `inner:rank`. */
+export const SUBGRAPH_NODE_SEPARATOR = ':';
 
 /** A breakpoint before EVERY_NODE is step mode: the session's runs pause before every node. */
 export const EVERY_NODE = '*';
@@ -48,6 +53,8 @@ export const PausePointSchema = z.object({
   when: z.enum(BREAKPOINT_WHEN),
   /** The thread's checkpoint at the pause (the state panel shows it). */
   checkpoint_id: z.string().nullable(),
+  /** The checkpoint's namespace: '' (or absent) for the top graph, the subgraph's inside one. */
+  checkpoint_ns: z.string().optional(),
   /** The runtime's project generation the run paused on (a reload since then runs new code). */
   generation: z.number().int().optional(),
 });

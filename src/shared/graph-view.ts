@@ -21,6 +21,17 @@ export const GraphEdgeSchema = z.object({
 });
 export type GraphEdge = z.infer<typeof GraphEdgeSchema>;
 
+/** A subgraph drawn inside its node of the parent (LangGraph's xray): its nodes' ids are
+ * `inner:lookup` (the node of the parent, then its own; a breakpoint names them so), its edges
+ * run between those ids and its own `inner:__start__` / `inner:__end__`. */
+export const SubgraphViewSchema = z.object({
+  /** The parent's node that runs it (`inner`; `inner:deeper` for a subgraph inside a subgraph). */
+  node: z.string(),
+  nodes: z.array(GraphNodeSchema),
+  edges: z.array(GraphEdgeSchema),
+});
+export type SubgraphView = z.infer<typeof SubgraphViewSchema>;
+
 export const GraphViewSchema = z.object({
   agent: z.string(),
   /** The registry generation the graph was drawn from. */
@@ -28,5 +39,8 @@ export const GraphViewSchema = z.object({
   exit_node: z.string(),
   nodes: z.array(GraphNodeSchema),
   edges: z.array(GraphEdgeSchema),
+  /** The compiled subgraphs that are nodes of the graph, outermost first (absent from older
+   * runtimes; empty when the graph has none). */
+  subgraphs: z.array(SubgraphViewSchema).optional(),
 });
 export type GraphView = z.infer<typeof GraphViewSchema>;

@@ -144,11 +144,14 @@ export const ForkResultSchema = z.object({
   thread_id: z.string(),
   /** The new thread's latest checkpoint: the copy, or the edit on top of it. */
   checkpoint_id: z.string(),
+  /** Its namespace in the new thread: '' for the top graph; a fork inside a subgraph names the
+   * subgraph's namespace the new run continues in (its task id is the new thread's). */
+  checkpoint_ns: z.string().optional(),
   /** The node the edit was applied as (the one that wrote the checkpoint); null without an edit. */
   as_node: z.string().nullable(),
   /** The nodes that wrote the checkpoint (empty for a turn's input checkpoint). */
   written_by: z.array(z.string()),
-  /** What runs when the new thread continues. */
+  /** What runs when the new thread continues (inside a subgraph: its nodes, as `inner:rank`). */
   next: z.array(z.string()),
   forked_from: z.object({ thread_id: z.string(), checkpoint_id: z.string(), checkpoint_ns: z.string() }),
 });

@@ -153,8 +153,11 @@ export class BreakpointService {
   private async graphNodes(): Promise<Set<string> | null> {
     const got = await this.client.graph(GRAPH_WAIT_MS);
     if (!got.ok) return null;
-    const nodes = (got.value as { nodes?: { id?: unknown }[] }).nodes;
-    return Array.isArray(nodes) ? new Set(nodes.map((n) => String(n.id))) : null;
+    const view = got.value as { nodes?: { id?: unknown }[]; subgraphs?: { nodes?: { id?: unknown }[] }[] };
+    if (!Array.isArray(view.nodes)) return null;
+    // A subgraph's nodes (`inner:rank`) are drawn in `subgraphs` (src/shared/graph-view.ts).
+    const inner = Array.isArray(view.subgraphs) ? view.subgraphs.flatMap((s) => (Array.isArray(s.nodes) ? s.nodes : [])) : [];
+    return new Set([...view.nodes, ...inner].map((n) => String(n.id)));
   }
 }
 

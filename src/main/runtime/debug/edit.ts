@@ -37,7 +37,7 @@ export class ThreadEditor {
         checkpoint_id: latestId ?? null,
       });
     if (!latest.next.length) throw new InvalidEdit('Nothing would run from this checkpoint: the turn ended there.', { next: [] });
-    if (latest.tasks?.some((t) => t.interrupts?.length))
+    if ((latest.tasks as { interrupts?: unknown[] }[] | undefined)?.some((t) => t.interrupts?.length))
       throw new InvalidEdit('The run is paused inside a node (a fan-out branch): its state cannot be edited there; edit it before the node.', {
         field: 'checkpoint_id',
       });

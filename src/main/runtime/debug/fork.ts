@@ -5,13 +5,15 @@
 // conversation the runtime keeps beside it (the transcript up to that checkpoint's turn, the
 // summary); an edit is applied with LangGraph's updateState as the node that wrote the
 // checkpoint, so the graph goes on along that node's edges. The original thread is only read.
-import { uuid6, type BaseCheckpointSaver, type CheckpointMetadata } from '@langchain/langgraph-checkpoint';
+import { uuid6, type BaseCheckpointSaver, type CheckpointMetadata, type CheckpointTuple } from '@langchain/langgraph-checkpoint';
 import { coerceMessageLikeToMessage } from '@langchain/core/messages';
 import { TURN_TASK_CONFIG_KEY, type ForkRequest, type ForkResult } from '../../../shared/thread-state.ts';
 import type { MemoryStore, TranscriptMessage } from '../store/types.ts';
 import { SUMMARY_KEY } from '../memory/fold.ts';
 import { CheckpointNotFound, type ThreadStateReader } from './state.ts';
 import type { EditChecker } from './state-schema.ts';
+import { pathOfNamespace, subgraphsOf } from '../execution/subgraphs.ts';
+import { SUBGRAPH_NODE_SEPARATOR } from '../../../shared/breakpoints.ts';
 
 /** An edit the state cannot take; nothing was created. */
 export class InvalidEdit extends Error {
@@ -27,7 +29,9 @@ export class InvalidEdit extends Error {
 export interface ForkGraph {
   channels: Record<string, unknown>;
   updateState(config: Record<string, unknown>, values: Record<string, unknown>, asNode?: string): Promise<{ configurable?: Record<string, unknown> }>;
-  getState(config: Record<string, unknown>): Promise<{ next: readonly string[]; config?: { configurable?: Record<string, unknown> } }>;
+  getState(
+    config: Record<string, unknown>,
+  ): Promise<{ next: readonly string[]; config?: { configurable?: Record<string, unknown> }; tasks?: readonly { id: string; name: string }[] }>;
 }
 
 export interface ForkDeps {
@@ -58,15 +62,15 @@ export class ThreadForker {
 
   async fork(threadId: string, req: ForkRequest & { checkpoint_ns: string }): Promise<ForkResult> {
     const { checkpoint_id: checkpointId, checkpoint_ns: ns, thread_id: newThread, values } = req;
-    if (ns)
-      throw new InvalidEdit('Forking inside a subgraph is not supported yet: fork at the parent checkpoint that runs the subgraph.', {
-        field: 'checkpoint_ns',
-      });
     if (newThread === threadId || (await this.d.store.threadOwner(newThread)) !== null)
       throw new InvalidEdit(`Thread '${newThread}' already exists.`, { field: 'thread_id' });
     const graph = this.d.graph();
     const edit = values && Object.keys(values).length ? values : undefined;
-    const refused = edit ? this.d.checker.problems(graph, edit) : null;
+    // Inside a subgraph the edit is checked against the subgraph's own channels.
+    const path = pathOfNamespace(ns);
+    const owner = path ? (subgraphsOf(graph).get(path) as ForkGraph | undefined) : graph;
+    if (!owner) throw new InvalidEdit(`The loaded graph has no subgraph '${path}' (namespace '${ns}').`, { field: 'checkpoint_ns' });
+    const refused = edit ? this.d.checker.problems(owner, edit) : null;
     if (refused) throw new InvalidEdit(refused.message, refused.detail);
     const detail = await this.d.reader.detail(threadId, checkpointId, ns); // CheckpointNotFound for a wrong id
     const writers = Object.keys(detail.writes);
@@ -76,38 +80,90 @@ export class ThreadForker {
     const saver = this.d.saver();
     const tuple = await saver.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpointId } });
     if (!tuple) throw new CheckpointNotFound(`No checkpoint '${checkpointId}' in thread '${threadId}'.`);
-    const turns = await this.turnsUpTo(threadId, checkpointId);
+    // Inside a subgraph: the top graph's checkpoint that runs it is copied first (below).
+    const parents = (tuple.metadata?.parents ?? {}) as Record<string, string>;
+    const top = ns ? parents[''] : checkpointId;
+    if (!top) throw new InvalidEdit(`Checkpoint '${checkpointId}' does not name the parent checkpoint that runs its subgraph.`, { field: 'checkpoint_ns' });
+    const topTuple = ns ? await saver.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: '', checkpoint_id: top } }) : tuple;
+    if (!topTuple) throw new CheckpointNotFound(`No checkpoint '${top}' in thread '${threadId}'.`);
+    const turns = await this.turnsUpTo(threadId, top);
     await this.d.store.claimThread(this.d.agentId, newThread, (await this.d.store.threadUser(this.d.agentId, threadId)) ?? '');
     try {
-      const meta = { ...(tuple.metadata ?? {}) } as CheckpointMetadata & Record<string, unknown>;
-      delete meta[TURN_TASK_CONFIG_KEY];
-      const copy = { ...tuple.checkpoint, id: uuid6(-3) };
-      const forkedFrom = { thread_id: threadId, checkpoint_id: checkpointId };
-      const metadata = { ...meta, source: 'fork', parents: {}, forked_from: forkedFrom, [FORKED_TURNS]: turns } as CheckpointMetadata;
-      let config = await saver.put({ configurable: { thread_id: newThread, checkpoint_ns: '' } }, copy, metadata, tuple.checkpoint.channel_versions);
+      const forkedFrom = { thread_id: threadId, checkpoint_id: checkpointId, ...(ns ? { checkpoint_ns: ns } : {}) };
+      const extra = { forked_from: forkedFrom, [FORKED_TURNS]: turns };
+      let config = await this.putCopy(newThread, '', topTuple, {}, extra);
+      // A subgraph's checkpoint goes into the namespace the new thread's run will give it: the
+      // subgraph's task id derives from the parent's checkpoint id, which the copy changed.
+      const newNs = ns ? await this.carry(graph, threadId, newThread, ns, tuple, parents, config.configurable?.checkpoint_id as string, extra) : '';
+      if (newNs) config = { configurable: { thread_id: newThread, checkpoint_ns: newNs } };
       if (edit) {
         const revived = Object.fromEntries(Object.entries(edit).map(([k, v]) => [k, revive(v)]));
         try {
-          config = await graph.updateState({ configurable: { thread_id: newThread } }, revived, asNode!);
+          config = await graph.updateState({ configurable: { thread_id: newThread, ...(newNs ? { checkpoint_ns: newNs } : {}) } }, revived, asNode!);
         } catch (err) {
           throw new InvalidEdit(`The state cannot take this edit: ${(err as Error).message}`, { as_node: asNode });
         }
       }
       const after = await graph.getState({ configurable: { thread_id: newThread } });
       if (!after.next.length) throw new InvalidEdit('Nothing would run from this checkpoint: the turn ended there. Fork at an earlier step.', { next: [] });
+      const inside = newNs ? await graph.getState({ configurable: { thread_id: newThread, checkpoint_ns: newNs } }) : null;
       await this.copyConversation(threadId, newThread, turns);
       return {
         thread_id: newThread,
-        checkpoint_id: (after.config?.configurable?.checkpoint_id as string | undefined) ?? (config.configurable?.checkpoint_id as string),
+        checkpoint_id: ((inside ?? after).config?.configurable?.checkpoint_id as string | undefined) ?? (config.configurable?.checkpoint_id as string),
+        ...(newNs ? { checkpoint_ns: newNs } : {}),
         as_node: asNode,
         written_by: writers,
-        next: [...after.next],
+        next: inside?.next.length ? inside.next.map((n) => `${path}${SUBGRAPH_NODE_SEPARATOR}${n}`) : [...after.next],
         forked_from: { thread_id: threadId, checkpoint_id: checkpointId, checkpoint_ns: ns },
       };
     } catch (err) {
       await this.d.store.deleteThread(newThread); // a refused fork leaves nothing behind
       throw err;
     }
+  }
+
+  /** Puts a copy of a checkpoint (not its pending writes) into the new thread's namespace `ns`. */
+  private async putCopy(thread: string, ns: string, tuple: CheckpointTuple, parents: Record<string, string>, extra: Record<string, unknown>) {
+    const meta = { ...(tuple.metadata ?? {}) } as CheckpointMetadata & Record<string, unknown>;
+    delete meta[TURN_TASK_CONFIG_KEY];
+    const metadata = { ...meta, source: 'fork', parents, ...extra } as CheckpointMetadata;
+    const copy = { ...tuple.checkpoint, id: uuid6(-3) };
+    return this.d.saver().put({ configurable: { thread_id: thread, checkpoint_ns: ns } }, copy, metadata, tuple.checkpoint.channel_versions);
+  }
+
+  /** Carries a subgraph's checkpoint (`inner:<task>`, or deeper `inner:<task>|deeper:<task>`)
+   * into the new thread, level by level: each level's namespace is the task the new thread's
+   * parent checkpoint runs for that node, and its checkpoint the one the original's parents name
+   * (the checkpoint itself at the last level). Answers the new namespace. */
+  private async carry(
+    graph: ForkGraph,
+    from: string,
+    to: string,
+    ns: string,
+    tuple: CheckpointTuple,
+    parents: Record<string, string>,
+    topCopy: string,
+    extra: Record<string, unknown>,
+  ): Promise<string> {
+    const levels = ns.split('|');
+    const newParents: Record<string, string> = { '': topCopy };
+    let newNs = '';
+    for (const [i, part] of levels.entries()) {
+      const name = part.split(':')[0]!;
+      const state = await graph.getState({ configurable: { thread_id: to, ...(newNs ? { checkpoint_ns: newNs } : {}) } });
+      const task = (state as { tasks?: { id: string; name: string }[] }).tasks?.find((t) => t.name === name);
+      if (!task)
+        throw new InvalidEdit(`The checkpoint before subgraph '${name}' does not run it: fork at a checkpoint of the top graph.`, { field: 'checkpoint_ns' });
+      const oldNs = levels.slice(0, i + 1).join('|');
+      newNs = newNs ? `${newNs}|${name}:${task.id}` : `${name}:${task.id}`;
+      const last = i === levels.length - 1;
+      const source = last ? tuple : await this.d.saver().getTuple({ configurable: { thread_id: from, checkpoint_ns: oldNs, checkpoint_id: parents[oldNs] } });
+      if (!source) throw new CheckpointNotFound(`No checkpoint '${parents[oldNs]}' in thread '${from}' (namespace '${oldNs}').`);
+      const put = await this.putCopy(to, newNs, source, { ...newParents }, last ? extra : {});
+      newParents[newNs] = put.configurable?.checkpoint_id as string;
+    }
+    return newNs;
   }
 
   /** How many turns the thread had up to the checkpoint, its own included: in a fork's thread

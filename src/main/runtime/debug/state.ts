@@ -75,10 +75,31 @@ export class ThreadStateReader {
       ...(taskId ? { filter: { [TURN_TASK_CONFIG_KEY]: taskId } } : {}),
     };
     for await (const s of this.graph().getStateHistory({ configurable: { thread_id: threadId, checkpoint_ns: '' } }, options)) got.push(s);
-    const items = got.slice(0, limit).map((s, i) => summary(s, got[i + 1] && idOf(got[i + 1]!.config) === idOf(s.parentConfig) ? got[i + 1] : undefined));
+    const top = got.slice(0, limit).map((s, i) => summary(s, got[i + 1] && idOf(got[i + 1]!.config) === idOf(s.parentConfig) ? got[i + 1] : undefined));
     // The page's last item's writes need its parent, the one read past the page.
     const more = got.length > limit;
-    return { items, next_before: more ? items[items.length - 1]!.checkpoint_id : null };
+    const next_before = more ? top[top.length - 1]!.checkpoint_id : null;
+    // A subgraph's checkpoints come with the top checkpoint whose task ran it (they were written
+    // after it, before its child), in id (time) order, their namespace shown.
+    const inner: CheckpointSummary[] = [];
+    for (const s of got.slice(0, limit)) inner.push(...(await this.subgraphCheckpoints(threadId, s, taskId)));
+    const items = inner.length ? [...top, ...inner].sort((a, b) => (a.checkpoint_id < b.checkpoint_id ? 1 : a.checkpoint_id > b.checkpoint_id ? -1 : 0)) : top;
+    return { items, next_before };
+  }
+
+  /** The checkpoints of the subgraphs a checkpoint's tasks ran (deeper ones too), newest first. */
+  private async subgraphCheckpoints(threadId: string, s: StateSnapshot, taskId: string | undefined): Promise<CheckpointSummary[]> {
+    const out: CheckpointSummary[] = [];
+    for (const t of s.tasks ?? []) {
+      const ns = t.state && 'configurable' in t.state ? nsOf(t.state as { configurable?: Record<string, unknown> }) : '';
+      if (!ns) continue;
+      const got: StateSnapshot[] = [];
+      const options = taskId ? { filter: { [TURN_TASK_CONFIG_KEY]: taskId } } : undefined;
+      for await (const sub of this.graph().getStateHistory({ configurable: { thread_id: threadId, checkpoint_ns: ns } }, options)) got.push(sub);
+      got.forEach((sub, i) => out.push(summary(sub, got[i + 1] && idOf(got[i + 1]!.config) === idOf(sub.parentConfig) ? got[i + 1] : undefined)));
+      for (const sub of got) out.push(...(await this.subgraphCheckpoints(threadId, sub, taskId)));
+    }
+    return out;
   }
 
   /** One checkpoint with every channel's value, its pending writes and the next tasks. */

@@ -8,6 +8,8 @@ import { AgentError } from '../../../sdk/errors.ts';
 import type { AgentRequest } from '../../../sdk/state.ts';
 import type { PausePoint } from '../../../shared/breakpoints.ts';
 import type { Generation } from '../project/registry.ts';
+import { BRANCH_RESULTS_KEY } from '../../../sdk/fanout.ts';
+import { subgraphNodeIds } from './subgraphs.ts';
 
 /** The graph's input that continues the thread from its latest checkpoint (null, or a resume past
  * a fan-out gate), and the request
@@ -22,9 +24,11 @@ export async function continueInput(
   // A reload since the pause runs the new code from the paused checkpoint, and says so; a
   // reload that removed the node the run paused before leaves nothing to continue there.
   const reloaded = pausedAt?.generation !== undefined && pausedAt.generation !== gen.number;
-  // A fan-out branch (`skills[refund]`) lives in its node.
+  // A fan-out branch (`skills[refund]`) lives in its node; a subgraph's node (`inner:rank`) in
+  // the subgraph.
   const node = pausedAt?.node.replace(/\[.+\]$/, '');
-  if (pausedAt && node && pausedAt.when === 'before' && gen.graph.nodes && !(node in gen.graph.nodes)) {
+  const known = (n: string) => (gen.graph.nodes ? n in gen.graph.nodes : true) || subgraphNodeIds(gen.graph).includes(n);
+  if (pausedAt && node && pausedAt.when === 'before' && !known(node)) {
     throw new AgentError({
       code: 'INVALID_INPUT',
       reason: 'paused_node_missing',
@@ -37,7 +41,8 @@ export async function continueInput(
   const state = await gen.graph.getState({ configurable: { thread_id: threadId } });
   // Paused at a fan-out gate (a dynamic interrupt inside the node): resumed past it. (A task that
   // already took a resume has writes, so LangGraph leaves it out of `next`.)
-  const gated = state.tasks?.some((t) => t.interrupts?.length) ?? false;
+  const gate = state.tasks?.flatMap((t) => t.interrupts ?? []).find(Boolean);
+  const gated = gate !== undefined;
   if (!state.next?.length && !gated) {
     throw new AgentError({
       code: 'INVALID_INPUT',
@@ -46,5 +51,9 @@ export async function continueInput(
     });
   }
   const values = (state.values ?? {}) as { request?: AgentRequest };
-  return { input: gated ? new Command({ resume: true }) : null, request: values.request ?? undefined };
+  // A gate after branches keeps their results in its value: the resume hands them back, so the
+  // node goes on with them and does not run its branches again (src/sdk/fanout.ts).
+  const kept = (gate?.value as { [BRANCH_RESULTS_KEY]?: unknown } | undefined)?.[BRANCH_RESULTS_KEY];
+  const resume = kept !== undefined ? { [BRANCH_RESULTS_KEY]: kept } : true;
+  return { input: gated ? new Command({ resume }) : null, request: values.request ?? undefined };
 }

@@ -8,6 +8,8 @@ import type { AgentResponse } from '../../../sdk/state.ts';
 import { lastAiText, messageText } from '../memory/messages.ts';
 import { NODE_FAILURE_KEY, type NodeFailure } from '../project/node-failures.ts';
 import { BRANCH_KEY, type BranchSignal, type SpanTracker } from './spans.ts';
+import { SUBGRAPH_NODE_SEPARATOR } from '../../../shared/breakpoints.ts';
+import { pathOfNamespace } from './subgraphs.ts';
 
 type Emit = (name: string, fields: Record<string, unknown>) => void;
 
@@ -30,7 +32,7 @@ export interface StreamOutcome {
   exitText: string | undefined;
   /** The graph stopped at a static interrupt (a breakpoint: `__interrupt__` with no value). */
   paused: boolean;
-  /** The last node of the root graph that wrote an update. */
+  /** The last node that wrote an update (a subgraph's as `inner:lookup`). */
   lastNode: string | null;
 }
 
@@ -43,7 +45,13 @@ export async function consumeGraphStream(stream: AsyncIterable<unknown>, o: Stre
       (item as unknown[]).length === 3 ? (item as [string[], string, any]) : ([[], ...(item as [string, any])] as [string[], string, any]);
     const root = namespace.length === 0;
     if (mode === 'updates') {
-      if (!root) continue; // a subgraph's updates reach the root through its parent node
+      if (!root) {
+        // A subgraph's updates reach the root through its parent node; its last node is where a
+        // breakpoint after a subgraph node paused (`inner:lookup`).
+        const node = Object.keys(payload ?? {}).find((n) => n !== '__interrupt__');
+        if (node) out.lastNode = `${pathOfNamespace(namespace.join('|'))}${SUBGRAPH_NODE_SEPARATOR}${node}`;
+        continue;
+      }
       if (payload?.__interrupt__?.length) out.interrupt ??= payload.__interrupt__[0];
       else if (payload?.__interrupt__) out.paused = true;
       for (const [node, update] of Object.entries(payload ?? {})) {

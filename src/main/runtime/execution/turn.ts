@@ -25,7 +25,7 @@ import { SpanTracker } from './spans.ts';
 import { prepareInput, validateContracts, type InputDeps } from './input.ts';
 import { TURN_TASK_CONFIG_KEY } from '../../../shared/thread-state.ts';
 import { PAUSE_DATA_KEY, type DebugControl, type PausePoint } from '../../../shared/breakpoints.ts';
-import { branchGates, gatePause, interruptOptions, pausePoint, pauseText } from './breakpoints.ts';
+import { debugConfigurable, gatePause, interruptOptions, pausePoint, pauseText } from './breakpoints.ts';
 import { continueInput } from './continue.ts';
 
 export interface TurnDeps extends InputDeps {
@@ -188,9 +188,9 @@ async function streamGraph(s: TurnState, input: unknown): Promise<StreamOutcome>
   if (s.spansWanted || deps.settings.stageTiming) modes.push('tasks');
   const stream = await gen.graph.stream(input, {
     // The task id goes into each checkpoint's metadata (store/turn-stamp.ts).
-    configurable: { thread_id: turn.contextId, ...turn.configurable, [TURN_TASK_CONFIG_KEY]: turn.taskId, ...branchGates(turn.debug) },
+    configurable: { thread_id: turn.contextId, ...turn.configurable, [TURN_TASK_CONFIG_KEY]: turn.taskId, ...debugConfigurable(turn.debug, gen) },
     streamMode: modes as ('updates' | 'messages' | 'custom' | 'tasks')[],
-    subgraphs: deps.settings.nodeSpans,
+    subgraphs: deps.settings.nodeSpans || !!turn.debug,
     signal: turn.signal,
     recursionLimit: gen.project.manifest.graph.recursionLimit,
     // Deployed: one checkpoint per invocation (and at an interrupt); per-step checkpoints

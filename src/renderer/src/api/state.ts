@@ -66,10 +66,21 @@ export function useCheckpoint(sessionId: string, checkpointId: string | null, ns
 export function useForkRun() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ runId, checkpointId, values }: { runId: string; checkpointId: string; values?: Record<string, unknown> }) =>
+    mutationFn: ({
+      runId,
+      checkpointId,
+      checkpointNs,
+      values,
+    }: {
+      runId: string;
+      checkpointId: string;
+      checkpointNs?: string;
+      values?: Record<string, unknown>;
+    }) =>
       api(`/runs/${encodeURIComponent(runId)}/fork`, RunAcceptedSchema, {
         method: 'POST',
-        body: { checkpoint_id: checkpointId, ...(values ? { values } : {}) },
+        // A subgraph's checkpoint is named with its namespace: the fork continues inside the subgraph.
+        body: { checkpoint_id: checkpointId, ...(checkpointNs ? { checkpoint_ns: checkpointNs } : {}), ...(values ? { values } : {}) },
       }),
     onSettled: () => invalidateRunLists(qc),
   });

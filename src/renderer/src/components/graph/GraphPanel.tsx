@@ -11,6 +11,7 @@ import { Composer } from '../composer/Composer.tsx';
 import { BreakpointButtons, BreakpointList } from './BreakpointButtons.tsx';
 import { GraphView, type RunOverlay } from './GraphView.tsx';
 import { StateLinks } from '../run/StateLinks.tsx';
+import { SubgraphNodes } from './SubgraphNodes.tsx';
 
 /** The compact composer, in the selected session; without one, a button that starts one. */
 function GraphComposer({ sessionId }: { sessionId: string | null }) {
@@ -71,6 +72,7 @@ function NodeDetails({ node, graph, sessionId, run }: { node: GraphNode; graph: 
       <GoToSource node={node.id} />
       {sessionId && run && node.kind === 'node' ? <StateLinks sessionId={sessionId} runId={run.runId} node={node.id} ended={run.ended} before /> : null}
       {sessionId ? <BreakpointButtons sessionId={sessionId} node={node.id} /> : null}
+      <SubgraphNodes node={node.id} graph={graph} sessionId={sessionId} />
       <h3 className="subhead">Comes from</h3>
       {edgeList(
         graph.edges.filter((e) => e.target === node.id),

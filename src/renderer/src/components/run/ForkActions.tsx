@@ -29,7 +29,7 @@ export function ForkActions({ runId, detail }: { runId: string; detail: SessionC
 
   const start = async (values?: Record<string, unknown>) => {
     try {
-      const r = await fork.mutateAsync({ runId, checkpointId: detail.checkpoint_id, values });
+      const r = await fork.mutateAsync({ runId, checkpointId: detail.checkpoint_id, checkpointNs: detail.checkpoint_ns, values });
       setBlockingRun(r.run_id);
       selectRun(r.session_id, r.run_id);
     } catch (err) {
@@ -70,6 +70,16 @@ export function ForkActions({ runId, detail }: { runId: string; detail: SessionC
   );
 }
 
+/** A subgraph's node as breakpoints name it (`inner:lookup`): the namespace `inner:<task>` names the subgraph. */
+function insideOf(ns: string): string {
+  const path = ns
+    .split('|')
+    .filter(Boolean)
+    .map((part) => part.split(':')[0])
+    .join(':');
+  return path ? `${path}:` : '';
+}
+
 /** "Fork of <run>" in a fork's run header, with the compare view of the two. */
 export function ForkLineage({ run }: { run: Pick<RunDetail, 'run_id' | 'fork'> }) {
   const selectRun = useUi((s) => s.selectRun);
@@ -82,7 +92,7 @@ export function ForkLineage({ run }: { run: Pick<RunDetail, 'run_id' | 'fork'> }
       <button type="button" className="linkbtn" onClick={() => selectRun(fork.session_id, fork.run_id)} data-testid="fork-origin-link">
         {shortId(fork.run_id)}
       </button>
-      {fork.node ? ` after ${fork.node}` : ''}
+      {fork.node ? ` after ${insideOf(fork.checkpoint_ns)}${fork.node}` : ''}
       {fork.patch.length ? ` (edited ${fork.patch.map((p) => p.path.slice(1)).join(', ')})` : ' (re-run)'}{' '}
       <button type="button" className="linkbtn" onClick={() => openCompare(fork.run_id, run.run_id)} data-testid="fork-compare">
         compare

@@ -19,7 +19,22 @@ function isMessageList(v: unknown): v is { type: string; content: unknown }[] {
   return Array.isArray(v) && v.length > 0 && v.every((m) => typeof m === 'object' && m !== null && MESSAGE_TYPES.has((m as { type?: string }).type ?? ''));
 }
 
+/** A subgraph's step names its subgraph (`inner › After lookup`): its namespace is
+ * `inner:<task>` (`|` between levels). */
+function subgraphOf(c: SessionCheckpoint): string {
+  return c.checkpoint_ns
+    .split('|')
+    .filter(Boolean)
+    .map((part) => part.split(':')[0])
+    .join(' › ');
+}
+
 function stepLabel(c: SessionCheckpoint): string {
+  const inside = subgraphOf(c);
+  return inside ? `${inside} › ${topLabel(c)}` : topLabel(c);
+}
+
+function topLabel(c: SessionCheckpoint): string {
   if (c.source === 'input') return 'Input';
   const nodes = Object.keys(c.writes);
   if (nodes.length === 1 && nodes[0] === '__start__') return 'Input applied';
@@ -85,7 +100,7 @@ export function Detail({ runId, detail }: { runId: string | null; detail: Sessio
   return (
     <div className="state__detail" data-testid="state-detail" data-checkpoint-id={detail.checkpoint_id}>
       <p className="muted small">
-        Step {detail.step} · {detail.source}
+        {detail.checkpoint_ns ? `Inside subgraph ${subgraphOf(detail)} · ` : ''}Step {detail.step} · {detail.source}
         {detail.next.length ? ` · next: ${detail.next.join(', ')}` : ' · the turn ends here'}
       </p>
       {runId ? <ForkActions runId={runId} detail={detail} /> : null}
@@ -125,7 +140,8 @@ export function StatePanel({ runId, sessionId, enabled, focus }: { runId: string
     if (focus) setChosen(focus);
   }, [focus]);
   const selected = chosen ?? list.data?.at(-1)?.checkpoint_id ?? null;
-  const detail = useCheckpoint(sessionId, enabled ? selected : null);
+  const ns = list.data?.find((c) => c.checkpoint_id === selected)?.checkpoint_ns ?? '';
+  const detail = useCheckpoint(sessionId, enabled ? selected : null, ns);
   if (!enabled) return null;
   if (list.isPending) return <p className="muted small">Reading the run's checkpoints…</p>;
   if (list.isError)
@@ -147,6 +163,7 @@ export function StatePanel({ runId, sessionId, enabled, focus }: { runId: string
               data-testid="state-step"
               data-checkpoint-id={c.checkpoint_id}
               data-writes={Object.keys(c.writes).join(',')}
+              data-ns={c.checkpoint_ns || undefined}
               onClick={() => setChosen(c.checkpoint_id)}
             >
               <span className="state__step-n">{c.step}</span> {stepLabel(c)}

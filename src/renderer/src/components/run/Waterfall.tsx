@@ -8,6 +8,7 @@ import { formatDuration } from '../../lib/format.ts';
 import { useUi } from '../../state/ui.ts';
 import type { TraceRunEvent } from '../../hooks/useRunStream.ts';
 import { BreakpointButtons } from '../graph/BreakpointButtons.tsx';
+import { SUBGRAPH_NODE_SEPARATOR } from '../../../../shared/breakpoints.ts';
 import { DataTree } from './DataTree.tsx';
 import { StateLinks } from './StateLinks.tsx';
 import { occurrenceOf } from '../../lib/checkpoint-nav.ts';
@@ -36,8 +37,30 @@ function Bar({ span, total }: { span: SpanView; total: number }) {
   );
 }
 
+/** The node id a breakpoint names for a span: a subgraph's node with the nodes that run it
+ * (`inner:rank`, SUBGRAPH_NODE_SEPARATOR), a branch as its span names it (`work[b]`, or
+ * `inner:x[b]` for a branch of a subgraph's node), a top node by its name. */
+function breakpointNode(span: SpanView, byId: Map<string, SpanView>): string {
+  const outer: string[] = [];
+  for (let p = span.parentId ? byId.get(span.parentId) : undefined; p && p.kind === 'node'; p = p.parentId ? byId.get(p.parentId) : undefined)
+    outer.unshift(p.node);
+  // A branch's span already names its node (`x[b]`): the nodes above that one run the subgraph.
+  if (span.kind !== 'node') outer.pop();
+  return [...outer, span.node].join(SUBGRAPH_NODE_SEPARATOR);
+}
+
 /** `state`: the run and which time the node ran, for the link to the state its step wrote. */
-function SpanDetail({ span, sessionId, state }: { span: SpanView; sessionId?: string; state?: { runId: string; occurrence: number; ended: boolean } }) {
+function SpanDetail({
+  span,
+  sessionId,
+  breakpoint,
+  state,
+}: {
+  span: SpanView;
+  sessionId?: string;
+  breakpoint: string;
+  state?: { runId: string; occurrence: number; ended: boolean };
+}) {
   const openSource = useUi((s) => s.openSource);
   const where = span.error?.source;
   return (
@@ -62,7 +85,7 @@ function SpanDetail({ span, sessionId, state }: { span: SpanView; sessionId?: st
           <StateLinks sessionId={sessionId} runId={state.runId} node={span.node} occurrence={state.occurrence} ended={state.ended} />
         ) : null}
       </p>
-      {sessionId ? <BreakpointButtons sessionId={sessionId} node={span.node} /> : null}
+      {sessionId ? <BreakpointButtons sessionId={sessionId} node={breakpoint} /> : null}
       {span.error ? (
         <div className="waterfall__error" role="note" data-testid="span-error">
           <p>
@@ -159,6 +182,7 @@ export function Waterfall({ traces, ended, sessionId, runId }: { traces: TraceRu
               <SpanDetail
                 span={span}
                 sessionId={sessionId}
+                breakpoint={breakpointNode(span, new Map(tree.rows.map((r) => [r.id, r])))}
                 state={runId ? { runId, occurrence: occurrenceOf(tree.rows, index), ended: ended !== null } : undefined}
               />
             ) : null}
