@@ -5,6 +5,8 @@
 // conversation the runtime keeps beside it (the transcript up to that checkpoint's turn, the
 // summary); an edit is applied with LangGraph's updateState as the node that wrote the
 // checkpoint, so the graph goes on along that node's edges. The original thread is only read.
+// A conversation branch (`branch`) is the same copy at the checkpoint where a turn ended: the
+// transcript keeps that turn whole, and the branch's next message starts the next turn.
 import { uuid6, type BaseCheckpointSaver, type CheckpointMetadata } from '@langchain/langgraph-checkpoint';
 import { coerceMessageLikeToMessage } from '@langchain/core/messages';
 import { TURN_TASK_CONFIG_KEY, type ForkRequest, type ForkResult } from '../../../shared/thread-state.ts';
@@ -39,6 +41,8 @@ export interface ForkDeps {
 
 /** The copy's metadata key: how many turns the conversation had up to the forked checkpoint. */
 const FORKED_TURNS = 'forked_turns';
+/** The copy's metadata key of a branch: its turns ended at the copy (none is continued). */
+const BRANCHED = 'branched';
 
 const MESSAGE_TYPES = new Set(['human', 'ai', 'system', 'tool', 'function', 'generic', 'developer', 'remove']);
 
@@ -59,7 +63,7 @@ export class ThreadForker {
   constructor(private readonly d: ForkDeps) {}
 
   async fork(threadId: string, req: ForkRequest & { checkpoint_ns: string }): Promise<ForkResult> {
-    const { checkpoint_id: checkpointId, checkpoint_ns: ns, thread_id: newThread, values } = req;
+    const { checkpoint_id: checkpointId, checkpoint_ns: ns, thread_id: newThread, values, branch = false } = req;
     if (ns)
       throw new InvalidEdit('Forking inside a subgraph is not supported yet: fork at the parent checkpoint that runs the subgraph.', {
         field: 'checkpoint_ns',
@@ -87,7 +91,14 @@ export class ThreadForker {
       delete meta[TURN_TASK_CONFIG_KEY];
       const copy = { ...tuple.checkpoint, id: uuid6(-3) };
       const forkedFrom = { thread_id: threadId, checkpoint_id: checkpointId };
-      const metadata = { ...meta, source: 'fork', parents: {}, forked_from: forkedFrom, [FORKED_TURNS]: turns } as CheckpointMetadata;
+      const metadata = {
+        ...meta,
+        source: 'fork',
+        parents: {},
+        forked_from: forkedFrom,
+        [FORKED_TURNS]: turns,
+        ...(branch ? { [BRANCHED]: true } : {}),
+      } as CheckpointMetadata;
       let config = await saver.put({ configurable: { thread_id: newThread, checkpoint_ns: '' } }, copy, metadata, tuple.checkpoint.channel_versions);
       if (edit) {
         const revived = Object.fromEntries(Object.entries(edit).map(([k, v]) => [k, revive(v)]));
@@ -98,8 +109,9 @@ export class ThreadForker {
         }
       }
       const after = await graph.getState({ configurable: { thread_id: newThread } });
-      if (!after.next.length) throw new InvalidEdit('Nothing would run from this checkpoint: the turn ended there. Fork at an earlier step.', { next: [] });
-      await this.copyConversation(threadId, newThread, turns);
+      if (!after.next.length && !branch)
+        throw new InvalidEdit('Nothing would run from this checkpoint: the turn ended there. Fork at an earlier step.', { next: [] });
+      await this.copyConversation(threadId, newThread, turns, branch);
       return {
         thread_id: newThread,
         checkpoint_id: (after.config?.configurable?.checkpoint_id as string | undefined) ?? (config.configurable?.checkpoint_id as string),
@@ -126,9 +138,9 @@ export class ThreadForker {
         if (id <= checkpointId) each(id, (t.metadata ?? {}) as Record<string, unknown>);
       }
     };
-    let [base, copy] = [0, ''];
+    let [base, copy, branched] = [0, '', false];
     await upTo('fork', (id, meta) => {
-      if (id > copy && typeof meta[FORKED_TURNS] === 'number') [base, copy] = [meta[FORKED_TURNS], id];
+      if (id > copy && typeof meta[FORKED_TURNS] === 'number') [base, copy, branched] = [meta[FORKED_TURNS], id, meta[BRANCHED] === true];
     });
     let inputs = 0;
     await upTo('input', (id) => void (id > copy && (inputs += 1)));
@@ -137,18 +149,19 @@ export class ThreadForker {
     await upTo(null, (id, meta) => {
       if (id > copy && typeof meta[TURN_TASK_CONFIG_KEY] === 'string') tasks.add(meta[TURN_TASK_CONFIG_KEY]);
     });
-    // In a fork's thread the first task continues the copied turn.
-    return base + Math.max(0, tasks.size - (copy ? 1 : 0));
+    // In a fork's thread the first task continues the copied turn (a branch's starts a new one).
+    return base + Math.max(0, tasks.size - (copy && !branched ? 1 : 0));
   }
 
   /** The conversation before the checkpoint: the transcript up to the human message of the
-   * checkpoint's turn (one human message per turn), and the thread's summary as it is now. */
-  private async copyConversation(from: string, to: string, turns: number): Promise<void> {
+   * checkpoint's turn (one human message per turn; for a branch, up to the end of that turn),
+   * and the thread's summary as it is now. */
+  private async copyConversation(from: string, to: string, turns: number, whole: boolean): Promise<void> {
     const kept: TranscriptMessage[] = [];
     let humans = 0;
     for (const m of await this.d.store.readTranscript(from)) {
       if (m.role === 'human') humans += 1;
-      if (humans > turns || (humans === turns && m.role === 'ai')) break;
+      if (humans > turns || (humans === turns && m.role === 'ai' && !whole)) break;
       kept.push(m);
     }
     if (kept.length) await this.d.store.appendTranscript(this.d.agentId, to, kept);
