@@ -49,7 +49,7 @@ function SessionMain({ sessionId }: { sessionId: string }) {
       ) : null}
       <div className="session-main__scroll">
         {mode === 'conversation' && runs.data?.length ? (
-          <Transcript sessionId={sessionId} />
+          <Transcript key={sessionId} sessionId={sessionId} />
         ) : runId ? (
           <RunView key={runId} runId={runId} />
         ) : runs.isSuccess && runs.data.length === 0 ? (

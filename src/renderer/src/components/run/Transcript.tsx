@@ -1,7 +1,9 @@
 // The session as a conversation: every turn in order (what was sent, what the agent answered,
 // a question and the reply to it), each linked to its run's full timeline. Virtualised with
-// measured rows, so a session of 1,000 runs scrolls as smoothly as one of three.
-import { memo, useEffect, useRef } from 'react';
+// measured rows, so a session of 1,000 runs scrolls as smoothly as one of three. A message can
+// be edited into a branch of the conversation, and a turn with branches switches between its
+// versions (TurnBranches.tsx).
+import { memo, useEffect, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { TaggedPart, TranscriptTurn } from '../../../../shared/playground.ts';
 import { isActive } from '../../../../shared/playground.ts';
@@ -11,22 +13,39 @@ import { formatTime, shortId } from '../../lib/format.ts';
 import { useUi } from '../../state/ui.ts';
 import { StatusBadge } from '../StatusBadge.tsx';
 import { PartsView } from './Parts.tsx';
+import { EditTurn, VersionSwitcher } from './TurnBranches.tsx';
 
 const ORIGIN: Record<TranscriptTurn['origin'], string> = { send: 'You', resume: 'Your reply', rerun: 'Rerun' };
 
 function UserSide({ turn }: { turn: TranscriptTurn }) {
+  const [editing, setEditing] = useState(false);
   const texts = turn.input_parts.filter((p): p is Extract<TaggedPart, { kind: 'text' }> => p.kind === 'text');
   const others = turn.input_parts.filter((p) => p.kind !== 'text');
   return (
     <div className="turn__user" data-testid="turn-user">
       <span className="turn__who">
         {ORIGIN[turn.origin]} · {formatTime(turn.created_at)}
+        <VersionSwitcher turn={turn} />
+        {turn.origin !== 'resume' && !editing ? (
+          <button
+            type="button"
+            className="linkbtn small"
+            onClick={() => setEditing(true)}
+            title="Edit this message and continue on a branch"
+            data-testid="turn-edit-open"
+          >
+            Edit
+          </button>
+        ) : null}
       </span>
-      {texts.map((t, i) => (
-        <p key={i} className="turn__text">
-          {t.text}
-        </p>
-      ))}
+      {editing ? <EditTurn turn={turn} onClose={() => setEditing(false)} /> : null}
+      {editing
+        ? null
+        : texts.map((t, i) => (
+            <p key={i} className="turn__text">
+              {t.text}
+            </p>
+          ))}
       {others.length ? <PartsView parts={others} testId="turn-input-parts" empty="" /> : null}
     </div>
   );
@@ -43,7 +62,12 @@ function AgentSide({ turn }: { turn: TranscriptTurn }) {
         {turn.status === 'input_required' ? (
           <span className={`pill ${turn.answered_by ? 'pill--equal' : 'pill--changed'}`}>{turn.answered_by ? 'answered' : 'waiting for you'}</span>
         ) : null}
-        <button type="button" className="linkbtn small" onClick={() => sessionId && selectRun(sessionId, turn.run_id)} data-testid="turn-open-run">
+        <button
+          type="button"
+          className="linkbtn small"
+          onClick={() => sessionId && selectRun(turn.session_id ?? sessionId, turn.run_id)}
+          data-testid="turn-open-run"
+        >
           timeline of {shortId(turn.run_id)}
         </button>
       </span>
@@ -97,6 +121,7 @@ export function Transcript({ sessionId }: { sessionId: string }) {
               data-testid="turn"
               data-run-id={turn.run_id}
               data-origin={turn.origin}
+              data-session-id={turn.session_id}
               style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` }}
             >
               <TurnBody turn={turn} />
