@@ -5,6 +5,10 @@
 // it was; deleting the branch leaves the original as it was.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TranscriptTurn } from '../../src/shared/playground.ts';
+import { controlHeaders } from '../../src/shared/runtime-contract.ts';
+import { DEBUG_BASE } from '../../src/shared/thread-state.ts';
+import { usePostgresDebugRuntime } from './helpers/debug-runtime.ts';
+import { startTestRuntime, type TestRuntime } from './helpers/runtime.ts';
 import { startTestStudio, waitForRun, type TestStudio } from './helpers/playground-studio.ts';
 import { dropSchema, ensurePostgres, newSchema, sql, TEST_DSN } from './helpers/postgres.ts';
 
@@ -165,3 +169,79 @@ branchSuite(
     expect(Number(tables[0].n)).toBeGreaterThan(0);
   },
 );
+
+// The runtime's side of a branch: a copy of the state where a turn ended, with the
+// conversation up to there, answered questions included (a resumed turn adds a human message
+// without an input checkpoint of its own).
+function runtimeSuite(name: string, runtime: () => { url: string }) {
+  describe(`the runtime's branch copy with an answered question (${name})`, () => {
+    const rpc = async (message: Record<string, unknown>): Promise<any> =>
+      (
+        await fetch(runtime().url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'message/send',
+            params: { message: { kind: 'message', messageId: `m-${Math.random()}`, role: 'user', ...message } },
+          }),
+        })
+      ).json();
+    const say = (contextId: string | undefined, text: string, taskId?: string) =>
+      rpc({ ...(contextId ? { contextId } : {}), ...(taskId ? { taskId } : {}), parts: [{ kind: 'text', text }] });
+    const debug = (thread: string) => `${runtime().url}${DEBUG_BASE.slice(1)}/threads/${thread}`;
+    const get = async (url: string): Promise<any> => (await fetch(url, { headers: controlHeaders('tok') })).json();
+    const post = async (url: string, body: unknown) =>
+      fetch(url, { method: 'POST', headers: { ...controlHeaders('tok'), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const transcript = async (thread: string) =>
+      (await get(`${runtime().url}api/v1/memory/threads/${thread}/messages`)).data.messages as { role: string; content: string }[];
+
+    it('keeps the answered question and the answer in the copied transcript, for a branch and a fork', async () => {
+      const first = await say(undefined, TURNS[0]);
+      expect(first.result.status.state).toBe('completed');
+      const thread = first.result.contextId as string;
+      const asked = await say(thread, 'I want a refund');
+      expect(asked.result.status.state).toBe('input-required');
+      expect((await say(thread, 'The order id is ORD-12345', asked.result.id)).result.status.state).toBe('completed');
+      const third = await say(thread, TURNS[2]);
+      expect(third.result.status.state).toBe('completed');
+      const all = await transcript(thread);
+      expect(all.map((m) => m.role)).toEqual(['human', 'ai', 'human', 'ai', 'human', 'ai', 'human', 'ai']);
+
+      // Branch at turn 3: the copy is where the answered turn ended; its conversation whole.
+      const mine = (await get(`${debug(thread)}/checkpoints?limit=200&task_id=${third.result.id}`)).data.items as {
+        parent_checkpoint_id: string;
+        writes: Record<string, unknown>;
+      }[];
+      const start = mine.at(-1)!.parent_checkpoint_id;
+      const branched = await post(`${debug(thread)}/fork`, { checkpoint_id: start, thread_id: `branch-${name}`, branch: true });
+      expect(branched.status).toBe(200);
+      expect(((await branched.json()) as any).data.next).toEqual([]);
+      expect(await transcript(`branch-${name}`)).toEqual(all.slice(0, 6));
+      // The branch continues with its own turn 3.
+      expect((await say(`branch-${name}`, EDITED)).result.status.state).toBe('completed');
+      expect((await transcript(`branch-${name}`)).map((m) => m.content).slice(0, 7)).toEqual([...all.slice(0, 6).map((m) => m.content), EDITED]);
+
+      // A fork inside turn 3 keeps the turns before it, the answer included, and turn 3's message.
+      const afterRouter = mine.find((c) => c.writes.router) as unknown as { checkpoint_id: string };
+      expect((await post(`${debug(thread)}/fork`, { checkpoint_id: afterRouter.checkpoint_id, thread_id: `fork-${name}` })).status).toBe(200);
+      expect(await transcript(`fork-${name}`)).toEqual(all.slice(0, 7));
+      // The original thread is as it was.
+      expect(await transcript(thread)).toEqual(all);
+    });
+  });
+}
+
+describe('on SQLite', () => {
+  let rt: TestRuntime | undefined;
+  beforeAll(async () => {
+    rt = await startTestRuntime({ env: { RUNTIME_CONTROL_TOKEN: 'tok', CHECKPOINT_DURABILITY: 'sync' } });
+  });
+  afterAll(() => rt?.close());
+  runtimeSuite('sqlite', () => rt!);
+});
+
+describe('on PostgreSQL', () => {
+  runtimeSuite('postgres', usePostgresDebugRuntime('branchrt'));
+});

@@ -13,6 +13,7 @@ import { TURN_TASK_CONFIG_KEY, type ForkRequest, type ForkResult } from '../../.
 import type { MemoryStore, TranscriptMessage } from '../store/types.ts';
 import { SUMMARY_KEY } from '../memory/fold.ts';
 import { CheckpointNotFound, type ThreadStateReader } from './state.ts';
+import { answersBetween } from './answers.ts';
 
 /** An edit the state cannot take; nothing was created. */
 export class InvalidEdit extends Error {
@@ -144,13 +145,25 @@ export class ThreadForker {
     });
     let inputs = 0;
     await upTo('input', (id) => void (id > copy && (inputs += 1)));
-    if (inputs || copy === checkpointId) return base + inputs;
+    if (inputs || copy === checkpointId) return base + inputs + (inputs ? await this.answersUpTo(threadId, copy, base, checkpointId) : 0);
     const tasks = new Set<string>();
     await upTo(null, (id, meta) => {
       if (id > copy && typeof meta[TURN_TASK_CONFIG_KEY] === 'string') tasks.add(meta[TURN_TASK_CONFIG_KEY]);
     });
     // In a fork's thread the first task continues the copied turn (a branch's starts a new one).
     return base + Math.max(0, tasks.size - (copy && !branched ? 1 : 0));
+  }
+
+  /** Answers to the agent's questions before the checkpoint (each a human message without an
+   * input checkpoint, answers.ts): looked for only when the transcript has more human messages
+   * than the thread has input checkpoints (plus its copy's count), so a thread with no answered
+   * question reads no state for it. */
+  private async answersUpTo(threadId: string, copy: string, base: number, checkpointId: string): Promise<number> {
+    const humans = (await this.d.store.readTranscript(threadId)).filter((m) => m.role === 'human').length;
+    let turns = base;
+    for await (const t of this.d.saver().list({ configurable: { thread_id: threadId, checkpoint_ns: '' } }, { filter: { source: 'input' } }))
+      if ((t.config.configurable?.checkpoint_id as string) > copy) turns += 1;
+    return humans > turns ? answersBetween(this.d.saver(), threadId, copy, checkpointId) : 0;
   }
 
   /** The conversation before the checkpoint: the transcript up to the human message of the
