@@ -41,7 +41,16 @@ describe('conversation branches', () => {
     await expect.poll(() => transcript.getAttribute('data-turns')).toBe('2');
     const branchTurn = turns.nth(1);
     await expect.poll(async () => (await branchTurn.getByTestId('turn-user').textContent()) ?? '').toContain(EDITED);
-    await expect.poll(async () => (await branchTurn.getByTestId('turn-output').textContent().catch(() => '')) ?? '', { timeout: 30_000 }).toContain('ORD-23456');
+    await expect
+      .poll(
+        async () =>
+          (await branchTurn
+            .getByTestId('turn-output')
+            .textContent()
+            .catch(() => '')) ?? '',
+        { timeout: 30_000 },
+      )
+      .toContain('ORD-23456');
     expect(await turns.nth(0).getAttribute('data-run-id')).toBe(ids[0]);
     const branch = (await branchTurn.getAttribute('data-session-id'))!;
     expect(branch).not.toBe(root);
