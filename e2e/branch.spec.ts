@@ -55,6 +55,11 @@ describe('conversation branches', () => {
     const branch = (await branchTurn.getAttribute('data-session-id'))!;
     expect(branch).not.toBe(root);
     expect(await branchTurn.getByTestId('turn-version-label').textContent()).toBe('2 of 2');
+    // The branch's run list (under the root in the sidebar) follows the run to its end.
+    await studio
+      .runItem((await branchTurn.getAttribute('data-run-id'))!)
+      .locator('[data-status="completed"]')
+      .waitFor();
     // The sidebar lists the root, with its branch counted, and keeps it selected.
     const rootItem = page.locator(`[data-testid="session-item"][data-session-id="${root}"]`);
     await expect.poll(() => rootItem.getByTestId('session-branches').getAttribute('data-count')).toBe('1');

@@ -8,7 +8,8 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import type { TaggedPart, TranscriptTurn } from '../../../../shared/playground.ts';
 import { isActive } from '../../../../shared/playground.ts';
 import { errorMessage } from '../../api/client.ts';
-import { useTranscript } from '../../api/queries.ts';
+import { useQueryClient } from '@tanstack/react-query';
+import { invalidateRunLists, keys, refresh, useTranscript } from '../../api/queries.ts';
 import { formatTime, shortId } from '../../lib/format.ts';
 import { useUi } from '../../state/ui.ts';
 import { StatusBadge } from '../StatusBadge.tsx';
@@ -95,6 +96,18 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   const q = useTranscript(sessionId);
   const parent = useRef<HTMLDivElement>(null);
   const turns = q.data ?? [];
+  // A turn that ended while shown (a branch's first run) updates the run lists and the run.
+  const qc = useQueryClient();
+  const activeIds = turns.filter((t) => isActive(t.status)).map((t) => t.run_id);
+  const wasActive = useRef<string[]>([]);
+  const activeKey = activeIds.join(',');
+  useEffect(() => {
+    const ended = wasActive.current.filter((id) => !activeKey.split(',').includes(id));
+    wasActive.current = activeKey ? activeKey.split(',') : [];
+    if (!ended.length) return;
+    for (const id of ended) refresh(qc, keys.run(id));
+    invalidateRunLists(qc, sessionId);
+  }, [activeKey, qc, sessionId]);
   const virtual = useVirtualizer({ count: turns.length, getScrollElement: () => parent.current, estimateSize: () => 160, overscan: 6 });
   // Opening the conversation shows its latest turn.
   const scrolled = useRef(false);
