@@ -129,7 +129,7 @@ export class ThreadForker {
 
   /** How many turns the thread had up to the checkpoint, its own included: in a fork's thread
    * the count its copy carries, then one per turn's `input` checkpoint (a metadata filter in
-   * SQL: no state is read), or, for a thread checkpointed once per turn (durability `exit`,
+   * SQL: no state is read) and one per answer to the agent's question (answersUpTo), or, for a thread checkpointed once per turn (durability `exit`,
    * no input checkpoints), one per turn task stamped on its checkpoints. */
   private async turnsUpTo(threadId: string, checkpointId: string): Promise<number> {
     const config = { configurable: { thread_id: threadId, checkpoint_ns: '' } };
@@ -143,9 +143,12 @@ export class ThreadForker {
     await upTo('fork', (id, meta) => {
       if (id > copy && typeof meta[FORKED_TURNS] === 'number') [base, copy, branched] = [meta[FORKED_TURNS], id, meta[BRANCHED] === true];
     });
-    let inputs = 0;
-    await upTo('input', (id) => void (id > copy && (inputs += 1)));
-    if (inputs || copy === checkpointId) return base + inputs + (inputs ? await this.answersUpTo(threadId, copy, base, checkpointId) : 0);
+    let [inputs, all] = [0, 0]; // up to the checkpoint, and in the whole thread (after the copy)
+    for await (const t of this.d.saver().list(config, { filter: { source: 'input' } })) {
+      const id = t.config.configurable?.checkpoint_id as string;
+      if (id > copy) [inputs, all] = [inputs + (id <= checkpointId ? 1 : 0), all + 1];
+    }
+    if (inputs || copy === checkpointId) return base + inputs + (inputs ? await this.answersUpTo(threadId, copy, base + all, checkpointId) : 0);
     const tasks = new Set<string>();
     await upTo(null, (id, meta) => {
       if (id > copy && typeof meta[TURN_TASK_CONFIG_KEY] === 'string') tasks.add(meta[TURN_TASK_CONFIG_KEY]);
@@ -158,11 +161,8 @@ export class ThreadForker {
    * input checkpoint, answers.ts): looked for only when the transcript has more human messages
    * than the thread has input checkpoints (plus its copy's count), so a thread with no answered
    * question reads no state for it. */
-  private async answersUpTo(threadId: string, copy: string, base: number, checkpointId: string): Promise<number> {
+  private async answersUpTo(threadId: string, copy: string, turns: number, checkpointId: string): Promise<number> {
     const humans = (await this.d.store.readTranscript(threadId)).filter((m) => m.role === 'human').length;
-    let turns = base;
-    for await (const t of this.d.saver().list({ configurable: { thread_id: threadId, checkpoint_ns: '' } }, { filter: { source: 'input' } }))
-      if ((t.config.configurable?.checkpoint_id as string) > copy) turns += 1;
     return humans > turns ? answersBetween(this.d.saver(), threadId, copy, checkpointId) : 0;
   }
 
