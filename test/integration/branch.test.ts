@@ -144,6 +144,14 @@ function branchSuite(name: string, env: () => Record<string, string>, stored?: (
       expect(empty.body.detail.error).toBe('invalid_request');
       expect((await t.call('POST', `/runs/${runs[1]}/branch`, { parts: [{ kind: 'text', text: 'x' }], nope: 1 })).status).toBe(400);
       expect((await t.call('POST', `/runs/${runs[1]}/branch`, '{')).status).toBe(400);
+      // An answer to the agent's question is not a message to edit: the turn that asked is.
+      const asked = (await t.call('POST', `/sessions/${session}/runs`, { parts: [{ kind: 'text', text: 'I want a refund' }] })).body.run_id as string;
+      expect((await waitForRun(t, asked)).status).toBe('input_required');
+      const answer = (await t.call('POST', `/runs/${asked}/resume`, { parts: [{ kind: 'text', text: 'The order id is ORD-12345' }] })).body.run_id as string;
+      expect((await waitForRun(t, answer)).status).toBe('completed');
+      const reply = await t.call('POST', `/runs/${answer}/branch`, { parts: [{ kind: 'text', text: 'x' }] });
+      expect(reply.status).toBe(400);
+      expect(reply.body.detail.message).toMatch(/answers the agent's question/);
       const slow = (await t.call('POST', `/sessions/${session}/runs`, { parts: [{ kind: 'text', text: 'hello' }], metadata: { scriptedDelayMs: 5000 } })).body
         .run_id as string;
       const busy = await t.call('POST', `/runs/${runs[1]}/branch`, { parts: [{ kind: 'text', text: 'x' }] });
@@ -152,6 +160,7 @@ function branchSuite(name: string, env: () => Record<string, string>, stored?: (
       await t.call('DELETE', `/runs/${slow}`);
       await waitForRun(t, slow);
       expect(await count()).toBe(n);
+      expect((await t.call('GET', `/sessions/${session}`)).body.branch_count).toBe(0);
     });
   });
 }
