@@ -98,6 +98,14 @@ export function EditTurn({ turn, onClose }: { turn: TranscriptTurn; onClose: () 
         value={text}
         rows={Math.min(8, Math.max(2, text.split('\n').length))}
         onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          // Ctrl/⌘ Enter sends as a branch (as the composer sends), Escape cancels.
+          if ((e.ctrlKey || e.metaKey) && e.key === 'Enter' && parts.length && !branch.isPending) {
+            e.preventDefault();
+            void send();
+          } else if (e.key === 'Escape') onClose();
+        }}
+        autoFocus
         data-testid="turn-edit-text"
       />
       {branch.isError ? <p className="field-error">Could not branch: {errorMessage(branch.error)}</p> : null}
