@@ -127,10 +127,11 @@ export class ThreadForker {
     }
   }
 
-  /** How many turns the thread had up to the checkpoint, its own included: in a fork's thread
-   * the count its copy carries, then one per turn's `input` checkpoint (a metadata filter in
-   * SQL: no state is read) and one per answer to the agent's question (answersUpTo), or, for a thread checkpointed once per turn (durability `exit`,
-   * no input checkpoints), one per turn task stamped on its checkpoints. */
+  /** How many turns (human messages) the thread had up to the checkpoint, its own included: in
+   * a fork's thread the count its copy carries, then one per turn's `input` checkpoint (a
+   * metadata filter in SQL: no state is read) and one per answer to the agent's question
+   * (answersUpTo), or, for a thread checkpointed once per turn (durability `exit`, no input
+   * checkpoints), one per turn task stamped on its checkpoints. */
   private async turnsUpTo(threadId: string, checkpointId: string): Promise<number> {
     const config = { configurable: { thread_id: threadId, checkpoint_ns: '' } };
     const upTo = async (source: string | null, each: (id: string, meta: Record<string, unknown>) => void) => {
