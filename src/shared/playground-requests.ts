@@ -73,6 +73,11 @@ export type CreateRunBody = z.infer<typeof CreateRunSchema>;
 export const ResumeSchema = z.strictObject({ parts, metadata: jsonObject.optional() });
 export type ResumeBody = z.infer<typeof ResumeSchema>;
 
+/** POST /runs/{id}/branch (docs/playground-api.md, "Conversation branches"): the turn's message
+ * as edited; without `metadata` the branch keeps the metadata the original turn had. */
+export const BranchSchema = z.strictObject({ parts, metadata: jsonObject.optional(), revision: z.string().max(200).optional() });
+export type BranchBody = z.infer<typeof BranchSchema>;
+
 /** POST /runs/{id}/rerun: an empty object (or no body). */
 export const RerunSchema = z.strictObject({});
 

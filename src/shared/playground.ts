@@ -94,6 +94,11 @@ export const SessionSchema = z.object({
   /** A fork's session (docs/playground-api.md, "Fork and re-run from a checkpoint"): the run it
    * was forked from; null for any other session (an extension). */
   forked_from_run_id: z.string().nullable().optional(),
+  /** A conversation branch (docs/playground-api.md, "Conversation branches"): the session and
+   * the run whose user turn it edited, and the root session of its group; null for any other
+   * session. `branch_count`: the branches grouped under this session when it is a root. */
+  branch_of: z.object({ session_id: z.string(), run_id: z.string(), root_session_id: z.string() }).nullable().optional(),
+  branch_count: z.number().int().optional(),
 });
 export type Session = z.infer<typeof SessionSchema>;
 
@@ -181,6 +186,12 @@ export const TranscriptTurnSchema = z.object({
   input_parts: z.array(TaggedPartSchema),
   output_parts: z.array(TaggedPartSchema),
   answered_by: z.string().nullable().optional(),
+  /** The session that holds the turn: a branch's transcript begins with the turns it shares
+   * with the session it was branched from (docs/playground-api.md, "Conversation branches"). */
+  session_id: z.string().optional(),
+  /** The versions of this turn when it has branches: the original first, then its branches
+   * oldest first; the one shown is the entry whose run_id is this turn's. */
+  versions: z.array(z.object({ session_id: z.string(), run_id: z.string() })).optional(),
 });
 export type TranscriptTurn = z.infer<typeof TranscriptTurnSchema>;
 

@@ -137,6 +137,9 @@ export const ForkRequestSchema = z.strictObject({
   thread_id: z.string().min(1).max(200),
   /** New values by channel; messages as the state endpoints give them ({type, content, ...}). */
   values: z.record(z.string(), z.unknown()).optional(),
+  /** A conversation branch: the checkpoint is where a turn ended (nothing needs to run from it)
+   * and the copied transcript keeps that turn whole, its answer included. */
+  branch: z.boolean().optional(),
 });
 export type ForkRequest = z.input<typeof ForkRequestSchema>;
 

@@ -100,6 +100,16 @@ describe('the studio replies with the shared schemas, strictly', () => {
     await reply(t, StabilityReportSchema, 'GET', `/runs/${done.run_id}/stability`);
   });
 
+  it('conversation branches: the branch, its session and its transcript', async () => {
+    const branched = await reply(t, RunAcceptedSchema, 'POST', `/runs/${done.run_id}/branch`, { parts: [text('Where is my order ORD-23456?')] }, 202);
+    await waitForRun(t, branched.run_id);
+    const branch = await reply(t, SessionSchema, 'GET', `/sessions/${branched.session_id}`);
+    expect(branch.branch_of?.run_id).toBe(done.run_id);
+    const turns = await reply(t, TranscriptPageSchema, 'GET', `/sessions/${branched.session_id}/transcript`);
+    expect(turns.items.at(-1)?.versions?.length).toBe(2);
+    await reply(t, PlaygroundErrorBodySchema, 'POST', `/runs/${done.run_id}/branch`, { parts: [] }, 400);
+  });
+
   it('bundles: the export, the dry-run plan and the import', async () => {
     const bundle: Bundle = await reply(t, BundleSchema, 'POST', '/bundles/export', { session_ids: [session] });
     expect(bundle.input_contracts).not.toBeNull();

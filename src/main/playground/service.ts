@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import type { CreateRunBody, CreateSessionBody, Page, TranscriptTurn, RunAccepted, RunDetail, RunEdit, RunSummary, Session } from '../../shared/playground.ts';
 import { isActive } from '../../shared/playground.ts';
 import type { ResumeBody } from '../../shared/playground-requests.ts';
+import { conversation } from './conversation.ts';
 import { PlaygroundError, notFound } from './errors.ts';
 import type { EventLog } from './events/log.ts';
 import { RESERVED_METADATA_KEY } from './executor/capture.ts';
@@ -66,9 +67,12 @@ export class PlaygroundService {
   }
 
   /** spec 4.3 rule 3: removes the session, its runs and events, and every blob no other
-   * session references. An active run of the session is cancelled first. */
+   * session references. An active run of the session is cancelled first. The branches made
+   * from its turns go with it (their conversations begin with those turns; docs/playground-api.md,
+   * "Conversation branches"); the session a branch came from is never touched. */
   deleteSession(id: string): void {
     this.getSession(id);
+    for (const branch of this.o.store.branches.from(id)) this.deleteSession(branch);
     const runIds = this.o.store.sessionRunIds(id);
     for (const runId of runIds) this.o.executor.cancel(runId);
     this.o.log.forget(runIds);
@@ -91,7 +95,7 @@ export class PlaygroundService {
 
   transcript(sessionId: string, after: string | null, limit: number): Page<TranscriptTurn> {
     this.getSession(sessionId);
-    return this.o.store.transcript(sessionId, after, limit);
+    return conversation(this.o.store, sessionId, after, limit);
   }
 
   getRun(id: string): RunDetail {

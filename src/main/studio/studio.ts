@@ -37,6 +37,8 @@ import type { RuntimeCommand } from './child/command.ts';
 import { RuntimeSupervisor, type SupervisorStatus } from './child/supervisor.ts';
 import type { RuntimeStatusReply } from '../../shared/studio-api.ts';
 import { createThreadStateRoutes } from '../playground/http/state-routes.ts';
+import { createBranchRoutes } from '../playground/http/branch-routes.ts';
+import { BranchService } from '../playground/branch.ts';
 import { ThreadStateService } from '../playground/debug/thread-state.ts';
 import { ForkService } from '../playground/debug/fork.ts';
 import { BreakpointService } from '../playground/debug/breakpoints.ts';
@@ -196,7 +198,9 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
     PLAYGROUND_PREFIX,
     createBundleRoutes({ store, blobs, log, logger, projectName: () => project.status().name, contracts: () => runtimeContracts(runtimeClient) }),
   );
-  app.use(PLAYGROUND_PREFIX, createThreadStateRoutes(new ThreadStateService(store, runtimeClient), new ForkService(store, service, runtimeClient)));
+  const threadStates = new ThreadStateService(store, runtimeClient);
+  app.use(PLAYGROUND_PREFIX, createThreadStateRoutes(threadStates, new ForkService(store, service, runtimeClient)));
+  app.use(PLAYGROUND_PREFIX, createBranchRoutes(new BranchService(store, blobs, service, threadStates, runtimeClient)));
   app.use(PLAYGROUND_PREFIX, createBreakpointRoutes({ breakpoints, service, store, editor: new PausedStateEditor(runtimeClient) }));
   app.use(PLAYGROUND_PREFIX, playground.router);
   app.use(createConnectionRoutes(connection));

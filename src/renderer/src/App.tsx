@@ -10,6 +10,7 @@ import { GraphPanel } from './components/graph/GraphPanel.tsx';
 import { CompareView } from './components/compare/CompareView.tsx';
 import { SourceView } from './components/source/SourceView.tsx';
 import { useProject } from './api/project.ts';
+import { useSession } from './api/branches.ts';
 import { RunView } from './components/run/RunView.tsx';
 import { Transcript } from './components/run/Transcript.tsx';
 import { ThreadHistory } from './components/run/ThreadHistory.tsx';
@@ -53,7 +54,7 @@ function SessionMain({ sessionId }: { sessionId: string }) {
       ) : null}
       <div className="session-main__scroll">
         {mode === 'conversation' && runs.data?.length ? (
-          <Transcript sessionId={sessionId} />
+          <Transcript key={sessionId} sessionId={sessionId} />
         ) : mode === 'state' && runs.data?.length ? (
           <ThreadHistory sessionId={sessionId} />
         ) : runId ? (
@@ -138,20 +139,25 @@ export function App() {
     if (sessions.isSuccess) document.getElementById('root')?.setAttribute('data-app-state', 'ready');
   }, [sessions.isSuccess]);
 
-  // A session from the URL that no longer exists is dropped.
-  const known = useMemo(() => new Set(sessions.data?.map((s) => s.session_id)), [sessions.data]);
+  // A session from the URL that no longer exists is dropped. A conversation branch is not in
+  // the list (it is grouped under its root): it is known when it answers on its own.
+  const one = useSession(sessionId);
+  const known = useMemo(
+    () => new Set([...(sessions.data?.map((s) => s.session_id) ?? []), ...(one.data ? [one.data.session_id] : [])]),
+    [sessions.data, one.data],
+  );
   // (Asked once more first: the session may be newer than the list, e.g. a link or an import.)
   const rechecked = useRef<string | null>(null);
   const { isSuccess: sessionsLoaded, isFetching: sessionsFetching, refetch: refetchSessions } = sessions;
   useEffect(() => {
-    if (!sessionsLoaded || !sessionId || known.has(sessionId) || sessionsFetching) return;
+    if (!sessionsLoaded || !sessionId || known.has(sessionId) || sessionsFetching || one.isFetching) return;
     if (rechecked.current !== sessionId) {
       rechecked.current = sessionId;
       void refetchSessions();
       return;
     }
     selectSession(null);
-  }, [sessionsLoaded, sessionsFetching, refetchSessions, sessionId, known, selectSession]);
+  }, [sessionsLoaded, sessionsFetching, refetchSessions, sessionId, known, selectSession, one.isFetching]);
 
   const validSession = sessionId && known.has(sessionId) ? sessionId : null;
 

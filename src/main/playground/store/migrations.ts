@@ -140,6 +140,26 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE runs ADD COLUMN edited_state TEXT;
     `,
   },
+  {
+    version: 8,
+    name: 'session_branches',
+    sql: `
+      -- A conversation branch (docs/playground-api.md, "Conversation branches"): a session of
+      -- its own whose conversation begins with the turns of the session it was branched from,
+      -- up to the run whose user turn it edited. Branches are grouped under the root session
+      -- (the one that is no branch); a session deleted takes its branches with it.
+      CREATE TABLE session_branches (
+        session_id        TEXT PRIMARY KEY REFERENCES sessions(session_id) ON DELETE CASCADE,
+        origin_session_id TEXT NOT NULL,
+        origin_run_id     TEXT NOT NULL,
+        root_session_id   TEXT NOT NULL,
+        created_at        TEXT NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX session_branches_by_run ON session_branches(origin_run_id);
+      CREATE INDEX session_branches_by_origin ON session_branches(origin_session_id);
+      CREATE INDEX session_branches_by_root ON session_branches(root_session_id);
+    `,
+  },
 ];
 
 /** The newest schema this build understands (bundle import refuses newer databases, spec 4.3 rule 7). */

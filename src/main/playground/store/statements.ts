@@ -9,7 +9,16 @@ const SESSION_COLUMNS = `s.session_id, s.title, s.created_at, s.updated_at,
   (SELECT r.status FROM runs r WHERE r.session_id = s.session_id ORDER BY r.run_id DESC LIMIT 1) AS last_run_status,
   (SELECT r.imported_at FROM runs r WHERE r.session_id = s.session_id AND r.imported_from IS NOT NULL ORDER BY r.run_id LIMIT 1) AS imported_at,
   (SELECT r.imported_project FROM runs r WHERE r.session_id = s.session_id AND r.imported_from IS NOT NULL ORDER BY r.run_id LIMIT 1) AS imported_project,
-  (SELECT json_extract(r.forked_from, '$.run_id') FROM runs r WHERE r.session_id = s.session_id AND r.forked_from IS NOT NULL ORDER BY r.run_id LIMIT 1) AS forked_from_run_id`;
+  (SELECT json_extract(r.forked_from, '$.run_id') FROM runs r WHERE r.session_id = s.session_id AND r.forked_from IS NOT NULL ORDER BY r.run_id LIMIT 1) AS forked_from_run_id,
+  (SELECT json_object('session_id', b.origin_session_id, 'run_id', b.origin_run_id, 'root_session_id', b.root_session_id)
+    FROM session_branches b WHERE b.session_id = s.session_id) AS branch_of,
+  (SELECT COUNT(*) FROM session_branches b WHERE b.root_session_id = s.session_id) AS branch_count`;
+/** The sidebar lists root sessions: branches are grouped under theirs. */
+const NOT_A_BRANCH = 'NOT EXISTS (SELECT 1 FROM session_branches nb WHERE nb.session_id = s.session_id)';
+/** A run input text of the session, or of one of its branches, that matches the bound pattern. */
+const INPUT_MATCHES = `EXISTS (SELECT 1 FROM runs r, json_each(r.input_parts) part WHERE (r.session_id = s.session_id
+    OR r.session_id IN (SELECT sb.session_id FROM session_branches sb WHERE sb.root_session_id = s.session_id))
+  AND json_extract(part.value, '$.kind') = 'text' AND json_extract(part.value, '$.text') LIKE ? ESCAPE '\\')`;
 const RUN_INSERT_COLUMNS = `run_id, session_id, parent_run_id, origin, status, reason, context_id, task_id, created_at, started_at,
   ended_at, input_parts, output_parts, scores, metadata, changed_files, revision, last_seq, code_fingerprint, code_files,
   imported_from, imported_project, imported_at`;
@@ -19,10 +28,11 @@ export function prepareStatements(db: Db) {
   return {
     insertSession: p('INSERT INTO sessions (session_id, title, created_at, updated_at) VALUES (?, ?, ?, ?)'),
     getSession: p<Session>(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.session_id = ?`),
-    listSessions: p<Session>(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE (? IS NULL OR s.session_id < ?) ORDER BY s.session_id DESC LIMIT ?`),
-    searchSessions: p<Session>(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE (? IS NULL OR s.session_id < ?)
-        AND (s.title LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM runs r, json_each(r.input_parts) part WHERE r.session_id = s.session_id
-          AND json_extract(part.value, '$.kind') = 'text' AND json_extract(part.value, '$.text') LIKE ? ESCAPE '\\'))
+    listSessions: p<Session>(
+      `SELECT ${SESSION_COLUMNS} FROM sessions s WHERE (? IS NULL OR s.session_id < ?) AND ${NOT_A_BRANCH} ORDER BY s.session_id DESC LIMIT ?`,
+    ),
+    searchSessions: p<Session>(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE (? IS NULL OR s.session_id < ?) AND ${NOT_A_BRANCH}
+        AND (s.title LIKE ? ESCAPE '\\' OR ${INPUT_MATCHES})
         ORDER BY s.session_id DESC LIMIT ?`),
     renameSession: p('UPDATE sessions SET title = ?, updated_at = ? WHERE session_id = ?'),
     touchSession: p('UPDATE sessions SET updated_at = ? WHERE session_id = ?'),
@@ -49,6 +59,8 @@ export function prepareStatements(db: Db) {
     getRun: p<RunColumns>('SELECT * FROM runs WHERE run_id = ?'),
     listRuns: p<RunColumns>('SELECT * FROM runs WHERE session_id = ? AND (? IS NULL OR run_id < ?) ORDER BY run_id DESC LIMIT ?'),
     transcript: p<RunColumns>('SELECT * FROM runs WHERE session_id = ? AND (? IS NULL OR run_id > ?) ORDER BY run_id ASC LIMIT ?'),
+    /** A session's turns before one of its runs (a branch's shared beginning). */
+    transcriptBefore: p<RunColumns>('SELECT * FROM runs WHERE session_id = ? AND (? IS NULL OR run_id > ?) AND run_id < ? ORDER BY run_id ASC LIMIT ?'),
     recentCompletedInputs: p<{ input_parts: string; created_at: string }>(
       "SELECT input_parts, created_at FROM runs WHERE status = 'completed' AND imported_from IS NULL ORDER BY run_id DESC LIMIT ?",
     ),

@@ -7,6 +7,7 @@ import type { Statement } from 'better-sqlite3';
 import { openDatabase, schemaVersion, type Db } from './db.ts';
 import { decodeRun, encodeRunJson, JSON_PATCH_COLUMNS, toDetail, toSummary, type NewRun, type RunPatch, type RunRecord } from './records.ts';
 import { prepareStatements } from './statements.ts';
+import { BranchRecords } from './branches.ts';
 
 export { previewOf, toDetail, toSummary, type NewRun, type RunPatch, type RunRecord } from './records.ts';
 
@@ -25,15 +26,29 @@ export interface PageQuery {
   search?: string | null;
 }
 
+/** A part of a session's conversation: the session's runs, up to `before` (exclusive) when given. */
+export interface TranscriptSegment {
+  session_id: string;
+  before: string | null;
+}
+
+/** A session row as the statements give it: `branch_of` is JSON text (or null). */
+function decodeSession(row: Session): Session {
+  const branchOf = row.branch_of as unknown;
+  return { ...row, branch_of: typeof branchOf === 'string' ? (JSON.parse(branchOf) as Session['branch_of']) : null };
+}
+
 /** A LIKE pattern matching `text` anywhere, with its own % and _ taken literally. */
 const likeAnywhere = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export class PlaygroundStore {
   private readonly stmts;
   private readonly updateCache = new Map<string, Statement<unknown[]>>();
+  readonly branches: BranchRecords;
 
   constructor(readonly db: Db) {
     this.stmts = prepareStatements(db);
+    this.branches = new BranchRecords(db);
   }
 
   static open(file: string): PlaygroundStore {
@@ -60,7 +75,8 @@ export class PlaygroundStore {
   }
 
   getSession(id: string): Session | undefined {
-    return this.stmts.getSession.get(id) as Session | undefined;
+    const row = this.stmts.getSession.get(id) as Session | undefined;
+    return row ? decodeSession(row) : undefined;
   }
 
   /** Inserts a session with its own times (a bundle's session under its new id). */
@@ -77,7 +93,7 @@ export class PlaygroundStore {
       q.search
         ? this.stmts.searchSessions.all(q.before, q.before, likeAnywhere(q.search), likeAnywhere(q.search), q.limit + 1)
         : this.stmts.listSessions.all(q.before, q.before, q.limit + 1)
-    ) as Session[];
+    ).map((r) => decodeSession(r as Session));
     return page(rows, q.limit, (s) => s.session_id);
   }
 
@@ -157,12 +173,27 @@ export class PlaygroundStore {
   /** The session as a conversation, oldest turn first: each run with its input and output
    * parts (docs/playground-api.md); `after` pages forward. */
   transcript(sessionId: string, after: string | null, limit: number): Page<TranscriptTurn> {
-    const rows = this.stmts.transcript.all(sessionId, after, after, limit + 1).map(decodeRun);
+    return this.transcriptOf([{ session_id: sessionId, before: null }], after, limit);
+  }
+
+  /** A conversation made of segments, oldest first (a branch: the turns it shares with the
+   * sessions it came from, then its own); run ids grow from one segment to the next. */
+  transcriptOf(segments: readonly TranscriptSegment[], after: string | null, limit: number): Page<TranscriptTurn> {
+    const rows: RunRecord[] = [];
+    for (const seg of segments) {
+      if (rows.length > limit) break;
+      const want = limit + 1 - rows.length;
+      const got = seg.before
+        ? this.stmts.transcriptBefore.all(seg.session_id, after, after, seg.before, want)
+        : this.stmts.transcript.all(seg.session_id, after, after, want);
+      rows.push(...got.map(decodeRun));
+    }
     const p = page(rows, limit, (r) => r.run_id);
     const items = p.items.map((row): TranscriptTurn => {
       const d = toDetail(row);
       return {
         run_id: d.run_id,
+        session_id: d.session_id,
         parent_run_id: d.parent_run_id,
         origin: d.origin,
         status: d.status,

@@ -5,6 +5,8 @@
 // conversation the runtime keeps beside it (the transcript up to that checkpoint's turn, the
 // summary); an edit is applied with LangGraph's updateState as the node that wrote the
 // checkpoint, so the graph goes on along that node's edges. The original thread is only read.
+// A conversation branch (`branch`) is the same copy at the checkpoint where a turn ended: the
+// transcript keeps that turn whole, and the branch's next message starts the next turn.
 import { uuid6, type BaseCheckpointSaver, type CheckpointMetadata, type CheckpointTuple } from '@langchain/langgraph-checkpoint';
 import { coerceMessageLikeToMessage } from '@langchain/core/messages';
 import { TURN_TASK_CONFIG_KEY, type ForkRequest, type ForkResult } from '../../../shared/thread-state.ts';
@@ -14,6 +16,7 @@ import { CheckpointNotFound, type ThreadStateReader } from './state.ts';
 import type { EditChecker } from './state-schema.ts';
 import { pathOfNamespace, subgraphsOf } from '../execution/subgraphs.ts';
 import { SUBGRAPH_NODE_SEPARATOR } from '../../../shared/breakpoints.ts';
+import { answersBetween } from './answers.ts';
 
 /** An edit the state cannot take; nothing was created. */
 export class InvalidEdit extends Error {
@@ -46,6 +49,8 @@ export interface ForkDeps {
 
 /** The copy's metadata key: how many turns the conversation had up to the forked checkpoint. */
 const FORKED_TURNS = 'forked_turns';
+/** The copy's metadata key of a branch: its turns ended at the copy (none is continued). */
+const BRANCHED = 'branched';
 
 const MESSAGE_TYPES = new Set(['human', 'ai', 'system', 'tool', 'function', 'generic', 'developer', 'remove']);
 
@@ -61,7 +66,7 @@ export class ThreadForker {
   constructor(private readonly d: ForkDeps) {}
 
   async fork(threadId: string, req: ForkRequest & { checkpoint_ns: string }): Promise<ForkResult> {
-    const { checkpoint_id: checkpointId, checkpoint_ns: ns, thread_id: newThread, values } = req;
+    const { checkpoint_id: checkpointId, checkpoint_ns: ns, thread_id: newThread, values, branch = false } = req;
     if (newThread === threadId || (await this.d.store.threadOwner(newThread)) !== null)
       throw new InvalidEdit(`Thread '${newThread}' already exists.`, { field: 'thread_id' });
     const graph = this.d.graph();
@@ -90,7 +95,7 @@ export class ThreadForker {
     await this.d.store.claimThread(this.d.agentId, newThread, (await this.d.store.threadUser(this.d.agentId, threadId)) ?? '');
     try {
       const forkedFrom = { thread_id: threadId, checkpoint_id: checkpointId, ...(ns ? { checkpoint_ns: ns } : {}) };
-      const extra = { forked_from: forkedFrom, [FORKED_TURNS]: turns };
+      const extra = { forked_from: forkedFrom, [FORKED_TURNS]: turns, ...(branch ? { [BRANCHED]: true } : {}) };
       let config = await this.putCopy(newThread, '', topTuple, {}, extra);
       // A subgraph's checkpoint goes into the namespace the new thread's run will give it: the
       // subgraph's task id derives from the parent's checkpoint id, which the copy changed.
@@ -105,9 +110,10 @@ export class ThreadForker {
         }
       }
       const after = await graph.getState({ configurable: { thread_id: newThread } });
-      if (!after.next.length) throw new InvalidEdit('Nothing would run from this checkpoint: the turn ended there. Fork at an earlier step.', { next: [] });
+      if (!after.next.length && !branch)
+        throw new InvalidEdit('Nothing would run from this checkpoint: the turn ended there. Fork at an earlier step.', { next: [] });
       const inside = newNs ? await graph.getState({ configurable: { thread_id: newThread, checkpoint_ns: newNs } }) : null;
-      await this.copyConversation(threadId, newThread, turns);
+      await this.copyConversation(threadId, newThread, turns, branch);
       return {
         thread_id: newThread,
         checkpoint_id: ((inside ?? after).config?.configurable?.checkpoint_id as string | undefined) ?? (config.configurable?.checkpoint_id as string),
@@ -166,10 +172,11 @@ export class ThreadForker {
     return newNs;
   }
 
-  /** How many turns the thread had up to the checkpoint, its own included: in a fork's thread
-   * the count its copy carries, then one per turn's `input` checkpoint (a metadata filter in
-   * SQL: no state is read), or, for a thread checkpointed once per turn (durability `exit`,
-   * no input checkpoints), one per turn task stamped on its checkpoints. */
+  /** How many turns (human messages) the thread had up to the checkpoint, its own included: in
+   * a fork's thread the count its copy carries, then one per turn's `input` checkpoint (a
+   * metadata filter in SQL: no state is read) and one per answer to the agent's question
+   * (answersUpTo), or, for a thread checkpointed once per turn (durability `exit`, no input
+   * checkpoints), one per turn task stamped on its checkpoints. */
   private async turnsUpTo(threadId: string, checkpointId: string): Promise<number> {
     const config = { configurable: { thread_id: threadId, checkpoint_ns: '' } };
     const upTo = async (source: string | null, each: (id: string, meta: Record<string, unknown>) => void) => {
@@ -178,29 +185,42 @@ export class ThreadForker {
         if (id <= checkpointId) each(id, (t.metadata ?? {}) as Record<string, unknown>);
       }
     };
-    let [base, copy] = [0, ''];
+    let [base, copy, branched] = [0, '', false];
     await upTo('fork', (id, meta) => {
-      if (id > copy && typeof meta[FORKED_TURNS] === 'number') [base, copy] = [meta[FORKED_TURNS], id];
+      if (id > copy && typeof meta[FORKED_TURNS] === 'number') [base, copy, branched] = [meta[FORKED_TURNS], id, meta[BRANCHED] === true];
     });
-    let inputs = 0;
-    await upTo('input', (id) => void (id > copy && (inputs += 1)));
-    if (inputs || copy === checkpointId) return base + inputs;
+    let [inputs, all] = [0, 0]; // up to the checkpoint, and in the whole thread (after the copy)
+    for await (const t of this.d.saver().list(config, { filter: { source: 'input' } })) {
+      const id = t.config.configurable?.checkpoint_id as string;
+      if (id > copy) [inputs, all] = [inputs + (id <= checkpointId ? 1 : 0), all + 1];
+    }
+    if (inputs || copy === checkpointId) return base + inputs + (inputs ? await this.answersUpTo(threadId, copy, base + all, checkpointId) : 0);
     const tasks = new Set<string>();
     await upTo(null, (id, meta) => {
       if (id > copy && typeof meta[TURN_TASK_CONFIG_KEY] === 'string') tasks.add(meta[TURN_TASK_CONFIG_KEY]);
     });
-    // In a fork's thread the first task continues the copied turn.
-    return base + Math.max(0, tasks.size - (copy ? 1 : 0));
+    // In a fork's thread the first task continues the copied turn (a branch's starts a new one).
+    return base + Math.max(0, tasks.size - (copy && !branched ? 1 : 0));
+  }
+
+  /** Answers to the agent's questions before the checkpoint (each a human message without an
+   * input checkpoint, answers.ts): looked for only when the transcript has more human messages
+   * than the thread has input checkpoints (plus its copy's count), so a thread with no answered
+   * question reads no state for it. */
+  private async answersUpTo(threadId: string, copy: string, turns: number, checkpointId: string): Promise<number> {
+    const humans = (await this.d.store.readTranscript(threadId)).filter((m) => m.role === 'human').length;
+    return humans > turns ? answersBetween(this.d.saver(), threadId, copy, checkpointId) : 0;
   }
 
   /** The conversation before the checkpoint: the transcript up to the human message of the
-   * checkpoint's turn (one human message per turn), and the thread's summary as it is now. */
-  private async copyConversation(from: string, to: string, turns: number): Promise<void> {
+   * checkpoint's turn (one human message per turn; for a branch, up to the end of that turn),
+   * and the thread's summary as it is now. */
+  private async copyConversation(from: string, to: string, turns: number, whole: boolean): Promise<void> {
     const kept: TranscriptMessage[] = [];
     let humans = 0;
     for (const m of await this.d.store.readTranscript(from)) {
       if (m.role === 'human') humans += 1;
-      if (humans > turns || (humans === turns && m.role === 'ai')) break;
+      if (humans > turns || (humans === turns && m.role === 'ai' && !whole)) break;
       kept.push(m);
     }
     if (kept.length) await this.d.store.appendTranscript(this.d.agentId, to, kept);

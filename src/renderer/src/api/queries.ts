@@ -206,6 +206,9 @@ export function useTranscript(sessionId: string) {
       ),
     getNextPageParam: (last) => last.next_cursor,
     select: (data) => data.pages.flatMap((p) => p.items),
+    // A turn still under way (a branch's first run, a message sent from the composer) is read
+    // again each second until it ends.
+    refetchInterval: (q) => (q.state.data?.pages.some((p) => p.items.some((t) => isActive(t.status))) ? 1000 : false),
   });
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = q;
   useEffect(() => {

@@ -11,34 +11,11 @@ import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { Icon } from './Icon.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 import { ForkMark } from './run/ForkActions.tsx';
+import { BranchMark, ImportedMark, RunCount } from './SessionMarks.tsx';
+import { useRootSessionId } from '../api/branches.ts';
 
 function sessionTitle(s: Session): string {
   return s.title?.trim() || `Session ${shortId(s.session_id)}`;
-}
-
-/** A session's run count. For the open session it is read from the run list shown below it,
- * the same cached query, so the count and the list change in the same frame ("1 run" beside
- * "No runs yet" cannot happen while one of two queries is still refetching); a list with
- * older pages still to load counts at least what the session says. */
-function RunCount({ session, selected }: { session: Session; selected: boolean }) {
-  const runs = useRuns(selected ? session.session_id : null);
-  const n = selected && runs.isSuccess ? (runs.hasNextPage ? Math.max(runs.data.length, session.run_count) : runs.data.length) : session.run_count;
-  return (
-    <span data-testid="session-run-count" data-count={n}>
-      {n} {n === 1 ? 'run' : 'runs'}
-    </span>
-  );
-}
-
-/** The mark of a session that came in a bundle (docs/studio-ui.md, Bundles). */
-function ImportedMark({ session }: { session: Session }) {
-  if (!session.imported_at) return null;
-  const from = session.imported_project ? ` from ${session.imported_project}` : '';
-  return (
-    <span className="pill pill--added session__imported" data-testid="session-imported" title={`Imported${from} on ${formatDateTime(session.imported_at)}`}>
-      imported
-    </span>
-  );
 }
 
 const ORIGIN_LABEL: Record<RunSummary['origin'], string> = { send: 'Message', resume: 'Reply', rerun: 'Rerun' };
@@ -197,6 +174,7 @@ export function Sidebar() {
   const create = useCreateSession();
   const del = useDeleteSession();
   const sessionId = useUi((s) => s.sessionId);
+  const rootId = useRootSessionId(sessionId);
   const selectSession = useUi((s) => s.selectSession);
   const [pendingDelete, setPendingDelete] = useState<Session | null>(null);
 
@@ -275,7 +253,8 @@ export function Sidebar() {
 
         <ul className="sessionlist" data-testid="session-list">
           {list.map((s) => {
-            const selected = s.session_id === sessionId;
+            // A branch is listed under its root: the root stays selected, with the branch's runs below.
+            const selected = s.session_id === rootId;
             return (
               <li key={s.session_id} className={`session${selected ? ' is-selected' : ''}`} data-testid="session-item" data-session-id={s.session_id}>
                 <div className="session__row">
@@ -291,6 +270,7 @@ export function Sidebar() {
                     <span className="session__meta">
                       <ImportedMark session={s} />
                       <ForkMark session={s} />
+                      <BranchMark session={s} />
                       <RunCount session={s} selected={selected} /> · {formatDateTime(s.updated_at || s.created_at)}
                     </span>
                     {s.last_run_status && !selected ? <StatusBadge status={s.last_run_status} compact /> : null}
@@ -316,7 +296,7 @@ export function Sidebar() {
                     <Icon name="trash" />
                   </button>
                 </div>
-                {selected ? <RunList sessionId={s.session_id} /> : null}
+                {selected ? <RunList sessionId={sessionId ?? s.session_id} /> : null}
               </li>
             );
           })}
@@ -328,7 +308,7 @@ export function Sidebar() {
         title="Delete this session?"
         body={
           pendingDelete
-            ? `“${sessionTitle(pendingDelete)}” and its ${pendingDelete.run_count} run(s), their events and any files no other session uses will be deleted. This cannot be undone.`
+            ? `“${sessionTitle(pendingDelete)}” and its ${pendingDelete.run_count} run(s)${pendingDelete.branch_count ? `, its ${pendingDelete.branch_count} branch(es)` : ''}, their events and any files no other session uses will be deleted. This cannot be undone.`
             : ''
         }
         confirmLabel="Delete session"
@@ -339,7 +319,7 @@ export function Sidebar() {
           if (!pendingDelete) return;
           const id = pendingDelete.session_id;
           await del.mutateAsync(id).catch(() => undefined);
-          if (useUi.getState().sessionId === id) selectSession(null);
+          if (useUi.getState().sessionId === id || rootId === id) selectSession(null);
           setPendingDelete(null);
         }}
       />

@@ -1,32 +1,52 @@
 // The session as a conversation: every turn in order (what was sent, what the agent answered,
 // a question and the reply to it), each linked to its run's full timeline. Virtualised with
-// measured rows, so a session of 1,000 runs scrolls as smoothly as one of three.
-import { memo, useEffect, useRef } from 'react';
+// measured rows, so a session of 1,000 runs scrolls as smoothly as one of three. A message can
+// be edited into a branch of the conversation, and a turn with branches switches between its
+// versions (TurnBranches.tsx).
+import { memo, useEffect, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { TaggedPart, TranscriptTurn } from '../../../../shared/playground.ts';
 import { isActive } from '../../../../shared/playground.ts';
 import { errorMessage } from '../../api/client.ts';
-import { useTranscript } from '../../api/queries.ts';
+import { useQueryClient } from '@tanstack/react-query';
+import { invalidateRunLists, keys, refresh, useTranscript } from '../../api/queries.ts';
 import { formatTime, shortId } from '../../lib/format.ts';
 import { useUi } from '../../state/ui.ts';
 import { StatusBadge } from '../StatusBadge.tsx';
 import { PartsView } from './Parts.tsx';
+import { EditTurn, VersionSwitcher } from './TurnBranches.tsx';
 
 const ORIGIN: Record<TranscriptTurn['origin'], string> = { send: 'You', resume: 'Your reply', rerun: 'Rerun' };
 
 function UserSide({ turn }: { turn: TranscriptTurn }) {
+  const [editing, setEditing] = useState(false);
   const texts = turn.input_parts.filter((p): p is Extract<TaggedPart, { kind: 'text' }> => p.kind === 'text');
   const others = turn.input_parts.filter((p) => p.kind !== 'text');
   return (
     <div className="turn__user" data-testid="turn-user">
       <span className="turn__who">
         {ORIGIN[turn.origin]} · {formatTime(turn.created_at)}
+        <VersionSwitcher turn={turn} />
+        {turn.origin !== 'resume' && !editing ? (
+          <button
+            type="button"
+            className="linkbtn small"
+            onClick={() => setEditing(true)}
+            title="Edit this message and continue on a branch"
+            data-testid="turn-edit-open"
+          >
+            Edit
+          </button>
+        ) : null}
       </span>
-      {texts.map((t, i) => (
-        <p key={i} className="turn__text">
-          {t.text}
-        </p>
-      ))}
+      {editing ? <EditTurn turn={turn} onClose={() => setEditing(false)} /> : null}
+      {editing
+        ? null
+        : texts.map((t, i) => (
+            <p key={i} className="turn__text">
+              {t.text}
+            </p>
+          ))}
       {others.length ? <PartsView parts={others} testId="turn-input-parts" empty="" /> : null}
     </div>
   );
@@ -43,7 +63,12 @@ function AgentSide({ turn }: { turn: TranscriptTurn }) {
         {turn.status === 'input_required' ? (
           <span className={`pill ${turn.answered_by ? 'pill--equal' : 'pill--changed'}`}>{turn.answered_by ? 'answered' : 'waiting for you'}</span>
         ) : null}
-        <button type="button" className="linkbtn small" onClick={() => sessionId && selectRun(sessionId, turn.run_id)} data-testid="turn-open-run">
+        <button
+          type="button"
+          className="linkbtn small"
+          onClick={() => sessionId && selectRun(turn.session_id ?? sessionId, turn.run_id)}
+          data-testid="turn-open-run"
+        >
           timeline of {shortId(turn.run_id)}
         </button>
       </span>
@@ -71,6 +96,18 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   const q = useTranscript(sessionId);
   const parent = useRef<HTMLDivElement>(null);
   const turns = q.data ?? [];
+  // A turn that ended while shown (a branch's first run) updates the run lists and the run.
+  const qc = useQueryClient();
+  const activeIds = turns.filter((t) => isActive(t.status)).map((t) => t.run_id);
+  const wasActive = useRef<string[]>([]);
+  const activeKey = activeIds.join(',');
+  useEffect(() => {
+    const ended = wasActive.current.filter((id) => !activeKey.split(',').includes(id));
+    wasActive.current = activeKey ? activeKey.split(',') : [];
+    if (!ended.length) return;
+    for (const id of ended) refresh(qc, keys.run(id));
+    invalidateRunLists(qc, sessionId);
+  }, [activeKey, qc, sessionId]);
   const virtual = useVirtualizer({ count: turns.length, getScrollElement: () => parent.current, estimateSize: () => 160, overscan: 6 });
   // Opening the conversation shows its latest turn.
   const scrolled = useRef(false);
@@ -97,6 +134,7 @@ export function Transcript({ sessionId }: { sessionId: string }) {
               data-testid="turn"
               data-run-id={turn.run_id}
               data-origin={turn.origin}
+              data-session-id={turn.session_id}
               style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` }}
             >
               <TurnBody turn={turn} />
