@@ -58,7 +58,9 @@ describe('runtime settings', () => {
       },
     });
     expect(loadSettings(dir, { TRACE_SINKS: 'nats' }).traceLog).toBe(false);
-    expect(() => loadSettings(dir, { TRACE_SINKS: 'log,kafka' })).toThrow(new SettingsError('TRACE_SINKS lists unknown sink(s) kafka: use log and/or nats'));
+    expect(() => loadSettings(dir, { TRACE_SINKS: 'log,kafka' })).toThrow(
+      new SettingsError('TRACE_SINKS lists unknown sink(s) kafka: use log, nats and/or otlp'),
+    );
     expect(() => loadSettings(dir, { TRACE_SINKS: 'nats', TRACE_NATS_PREFIX: 'a.*' })).toThrow(/TRACE_NATS_PREFIX must be dot-separated tokens/);
   });
 });
