@@ -35,6 +35,8 @@ export interface OtlpSinkStatus extends ExportStats {
 interface OpenInvocation {
   root: Span;
   spans: Map<string, Span>;
+  /** When each node span started (ms): a model call never starts before its node. */
+  starts: Map<string, number>;
 }
 
 function sampler(s: OtlpSettings): Sampler {
@@ -84,7 +86,7 @@ export class OtlpTraceSink implements TraceSink {
         { kind: SpanKind.SERVER, startTime: time(e.ts), attributes: invocationAttributes(e) },
         ROOT_CONTEXT,
       );
-      this.open.set(taskId, { root, spans: new Map() });
+      this.open.set(taskId, { root, spans: new Map(), starts: new Map() });
       return;
     }
     const inv = this.open.get(taskId);
@@ -93,6 +95,7 @@ export class OtlpTraceSink implements TraceSink {
       const parent = inv.spans.get(String(e.parent_span_id)) ?? inv.root;
       const span = this.tracer.startSpan(String(e.node), { startTime: time(e.ts), attributes: nodeAttributes(e) }, trace.setSpan(ROOT_CONTEXT, parent));
       inv.spans.set(String(e.span_id), span);
+      inv.starts.set(String(e.span_id), Date.parse(e.ts));
     } else if (e.name === 'span.end') {
       const span = inv.spans.get(String(e.span_id));
       if (!span) return;
@@ -104,11 +107,10 @@ export class OtlpTraceSink implements TraceSink {
     } else if (e.name === 'model.call') {
       const parent = inv.spans.get(String(e.parent_span_id)) ?? inv.root;
       const name = `chat${e.request_model ? ` ${e.request_model}` : ''}`;
-      const span = this.tracer.startSpan(
-        name,
-        { kind: SpanKind.CLIENT, startTime: time(e.started_at), attributes: modelCallAttributes(e) },
-        trace.setSpan(ROOT_CONTEXT, parent),
-      );
+      // A node's start is when LangGraph's stream reported it, which can be a moment after its
+      // model call began: the call is shown from its node's start at the earliest.
+      const startTime = new Date(Math.max(Date.parse(String(e.started_at)), inv.starts.get(String(e.parent_span_id)) ?? 0));
+      const span = this.tracer.startSpan(name, { kind: SpanKind.CLIENT, startTime, attributes: modelCallAttributes(e) }, trace.setSpan(ROOT_CONTEXT, parent));
       if (e.status === 'failed') span.setStatus({ code: SpanStatusCode.ERROR, message: String(e.error ?? '') }).setAttribute(ATTR_ERROR_TYPE, 'model_error');
       span.end(time(e.ts));
     } else if (e.name === 'invoke.end') {
