@@ -35,7 +35,7 @@ async function main() {
       ...env,
     });
   const on = await runtime('on', { TRACE_SINKS: 'log,otlp', OTEL_EXPORTER_OTLP_ENDPOINT: endpoint });
-  const off = await runtime('off', { TRACE_SINKS: 'log' });
+  const off = await runtime('off', { TRACE_SINKS: 'log', ...(process.env.BENCH_OFF_STAGE_TIMING ? { STAGE_TIMING: 'true' } : {}) });
   try {
     console.log(`machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}; ${ROUNDS} alternating rounds of ${ROUND_MS} ms each`);
     const cpu = { on: [] as number[], off: [] as number[] };

@@ -146,7 +146,7 @@ function openTurn(deps: TurnDeps, turn: Turn, events: TurnEvents): TurnState {
   // Spans are described only when someone receives them (the studio, a NATS sink, the log
   // at debug): describing a node's update costs CPU on every request.
   const spansWanted = settings.nodeSpans && tracer.wants('span.end');
-  const spans = new SpanTracker((name, fields) => tracer.emit(name, fields), turn.gen.project.dir, spansWanted);
+  const spans = new SpanTracker((name, fields) => tracer.emit(name, fields), turn.gen.project.dir, spansWanted, spansWanted && tracer.wantsValues());
   // Model calls of createChatModel's models (src/sdk/usage.ts), only when someone keeps them.
   const content = settings.traceModelContent;
   const unwatch = tracer.wants('model.call')

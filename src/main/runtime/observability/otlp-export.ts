@@ -1,13 +1,13 @@
 // The OpenTelemetry sink's span processor (docs/runtime-traces.md, "OpenTelemetry"; D-79):
 // the request path never waits on the collector. onEnd() only appends the ended span to a
 // bounded buffer; one exporter loop sends it in order, a batch at a time (at most 512 spans,
-// gathered for BATCH_DELAY_MS), and on a failure retries the same batch after a pause that
+// gathered for BATCH_DELAY_MS (1 s)), and on a failure retries the same batch after a pause that
 // grows to 5 s, so spans made during an outage go out after it, in the order they ended. Past
 // TRACE_OTLP_BUFFER spans the oldest are dropped and counted, as the NATS sink does.
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 
-export const BATCH_DELAY_MS = 200;
+export const BATCH_DELAY_MS = 1_000;
 export const BATCH_MAX = 512;
 const RETRY_MIN_MS = 250;
 const RETRY_MAX_MS = 5_000;

@@ -53,6 +53,8 @@ export class OtlpTraceSink implements TraceSink {
   private readonly tracer;
   private readonly open = new Map<string, OpenInvocation>();
   private warned = false;
+  /** Node spans carry their identity and outcome, not the state update (bounded copies cost CPU). */
+  readonly keepsValues = false;
 
   constructor(
     private readonly o: OtlpSettings & { agentId: string; replicaId: string | null; log: Logger },
