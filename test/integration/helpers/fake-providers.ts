@@ -66,20 +66,18 @@ export function startFakeAnthropic(): Promise<FakeProvider> {
     const block = answered ? { type: 'text', text: ANSWER } : { type: 'tool_use', id: 'toolu_01', name: 'lookup_order', input: { order_id: 'ORD-1' } };
     const stop = answered ? 'end_turn' : 'tool_use';
     if (!body.stream) {
-      return void res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            id: 'msg_01',
-            type: 'message',
-            role: 'assistant',
-            model: body.model,
-            content: [block],
-            stop_reason: stop,
-            stop_sequence: null,
-            usage: { ...usage, output_tokens: 12 },
-          }),
-        );
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          id: 'msg_01',
+          type: 'message',
+          role: 'assistant',
+          model: body.model,
+          content: [block],
+          stop_reason: stop,
+          stop_sequence: null,
+          usage: { ...usage, output_tokens: 12 },
+        }),
+      );
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const send = (type: string, data: object) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);

@@ -60,7 +60,10 @@ export function nodeAttributes(e: TraceEvent): Attributes {
   put(out, 'agent_studio.status', e.status);
   put(out, 'agent_studio.duration_ms', e.duration_ms);
   const error = e.error as { source?: { file: string; line: number } } | undefined;
-  if (error?.source) (put(out, 'code.file.path', error.source.file), put(out, 'code.line.number', error.source.line));
+  if (error?.source) {
+    put(out, 'code.file.path', error.source.file);
+    put(out, 'code.line.number', error.source.line);
+  }
   return out;
 }
 

@@ -6,7 +6,7 @@
 // trace events (routing, guardrail, evaluation results) are events on the invocation span.
 // Spans go to the exporter through OrderedExportProcessor (otlp-export.ts): in order, never on
 // the request path, kept through a collector outage up to TRACE_OTLP_BUFFER spans.
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOffSampler,
