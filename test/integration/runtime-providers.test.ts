@@ -71,6 +71,9 @@ for (const p of providers) {
       const end = rt.traces.find((e) => e.name === 'invoke.end')!;
       expect(end.cache_stats).toMatchObject({ cache_read_tokens: p.usage.cache_read_tokens });
       expect(JSON.stringify(rt.traces)).not.toContain(KEY);
+      // Anthropic's client takes the runtime's pooled fetch (spec 8); Google's calls the global fetch.
+      const outbound = ((await (await fetch(`${rt.url}api/v1/status`)).json()) as { data: { outbound: { requests: number } } }).data.outbound;
+      if (p.name === 'anthropic') expect(outbound.requests).toBeGreaterThanOrEqual(2);
     });
 
     it('answers message/send with the model’s final text after the tool call', async () => {
