@@ -2,6 +2,7 @@
 // chunks like a real model, so projects run with no key and the studio still shows deltas.
 import { BaseChatModel, type BaseChatModelCallOptions } from '@langchain/core/language_models/chat_models';
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
+import type { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import { AIMessage, AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
 import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
 import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
@@ -13,6 +14,8 @@ export interface ScriptedModelOptions {
   chunks?: number;
   /** Delay before each chunk, in ms (default 0). */
   delayMs?: number;
+  /** Callbacks on every call (createChatModel's usage and model-call records). */
+  callbacks?: BaseCallbackHandler[];
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -67,7 +70,7 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions> {
   private readonly delayMs: number;
 
   constructor(responder: ScriptedResponder, options: ScriptedModelOptions = {}) {
-    super({});
+    super({ ...(options.callbacks ? { callbacks: options.callbacks } : {}) });
     this.responder = responder;
     this.chunks = options.chunks ?? 6;
     this.delayMs = options.delayMs ?? 0;
@@ -75,6 +78,10 @@ export class ScriptedChatModel extends BaseChatModel<BaseChatModelCallOptions> {
 
   _llmType(): string {
     return 'scripted';
+  }
+
+  override getLsParams(options: this['ParsedCallOptions']) {
+    return { ...super.getLsParams(options), ls_provider: 'scripted', ls_model_name: 'scripted' };
   }
 
   /** Per-call overrides from the run's configurable (scriptedChunks, scriptedDelayMs): the

@@ -1,18 +1,29 @@
-// cache_stats (spec 6.3) where usage is produced: a callback on the models createChatModel
-// builds, not on every runnable of the run (which made LangChain build a callback manager
-// for each one; docs/performance.md). It files each model call's prompt-cache usage under the thread
-// (LangGraph puts `thread_id` in a call's metadata); the runtime takes it when the
-// invocation ends. One instance per process, shared through globalThis.
+// cache_stats (spec 6.3) and model-call records where usage is produced: a callback on the
+// models createChatModel builds, not on every runnable of the run (which made LangChain build
+// a callback manager for each one; docs/performance.md). It files each model call's
+// prompt-cache usage under the thread (LangGraph puts `thread_id` in a call's metadata); the
+// runtime takes it when the invocation ends. A runtime watching a thread also gets one record
+// per model call (provider, models, tokens, the node's task), which becomes the `model.call`
+// trace event (docs/runtime-traces.md). One instance per process, shared through globalThis.
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
-import type { UsageMetadata } from '@langchain/core/messages';
+import type { BaseMessage, UsageMetadata } from '@langchain/core/messages';
 import type { LLMResult } from '@langchain/core/outputs';
+import { modelCallEnd, modelCallStart, type ModelCall, type OpenCall } from './model-call.ts';
 
 export type CacheStats = { input_tokens: number; cache_read_tokens: number; cache_creation_tokens: number };
+export type { ModelCall } from './model-call.ts';
+
+/** Receives each finished model call of a watched thread; `content` asks for the messages. */
+export interface ModelCallWatcher {
+  content: boolean;
+  onCall(call: ModelCall): void;
+}
 
 class ModelUsageHandler extends BaseCallbackHandler {
   name = 'agent-studio-model-usage';
-  private readonly threadOf = new Map<string, string>();
+  private readonly open = new Map<string, OpenCall>();
   private readonly stats = new Map<string, CacheStats>();
+  private readonly watchers = new Map<string, ModelCallWatcher>();
 
   constructor() {
     super({ ignoreChain: true, ignoreAgent: true, ignoreRetriever: true, ignoreCustomEvent: true });
@@ -20,29 +31,42 @@ class ModelUsageHandler extends BaseCallbackHandler {
 
   override handleChatModelStart(
     _llm: unknown,
-    _messages: unknown,
+    messages: BaseMessage[][],
     runId: string,
     _parent?: string,
-    _extra?: unknown,
+    extra?: Record<string, unknown>,
     _tags?: string[],
     metadata?: Record<string, unknown>,
   ): void {
     const thread = metadata?.thread_id;
-    if (thread !== undefined && thread !== null) this.threadOf.set(runId, String(thread));
+    if (thread === undefined || thread === null) return;
+    const watcher = this.watchers.get(String(thread));
+    this.open.set(runId, modelCallStart(String(thread), metadata ?? {}, extra, watcher?.content ? messages?.[0] : undefined));
   }
 
   override handleLLMEnd(output: LLMResult, runId: string): void {
-    const thread = this.threadOf.get(runId);
-    this.threadOf.delete(runId);
-    const usage = (output.generations?.[0]?.[0] as { message?: { usage_metadata?: UsageMetadata } } | undefined)?.message?.usage_metadata;
+    const call = this.open.get(runId);
+    this.open.delete(runId);
+    if (!call) return;
+    const message = (output.generations?.[0]?.[0] as { message?: BaseMessage & { usage_metadata?: UsageMetadata } } | undefined)?.message;
+    const usage = message?.usage_metadata;
     const d = usage?.input_token_details;
-    if (thread && usage && d && (d.cache_read !== undefined || d.cache_creation !== undefined)) {
-      this.stats.set(thread, { input_tokens: usage.input_tokens ?? 0, cache_read_tokens: d.cache_read ?? 0, cache_creation_tokens: d.cache_creation ?? 0 });
+    if (usage && d && (d.cache_read !== undefined || d.cache_creation !== undefined)) {
+      this.stats.set(call.thread, {
+        input_tokens: usage.input_tokens ?? 0,
+        cache_read_tokens: d.cache_read ?? 0,
+        cache_creation_tokens: d.cache_creation ?? 0,
+      });
     }
+    const watcher = this.watchers.get(call.thread);
+    if (watcher) watcher.onCall(modelCallEnd(call, runId, { message, output, content: watcher.content }));
   }
 
-  override handleLLMError(_err: unknown, runId: string): void {
-    this.threadOf.delete(runId);
+  override handleLLMError(err: unknown, runId: string): void {
+    const call = this.open.get(runId);
+    this.open.delete(runId);
+    const watcher = call && this.watchers.get(call.thread);
+    if (call && watcher) watcher.onCall(modelCallEnd(call, runId, { error: err, content: false }));
   }
 
   /** The last model call's cache usage on this thread since the last take, if any. */
@@ -50,6 +74,15 @@ class ModelUsageHandler extends BaseCallbackHandler {
     const s = this.stats.get(threadId);
     this.stats.delete(threadId);
     return s;
+  }
+
+  /** Reports this thread's model calls to `watcher` until the returned function is called
+   * (one invocation runs on a thread at a time). */
+  watch(threadId: string, watcher: ModelCallWatcher): () => void {
+    this.watchers.set(threadId, watcher);
+    return () => {
+      if (this.watchers.get(threadId) === watcher) this.watchers.delete(threadId);
+    };
   }
 }
 

@@ -1,6 +1,6 @@
 // support-desk: guardrail -> router -> skills (in parallel) -> respond.
-// Works offline with a scripted model; set OPENAI_BASE_URL, OPENAI_API_KEY and OPENAI_MODEL
-// to answer with a real OpenAI-compatible model.
+// Works offline with a scripted model; set MODEL_PROVIDER (openai, anthropic or gemini) with
+// that provider's key and model to answer with a real one (.env.example).
 import { Annotation, END, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph';
 import { AIMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import { AgentError, AgentState, createChatModel, emitTrace, fanOut, type AgentContext, type AgentRequest } from 'agent-studio/sdk';

@@ -182,7 +182,9 @@ export async function runInitCommand(argv: string[]): Promise<void> {
         (rel === '.' ? '' : `  cd ${rel}\n`) +
         "  npm install                        # the project's own dependencies (not agent-studio: it brings the SDK)\n" +
         '  agent-studio serve --project .     # the studio, in your browser\n' +
-        '  agent-studio runtime --project .   # the agent over A2A, as deployed\n',
+        '  agent-studio runtime --project .   # the agent over A2A, as deployed\n' +
+        '\nIt answers offline with a scripted model. To use a real one, copy .env.example to .env and set\n' +
+        'MODEL_PROVIDER=openai, anthropic or gemini with its key and model (docs/project-format.md, "The model").\n',
     );
   } catch (err) {
     if (err instanceof InitError) {

@@ -37,6 +37,23 @@ describe('the effective settings', () => {
     expect(text).toContain('AGENT_ID=env-agent  # environment\n');
   });
 
+  it('mask the collector headers and provider keys, and show the OpenTelemetry and provider settings', () => {
+    const env = {
+      TRACE_SINKS: 'otlp',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+      OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer%20tok-999',
+      MODEL_PROVIDER: 'anthropic',
+      ANTHROPIC_API_KEY: 'sk-ant-777',
+      ANTHROPIC_MODEL: 'claude-sonnet-4-5',
+    };
+    const by = Object.fromEntries(effectiveSettings(project(''), env).map((r) => [r.name, r]));
+    expect(by.OTEL_EXPORTER_OTLP_ENDPOINT).toMatchObject({ value: 'http://collector:4318', source: 'environment' });
+    expect(by.OTEL_EXPORTER_OTLP_HEADERS.value).toMatch(/^\*\*\* \(\d+ chars\)$/);
+    expect(by.ANTHROPIC_API_KEY.value).toBe('*** (10 chars)');
+    expect(by.ANTHROPIC_MODEL.value).toBe('claude-sonnet-4-5');
+    expect(by.TRACE_OTLP_BUFFER).toMatchObject({ value: '10000', source: 'default' });
+  });
+
   it('a bad setting is the one-line error a start gives', () => {
     expect(() => effectiveSettings(project('LOG_LEVEL=verbose\n'), {})).toThrow(SettingsError);
     expect(() => effectiveSettings(project(''), { PORT: 'eighty' })).toThrow(/PORT must be an integer/);

@@ -43,6 +43,12 @@ const RUNTIME_SETTINGS: [string, string][] = [
   ['TRACE_NATS_MAX_AGE', '7d'],
   ['TRACE_NATS_MAX_BYTES', '1GiB'],
   ['TRACE_NATS_MAX_MSGS', '-1'],
+  ['OTEL_EXPORTER_OTLP_ENDPOINT', ''],
+  ['OTEL_EXPORTER_OTLP_PROTOCOL', 'http/protobuf'],
+  ['OTEL_TRACES_SAMPLER', 'parentbased_always_on'],
+  ['TRACE_OTLP_BUFFER', '10000'],
+  ['TRACE_MODEL_CONTENT', 'false'],
+  ['MODEL_PROVIDER', ''],
   ['CLUSTER_CONTROL', 'off'],
   ['CONTROL_NATS_PREFIX', 'agent-studio.control'],
   ['REGISTRY_EVENTS', 'off'],
@@ -52,7 +58,8 @@ const RUNTIME_SETTINGS: [string, string][] = [
 ];
 
 /** Other names the runtime reads, shown only when set. */
-const OTHER_RUNTIME_NAME = /^(A2A_|RETENTION_|NATS_|TRACE_|CLUSTER_|REGISTRY_|POSTGRES_|MANAGEMENT_|STAGE_TIMING$|NODE_SPANS$|RANDOM_POOL$|LIGHT_RUN_CONTEXT$)/;
+const OTHER_RUNTIME_NAME =
+  /^(A2A_|RETENTION_|NATS_|TRACE_|CLUSTER_|REGISTRY_|POSTGRES_|MANAGEMENT_|OTEL_|MODEL_|OPENAI_|ANTHROPIC_|GEMINI_|GOOGLE_API_KEY$|STAGE_TIMING$|NODE_SPANS$|RANDOM_POOL$|LIGHT_RUN_CONTEXT$)/;
 
 export type SettingSource = 'default' | '.env' | 'environment';
 
@@ -88,7 +95,8 @@ export function effectiveSettings(projectDir: string, processEnv: NodeJS.Process
 }
 
 /** A value as it may be shown: DSN and URL passwords masked, API key hashes shortened, any
- * value of a *PASSWORD*, *TOKEN*, *SECRET*, *KEY*, *SEED* name hidden (its length shown). */
+ * value of a *PASSWORD*, *TOKEN*, *SECRET*, *KEY*, *SEED*, *HEADERS* name hidden (its length
+ * shown; OTEL_EXPORTER_OTLP_HEADERS carries the collector's credentials). */
 export function mask(name: string, value: string): string {
   if (!value) return value;
   if (name === 'POSTGRES_DSN') return redactDsn(value) ?? '';
@@ -104,7 +112,7 @@ export function mask(name: string, value: string): string {
       })
       .join(',');
   }
-  if (/PASSWORD|TOKEN|SECRET|KEY|SEED/i.test(name) && !/_FILE$/.test(name)) return `*** (${value.length} chars)`;
+  if (/PASSWORD|TOKEN|SECRET|KEY|SEED|HEADERS/i.test(name) && !/_FILE$/.test(name)) return `*** (${value.length} chars)`;
   if (/^[a-z][a-z0-9+.-]*:\/\/[^/@\s]*:[^/@\s]*@/i.test(value)) return redactDsn(value) ?? '';
   return value;
 }

@@ -58,7 +58,37 @@ describe('runtime settings', () => {
       },
     });
     expect(loadSettings(dir, { TRACE_SINKS: 'nats' }).traceLog).toBe(false);
-    expect(() => loadSettings(dir, { TRACE_SINKS: 'log,kafka' })).toThrow(new SettingsError('TRACE_SINKS lists unknown sink(s) kafka: use log and/or nats'));
+    expect(() => loadSettings(dir, { TRACE_SINKS: 'log,kafka' })).toThrow(
+      new SettingsError('TRACE_SINKS lists unknown sink(s) kafka: use log, nats and/or otlp'),
+    );
+    const otlp = (env: Record<string, string>) => loadSettings(dir, { TRACE_SINKS: 'otlp', ...env }).traceOtlp;
+    expect(otlp({})).toMatchObject({
+      endpoint: 'http://localhost:4318/v1/traces',
+      protocol: 'http/protobuf',
+      bufferMax: 10_000,
+      sampler: 'parentbased_always_on',
+    });
+    expect(otlp({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://c.example/otlp/' })?.endpoint).toBe('https://c.example/otlp/v1/traces');
+    expect(otlp({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c:4318/custom', OTEL_EXPORTER_OTLP_HEADERS: 'a=1,b=x%20y' })).toMatchObject({
+      endpoint: 'http://c:4318/custom',
+      headers: { a: '1', b: 'x y' },
+    });
+    expect(() => otlp({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(
+      "OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json (gRPC is not supported), got 'grpc'",
+    );
+    expect(() => otlp({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT must be an http\(s\) URL/);
+    expect(() => otlp({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' })).toThrow(/OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1/);
+    expect(() => otlp({ OTEL_EXPORTER_OTLP_HEADERS: 'novalue' })).toThrow(/OTEL_EXPORTER_OTLP_HEADERS must be key=value pairs/);
+    expect(() => loadSettings(dir, { MODEL_PROVIDER: 'anthropic' })).toThrow(
+      new SettingsError('MODEL_PROVIDER=anthropic needs ANTHROPIC_API_KEY and ANTHROPIC_MODEL set'),
+    );
+    expect(() => loadSettings(dir, { MODEL_PROVIDER: 'mistral' })).toThrow(/MODEL_PROVIDER must be one of openai, anthropic, gemini, scripted/);
+    expect(loadSettings(dir, { MODEL_PROVIDER: 'gemini', GOOGLE_API_KEY: 'k', GEMINI_MODEL: 'gemini-2.5-flash' }).modelProvider).toEqual({
+      provider: 'gemini',
+      model: 'gemini-2.5-flash',
+      baseUrl: null,
+    });
+    expect(loadSettings(dir, {}).modelProvider.provider).toBe('scripted');
     expect(() => loadSettings(dir, { TRACE_SINKS: 'nats', TRACE_NATS_PREFIX: 'a.*' })).toThrow(/TRACE_NATS_PREFIX must be dot-separated tokens/);
   });
 });

@@ -18,6 +18,8 @@ import {
   type TraceStreamLimits,
 } from './settings-values.ts';
 import type { CheckpointDurability } from '../../shared/thread-state.ts';
+import { otlpSettings, traceModelContent, type OtlpSettings } from './observability/otlp-settings.ts';
+import { modelProviderSettings, type ModelProviderSettings } from './model-settings.ts';
 
 export interface RuntimeSettings {
   /** Owner of every thread this runtime writes (spec 1.5). Empty when unset. */
@@ -52,6 +54,12 @@ export interface RuntimeSettings {
   retention: RetentionSettings;
   /** Trace sinks beyond the structured log (TRACE_SINKS=log,nats; docs/runtime-traces.md). */
   traceNats: { servers: string; prefix: string; stream: string; bufferMax: number; limits: TraceStreamLimits } | null;
+  /** The OpenTelemetry sink (TRACE_SINKS=otlp; observability/otlp-settings.ts). */
+  traceOtlp: OtlpSettings | null;
+  /** Model-call events carry prompts and completions (TRACE_MODEL_CONTENT; off). */
+  traceModelContent: boolean;
+  /** Which model provider the project's createChatModel uses (MODEL_PROVIDER; model-settings.ts). */
+  modelProvider: ModelProviderSettings;
   /** LOG_LEVEL (info), one of pino's levels (settings-values.ts). */
   logLevel: LogLevel;
   /** The structured-log sink (on unless TRACE_SINKS leaves `log` out). */
@@ -175,6 +183,9 @@ export function loadSettings(projectDir: string, processEnv: NodeJS.ProcessEnv =
     memoryStore: memoryStoreSettings(env),
     retention: retentionSettings(env),
     traceNats,
+    traceOtlp: traceSinkNames(env).includes('otlp') ? otlpSettings(env, (env.AGENT_ID || '').trim()) : null,
+    traceModelContent: traceModelContent(env),
+    modelProvider: modelProviderSettings(env),
     logLevel: logLevel(env),
     traceLog: traceSinkNames(env).includes('log'),
     registryEvents,
@@ -211,7 +222,7 @@ function memoryStoreSettings(env: Record<string, string>): MemoryStoreSettings {
   };
 }
 
-/** TRACE_SINKS (comma-separated: log, nats; default log), NATS_URL (nats://127.0.0.1:4222),
+/** TRACE_SINKS (comma-separated: log, nats, otlp; default log), NATS_URL (nats://127.0.0.1:4222),
  * TRACE_NATS_PREFIX (agent-studio.traces), TRACE_NATS_STREAM (AGENT_TRACES), TRACE_NATS_BUFFER (10000),
  * TRACE_NATS_MAX_AGE / _MAX_BYTES / _MAX_MSGS (settings-values.ts). */
 function traceSinkNames(env: Record<string, string>): string[] {
@@ -219,8 +230,8 @@ function traceSinkNames(env: Record<string, string>): string[] {
     .split(',')
     .map((s) => s.trim().toLowerCase())
     .filter(Boolean);
-  const unknown = sinks.filter((s) => s !== 'log' && s !== 'nats');
-  if (unknown.length) throw new SettingsError(`TRACE_SINKS lists unknown sink(s) ${unknown.join(', ')}: use log and/or nats`);
+  const unknown = sinks.filter((s) => s !== 'log' && s !== 'nats' && s !== 'otlp');
+  if (unknown.length) throw new SettingsError(`TRACE_SINKS lists unknown sink(s) ${unknown.join(', ')}: use log, nats and/or otlp`);
   return sinks;
 }
 

@@ -8,6 +8,7 @@ import { loadSettings, type RuntimeSettings } from './config.ts';
 import { Registry, type MemoryConfig } from './project/registry.ts';
 import { LogTraceSink, type TraceSink } from './observability/trace.ts';
 import { NatsTraceSink } from './observability/trace-nats.ts';
+import { OtlpTraceSink } from './observability/trace-otlp.ts';
 import { newRuntimeStats } from './observability/stats.ts';
 import { RuntimeMetrics, metricSources } from './observability/metrics.ts';
 import { RegistryEvents } from './cluster/registry-events.ts';
@@ -182,7 +183,8 @@ function buildA2a(f: Foundation, extraSinks: TraceSink[]) {
   const stats = newRuntimeStats();
   const requestMeta = new RequestMetaStore();
   const nats = settings.traceNats && settings.nats ? new NatsTraceSink({ ...settings.traceNats, nats: settings.nats, agentId: settings.agentId, log }) : null;
-  const sinks: TraceSink[] = [...(settings.traceLog ? [new LogTraceSink(log)] : []), ...(nats ? [nats] : []), ...extraSinks];
+  const otlp = settings.traceOtlp ? new OtlpTraceSink({ ...settings.traceOtlp, agentId: settings.agentId, replicaId: replica, log }) : null;
+  const sinks: TraceSink[] = [...(settings.traceLog ? [new LogTraceSink(log)] : []), ...(nats ? [nats] : []), ...(otlp ? [otlp] : []), ...extraSinks];
   const summarizer = createSummarizer(settings.env, registry.current.project.manifest.model, f.outbound.fetch);
   const executor = new GraphAgentExecutor({ registry, settings, sinks, requestMeta, log, stats, store, memory, summarizer });
   const control =
@@ -199,7 +201,7 @@ function buildA2a(f: Foundation, extraSinks: TraceSink[]) {
     (id) =>
       void handler.cancelTask({ id }).catch((err: unknown) => log.warn({ task_id: id, err: (err as Error).message }, 'cancel asked by another replica failed')),
   );
-  return { card, callers, stats, requestMeta, nats, executor, control, handler, tasks };
+  return { card, callers, stats, requestMeta, nats, otlp, executor, control, handler, tasks };
 }
 
 type A2aParts = ReturnType<typeof buildA2a>;
@@ -247,7 +249,7 @@ function buildManagement(f: Foundation, a: A2aParts, loopback: boolean) {
       stats: a.stats,
       mcp: f.mcp,
       outbound: f.outbound,
-      traceSinks: a.nats ? { nats: a.nats } : {},
+      traceSinks: { ...(a.nats ? { nats: a.nats } : {}), ...(a.otlp ? { otlp: a.otlp } : {}) },
       registryEvents,
       control,
       nats: settings.nats && natsDescription(settings.nats),
@@ -308,6 +310,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
     await a.control?.close();
     await f.outbound.close();
     await a.nats?.close();
+    await a.otlp?.close();
     await store.close();
   };
   let url: string;

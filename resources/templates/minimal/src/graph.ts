@@ -1,6 +1,6 @@
 // __AGENT_NAME__: understand -> answer.
-// Offline, a scripted model streams the drafted answer back; set OPENAI_BASE_URL,
-// OPENAI_API_KEY and OPENAI_MODEL (see .env.example) to answer with a real model.
+// Offline, a scripted model streams the drafted answer back; set MODEL_PROVIDER (openai,
+// anthropic or gemini) with its key and model (see .env.example) to answer with a real model.
 import { Annotation, END, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph';
 import { AIMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import { AgentState, createChatModel, emitTrace, type AgentContext } from 'agent-studio/sdk';

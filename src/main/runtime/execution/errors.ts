@@ -106,7 +106,9 @@ export function toAgentError(err: unknown, site: FailureSite = {}): AgentError {
       message: `Every outbound connection stayed busy longer than the call could wait: ${message}`,
     });
   }
-  if (links.some((e) => TIMEOUT_NAMES.has(e.name ?? '') || /timed? ?out/i.test(e.message ?? ''))) {
+  // Google's Gemini client aborts a request past its timeout ("Request aborted when fetching ...");
+  // a run cancelled by its caller is reported as cancelled before this mapping is asked.
+  if (links.some((e) => TIMEOUT_NAMES.has(e.name ?? '') || /timed? ?out|Request aborted when fetching/i.test(e.message ?? ''))) {
     return new AgentError({ code: 'UPSTREAM_TIMEOUT', reason: 'upstream_timeout', message: 'The model service did not answer in time.' });
   }
   if (

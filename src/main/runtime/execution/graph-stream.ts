@@ -5,7 +5,7 @@
 // (`subgraphs: true`), so a subgraph's nodes are spans too.
 import type { BaseMessage } from '@langchain/core/messages';
 import type { AgentResponse } from '../../../sdk/state.ts';
-import { lastAiText, messageText } from '../memory/messages.ts';
+import { lastAiText } from '../memory/messages.ts';
 import { NODE_FAILURE_KEY, type NodeFailure } from '../project/node-failures.ts';
 import { BRANCH_KEY, type BranchSignal, type SpanTracker } from './spans.ts';
 import { SUBGRAPH_NODE_SEPARATOR } from '../../../shared/breakpoints.ts';
@@ -83,7 +83,7 @@ export async function consumeGraphStream(stream: AsyncIterable<unknown>, o: Stre
       if (namespace.length > 1) continue;
       const [chunk, md] = payload as [BaseMessage, Record<string, unknown>];
       if (md?.langgraph_node !== o.exitNode || chunk.constructor.name !== 'AIMessageChunk') continue;
-      const text = messageText(chunk);
+      const text = typeof chunk.content === 'string' ? chunk.content : chunk.text; // content blocks (a tool call, text deltas): their text only
       if (text) o.onToken(text);
     }
   }

@@ -52,6 +52,8 @@ export class SpanTracker {
     private readonly projectDir: string,
     /** NODE_SPANS=off, or nobody receives spans: the tracker ignores everything. */
     private readonly enabled = true,
+    /** Whether anyone reads a span's values (`update`, `interrupts`): copying them costs CPU. */
+    private readonly values = true,
   ) {}
 
   /** A `tasks` stream item: a task start (has `input`) or its result. */
@@ -73,8 +75,12 @@ export class SpanTracker {
     if (span.failure) return this.finish(payload.id, span.failure.aborted ? 'cancelled' : 'failed', { error: span.failure.error });
     const interrupts = payload.interrupts ?? [];
     if (interrupts.length)
-      return this.finish(payload.id, 'interrupted', { interrupts: traceValue(interrupts.map((i) => (i as { value?: unknown })?.value ?? i)) });
-    this.finish(payload.id, 'completed', { update: traceValue(payload.result ?? {}) });
+      return this.finish(
+        payload.id,
+        'interrupted',
+        this.values ? { interrupts: traceValue(interrupts.map((i) => (i as { value?: unknown })?.value ?? i)) } : {},
+      );
+    this.finish(payload.id, 'completed', this.values ? { update: traceValue(payload.result ?? {}) } : {});
   }
 
   /** A node failure (instrumentNodes): the task's result, which follows, ends its span failed. */

@@ -51,6 +51,7 @@ async function turn(node: Node, cancelAt?: (cancel: () => void) => void, transcr
       nodeSpans: false,
       stageTiming: false,
       checkpointDurability: 'exit',
+      traceModelContent: false,
     },
     memory,
     store: { getMemory: async () => undefined, putMemory: async () => undefined, appendTranscript: transcript ?? (async () => undefined) },

@@ -15,6 +15,7 @@ import type { RuntimeSettings } from '../config.ts';
 import type { Generation } from '../project/registry.ts';
 import { failureOf, sourceOf } from '../project/node-failures.ts';
 import { CaptureBuffer, InvocationTracer, type TraceSink } from '../observability/trace.ts';
+import { modelCallFields } from '../observability/trace-value.ts';
 import type { InvocationCounts } from '../observability/stats.ts';
 import type { MemoryStore, TranscriptMessage } from '../store/types.ts';
 import { toAgentError } from './errors.ts';
@@ -29,7 +30,7 @@ import { debugConfigurable, gatePause, interruptOptions, pausePoint, pauseText }
 import { continueInput } from './continue.ts';
 
 export interface TurnDeps extends InputDeps {
-  settings: InputDeps['settings'] & Pick<RuntimeSettings, 'captureUrl' | 'nodeSpans' | 'stageTiming' | 'checkpointDurability'>;
+  settings: InputDeps['settings'] & Pick<RuntimeSettings, 'captureUrl' | 'nodeSpans' | 'stageTiming' | 'checkpointDurability' | 'traceModelContent'>;
   sinks: TraceSink[];
   log: Logger;
   store: InputDeps['store'] & Pick<MemoryStore, 'appendTranscript'>;
@@ -97,6 +98,8 @@ interface TurnState {
   latency: Record<string, number>;
   chunks: number;
   transcript: TranscriptMessage[];
+  /** Stops reporting this thread's model calls (`model.call`). */
+  unwatch: () => void;
 }
 
 export async function runTurn(deps: TurnDeps, turn: Turn, events: TurnEvents): Promise<void> {
@@ -116,6 +119,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn, events: TurnEvents): P
     // the store did not take is not answered as a success (D-50): it fails store_unavailable.
     const lost = await saveTranscript(s);
     if (lost && outcome && !turn.canceled() && outcome.end.state !== 'failed') outcome = unkept(s, outcome, lost);
+    s.unwatch();
     if (outcome) {
       s.tracer.emit('invoke.end', outcome.end);
       await s.tracer.flush();
@@ -142,8 +146,13 @@ function openTurn(deps: TurnDeps, turn: Turn, events: TurnEvents): TurnState {
   // Spans are described only when someone receives them (the studio, a NATS sink, the log
   // at debug): describing a node's update costs CPU on every request.
   const spansWanted = settings.nodeSpans && tracer.wants('span.end');
-  const spans = new SpanTracker((name, fields) => tracer.emit(name, fields), turn.gen.project.dir, spansWanted);
-  return { deps, turn, events, tracer, spans, spansWanted, started: performance.now(), latency: {}, chunks: 0, transcript: [] };
+  const spans = new SpanTracker((name, fields) => tracer.emit(name, fields), turn.gen.project.dir, spansWanted, spansWanted && tracer.wantsValues());
+  // Model calls of createChatModel's models (src/sdk/usage.ts), only when someone keeps them.
+  const content = settings.traceModelContent;
+  const unwatch = tracer.wants('model.call')
+    ? modelUsage().watch(turn.contextId, { content, onCall: (c) => tracer.emit('model.call', modelCallFields(c)) })
+    : () => {};
+  return { deps, turn, events, tracer, spans, spansWanted, started: performance.now(), latency: {}, chunks: 0, transcript: [], unwatch };
 }
 
 async function steps(s: TurnState): Promise<Outcome> {

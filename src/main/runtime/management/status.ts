@@ -18,7 +18,7 @@ export interface StatusSources {
   stats: RuntimeStats;
   mcp: StatusSource;
   outbound: StatusSource;
-  /** The broker trace sinks by name (NATS), none when off. */
+  /** The trace sinks beyond the log by name (NATS, OpenTelemetry), none when off. */
   traceSinks: Record<string, StatusSource>;
   /** The registry change-event subscription, null when off. */
   registryEvents: StatusSource | null;

@@ -7,6 +7,8 @@
 //     than 8 levels are cut, saying how much was left out;
 //   - the whole value is at most 8 KiB of JSON: beyond that it becomes
 //     {truncated: true, bytes, preview} with the first 8 KiB of its JSON text.
+import type { ModelCall } from '../../../sdk/model-call.ts';
+
 export const TRACE_VALUE_MAX_BYTES = 8 * 1024;
 const MAX_STRING = 2000;
 const MAX_ITEMS = 50;
@@ -51,4 +53,15 @@ export function traceValue(value: unknown, maxBytes = TRACE_VALUE_MAX_BYTES): un
   const json = JSON.stringify(simple ?? null);
   if (json.length <= maxBytes) return simple;
   return { truncated: true, bytes: json.length, preview: json.slice(0, maxBytes) };
+}
+
+/** A model call's record as the `model.call` event's fields: messages (present only when
+ * TRACE_MODEL_CONTENT is on) bounded and redacted like every other traced value. */
+export function modelCallFields(call: ModelCall): Record<string, unknown> {
+  const { input_messages, output_messages, ...rest } = call;
+  return {
+    ...rest,
+    ...(input_messages ? { input_messages: traceValue(input_messages) } : {}),
+    ...(output_messages ? { output_messages: traceValue(output_messages) } : {}),
+  };
 }

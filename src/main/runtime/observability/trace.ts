@@ -20,6 +20,9 @@ export interface TraceSink {
   /** Whether an event of this name would be kept (absent: every event is). The tracer does
    * not build events no sink keeps: node spans cost CPU to describe (docs/performance.md). */
   keeps?(name: string): boolean;
+  /** False when the sink ignores the values events carry (a span's `update`, `interrupts`):
+   * when no one reads them they are not copied (absent: it reads them). */
+  readonly keepsValues?: boolean;
 }
 
 /** The structured-log sink: one line per invocation at info (`invoke.end`, which carries the
@@ -98,6 +101,11 @@ export class InvocationTracer {
   /** Whether an event of this name reaches anyone: the studio's capture or a sink keeping it. */
   wants(name: string): boolean {
     return this.capture !== null || this.sinks.some((s) => s.keeps?.(name) ?? true);
+  }
+
+  /** Whether anyone reads the values of a span's end (the studio, a sink that keeps them). */
+  wantsValues(): boolean {
+    return this.capture !== null || this.sinks.some((s) => (s.keeps?.('span.end') ?? true) && s.keepsValues !== false);
   }
 
   emit(name: string, fields: Record<string, unknown> = {}): void {
