@@ -133,7 +133,7 @@ export const ExperimentSummarySchema = z.object({
   started_at: z.string().nullable(),
   ended_at: z.string().nullable(),
   counts: ExperimentCountsSchema,
-  /** passed / (total - cancelled), null before any case ended. */
+  /** passed / (passed + failed + error): the cases that ended; null before any did. */
   pass_rate: z.number().nullable(),
 });
 export type ExperimentSummary = z.infer<typeof ExperimentSummarySchema>;

@@ -94,6 +94,9 @@ export const SessionSchema = z.object({
   /** A fork's session (docs/playground-api.md, "Fork and re-run from a checkpoint"): the run it
    * was forked from; null for any other session (an extension). */
   forked_from_run_id: z.string().nullable().optional(),
+  /** The experiment whose case this hidden session runs (docs/playground-api.md, "Datasets and
+   * experiments"); null for any other session (an extension). GET /sessions leaves them out. */
+  experiment_id: z.string().nullable().optional(),
 });
 export type Session = z.infer<typeof SessionSchema>;
 

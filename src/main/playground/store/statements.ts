@@ -9,7 +9,8 @@ const SESSION_COLUMNS = `s.session_id, s.title, s.created_at, s.updated_at,
   (SELECT r.status FROM runs r WHERE r.session_id = s.session_id ORDER BY r.run_id DESC LIMIT 1) AS last_run_status,
   (SELECT r.imported_at FROM runs r WHERE r.session_id = s.session_id AND r.imported_from IS NOT NULL ORDER BY r.run_id LIMIT 1) AS imported_at,
   (SELECT r.imported_project FROM runs r WHERE r.session_id = s.session_id AND r.imported_from IS NOT NULL ORDER BY r.run_id LIMIT 1) AS imported_project,
-  (SELECT json_extract(r.forked_from, '$.run_id') FROM runs r WHERE r.session_id = s.session_id AND r.forked_from IS NOT NULL ORDER BY r.run_id LIMIT 1) AS forked_from_run_id`;
+  (SELECT json_extract(r.forked_from, '$.run_id') FROM runs r WHERE r.session_id = s.session_id AND r.forked_from IS NOT NULL ORDER BY r.run_id LIMIT 1) AS forked_from_run_id,
+  s.experiment_id`;
 const RUN_INSERT_COLUMNS = `run_id, session_id, parent_run_id, origin, status, reason, context_id, task_id, created_at, started_at,
   ended_at, input_parts, output_parts, scores, metadata, changed_files, revision, last_seq, code_fingerprint, code_files,
   imported_from, imported_project, imported_at`;
@@ -18,9 +19,10 @@ export function prepareStatements(db: Db) {
   const p = <T = unknown>(sql: string) => db.prepare<unknown[], T>(sql);
   return {
     insertSession: p('INSERT INTO sessions (session_id, title, created_at, updated_at) VALUES (?, ?, ?, ?)'),
+    insertExperimentSession: p('INSERT INTO sessions (session_id, title, created_at, updated_at, experiment_id) VALUES (?, ?, ?, ?, ?)'),
     getSession: p<Session>(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.session_id = ?`),
-    listSessions: p<Session>(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE (? IS NULL OR s.session_id < ?) ORDER BY s.session_id DESC LIMIT ?`),
-    searchSessions: p<Session>(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE (? IS NULL OR s.session_id < ?)
+    listSessions: p<Session>(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.experiment_id IS NULL AND (? IS NULL OR s.session_id < ?) ORDER BY s.session_id DESC LIMIT ?`),
+    searchSessions: p<Session>(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.experiment_id IS NULL AND (? IS NULL OR s.session_id < ?)
         AND (s.title LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM runs r, json_each(r.input_parts) part WHERE r.session_id = s.session_id
           AND json_extract(part.value, '$.kind') = 'text' AND json_extract(part.value, '$.text') LIKE ? ESCAPE '\\'))
         ORDER BY s.session_id DESC LIMIT ?`),
@@ -36,7 +38,10 @@ export function prepareStatements(db: Db) {
     deleteBlobRow: p('DELETE FROM blobs WHERE sha256 = ?'),
     insertBlob: p('INSERT OR IGNORE INTO blobs (sha256, size, created_at) VALUES (?, ?, ?)'),
     linkBlob: p('INSERT OR IGNORE INTO run_blobs (run_id, sha256) VALUES (?, ?)'),
-    activeRun: p<{ run_id: string }>(`SELECT run_id FROM runs WHERE status IN (${ACTIVE_SQL}) ORDER BY run_id LIMIT 1`),
+    // The one-active-run rule (spec 4.3 rule 2) counts interactive runs only: an experiment's
+    // runs (sessions with an experiment_id) coexist with them (docs/playground-api.md).
+    activeRun: p<{ run_id: string }>(`SELECT run_id FROM runs WHERE status IN (${ACTIVE_SQL})
+        AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = runs.session_id AND s.experiment_id IS NOT NULL) ORDER BY run_id LIMIT 1`),
     activeRuns: p<RunColumns>(`SELECT * FROM runs WHERE status IN (${ACTIVE_SQL}) ORDER BY run_id`),
     insertRun: p(`INSERT INTO runs (run_id, session_id, parent_run_id, origin, status, context_id, task_id, created_at,
         input_parts, metadata, changed_files, revision, forked_from) VALUES (@run_id, @session_id, @parent_run_id, @origin, @status,
@@ -50,7 +55,8 @@ export function prepareStatements(db: Db) {
     listRuns: p<RunColumns>('SELECT * FROM runs WHERE session_id = ? AND (? IS NULL OR run_id < ?) ORDER BY run_id DESC LIMIT ?'),
     transcript: p<RunColumns>('SELECT * FROM runs WHERE session_id = ? AND (? IS NULL OR run_id > ?) ORDER BY run_id ASC LIMIT ?'),
     recentCompletedInputs: p<{ input_parts: string; created_at: string }>(
-      "SELECT input_parts, created_at FROM runs WHERE status = 'completed' AND imported_from IS NULL ORDER BY run_id DESC LIMIT ?",
+      `SELECT input_parts, created_at FROM runs WHERE status = 'completed' AND imported_from IS NULL
+        AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = runs.session_id AND s.experiment_id IS NOT NULL) ORDER BY run_id DESC LIMIT ?`,
     ),
     sessionTasks: p<{ run_id: string; task_id: string; created_at: string }>(
       'SELECT run_id, task_id, created_at FROM runs WHERE session_id = ? AND task_id IS NOT NULL ORDER BY run_id',

@@ -59,6 +59,11 @@ export class PlaygroundStore {
     return this.getSession(id)!;
   }
 
+  /** A hidden session running one case of an experiment (left out of listSessions). */
+  insertExperimentSession(id: string, title: string, experimentId: string, now: string): void {
+    this.stmts.insertExperimentSession.run(id, title, now, now, experimentId);
+  }
+
   getSession(id: string): Session | undefined {
     return this.stmts.getSession.get(id) as Session | undefined;
   }

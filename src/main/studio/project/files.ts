@@ -28,3 +28,7 @@ export function projectFiles(projectDir: string): string[] {
   walk(projectDir, '');
   return out.sort();
 }
+
+/** Dataset files (`evals/**`, docs/evaluation.md) are not agent code: a change to them neither
+ * reloads the runtime nor enters a run's code fingerprint. */
+export const isEvalsPath = (rel: string): boolean => rel === 'evals' || rel.startsWith('evals/');
