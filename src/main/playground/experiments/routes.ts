@@ -83,7 +83,7 @@ export function createExperimentRoutes(o: ExperimentRoutesOptions): Router {
 
   router.post('/datasets/:name/cases', json, async (req, res) => {
     const body = AddCaseBodySchema.parse(bodyOf(req));
-    res.status(201).json(await o.datasets.addCase(req.params.name, body));
+    res.status(201).json(await o.datasets.addCase(String(req.params.name), body));
   });
 
   router.post('/experiments', json, (req, res) => {
