@@ -28,19 +28,23 @@ describe('datasets and experiments', () => {
   });
 
   const studioCall = (method: string, p: string, body?: unknown) =>
-    fetch(`${t.url}${p.slice(1)}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined }).then(async (r) => ({
-      status: r.status,
-      body: (await r.json()) as any,
-    }));
+    fetch(`${t.url}${p.slice(1)}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined }).then(
+      async (r) => ({
+        status: r.status,
+        body: (await r.json()) as any,
+      }),
+    );
   const start = async (body: Record<string, unknown>) => {
     const res = await t.call('POST', '/experiments', body);
     expect(res.status, JSON.stringify(res.body)).toBe(202);
     return res.body.experiment_id as string;
   };
   const detail = async (id: string) => (await t.call<ExperimentDetail>('GET', `/experiments/${id}`)).body;
-  const finished = (id: string, timeoutMs = 120_000) => waitFor(async () => ((await detail(id)).status !== 'running' ? detail(id) : null), timeoutMs, `experiment ${id}`);
+  const finished = (id: string, timeoutMs = 120_000) =>
+    waitFor(async () => ((await detail(id)).status !== 'running' ? detail(id) : null), timeoutMs, `experiment ${id}`);
   const cases = async (id: string, query = '') => (await t.call<{ items: ExperimentCase[] }>('GET', `/experiments/${id}/cases${query}`)).body.items;
-  const writeDataset = (name: string, lines: unknown[]) => fs.writeFileSync(path.join(dir, 'evals', `${name}.jsonl`), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  const writeDataset = (name: string, lines: unknown[]) =>
+    fs.writeFileSync(path.join(dir, 'evals', `${name}.jsonl`), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
   const send = async (session: string, text: string) => {
     const res = await t.call('POST', `/sessions/${session}/runs`, { parts: [{ kind: 'text', text }] });
     expect(res.status, JSON.stringify(res.body)).toBe(202);
@@ -149,7 +153,17 @@ describe('datasets and experiments', () => {
   it('repeats cases and reports each case pass rate; a failing assertion says why', async () => {
     writeDataset('mixed', [
       { id: 'ok', tags: ['a'], input: { text: 'Where is my order ORD-23456?' }, expected: { assertions: [{ type: 'text_contains', value: 'PostNord' }] } },
-      { id: 'bad', tags: ['b'], input: { text: 'Where is my order ORD-23456?' }, expected: { assertions: [{ type: 'text_contains', value: 'DHL Express' }, { type: 'llm_judge', rubric: 'polite' }] } },
+      {
+        id: 'bad',
+        tags: ['b'],
+        input: { text: 'Where is my order ORD-23456?' },
+        expected: {
+          assertions: [
+            { type: 'text_contains', value: 'DHL Express' },
+            { type: 'llm_judge', rubric: 'polite' },
+          ],
+        },
+      },
     ]);
     const id = await start({ dataset: 'mixed', repeat: 3, concurrency: 3 });
     const d = await finished(id);
@@ -164,7 +178,10 @@ describe('datasets and experiments', () => {
       ['bad', 1],
       ['bad', 2],
     ]);
-    expect(failures[0]!.assertions[0]).toMatchObject({ status: 'fail', message: expect.stringContaining('expected the answer to contain "DHL Express", got "Order ORD-23456 is shipped') });
+    expect(failures[0]!.assertions[0]).toMatchObject({
+      status: 'fail',
+      message: expect.stringContaining('expected the answer to contain "DHL Express", got "Order ORD-23456 is shipped'),
+    });
     expect(failures[0]!.assertions[1]).toMatchObject({ type: 'llm_judge', status: 'skipped', message: expect.stringContaining('no real model') });
     expect((await cases(id, '?tag=a')).every((c) => c.case_id === 'ok')).toBe(true);
     const page = await t.call('GET', `/experiments/${id}/cases?limit=4`);
@@ -205,7 +222,10 @@ describe('datasets and experiments', () => {
 
   it('compares two experiments across a code change: regressed cases, the run pair, the changed file', async () => {
     const skills = path.join(dir, 'src/skills.ts');
-    fs.writeFileSync(skills, fs.readFileSync(skills, 'utf8').replace("return { skill: 'refunds', verdict: 'approved'", "return { skill: 'refunds', verdict: 'unsuitable'"));
+    fs.writeFileSync(
+      skills,
+      fs.readFileSync(skills, 'utf8').replace("return { skill: 'refunds', verdict: 'approved'", "return { skill: 'refunds', verdict: 'unsuitable'"),
+    );
     const after = await start({ dataset: 'support' });
     const d = await finished(after);
     expect(d.status).toBe('completed');
@@ -229,7 +249,10 @@ describe('datasets and experiments', () => {
   it('answers bad requests with the documented errors', async () => {
     expect((await t.call('POST', '/experiments', { dataset: 'nope' })).status).toBe(404);
     expect((await t.call('POST', '/experiments', { dataset: 'support', repeat: 21 })).status).toBe(400);
-    expect((await t.call('POST', '/experiments', { dataset: 'support', cases: ['no-such-case'] })).body.detail).toMatchObject({ error: 'not_found', cases: ['no-such-case'] });
+    expect((await t.call('POST', '/experiments', { dataset: 'support', cases: ['no-such-case'] })).body.detail).toMatchObject({
+      error: 'not_found',
+      cases: ['no-such-case'],
+    });
     expect((await t.call('GET', '/experiments/exp_nope')).status).toBe(404);
     expect((await t.call('GET', '/experiments?cursor=zzz')).status).toBe(400);
     expect((await t.call('POST', '/datasets', { name: '../x' })).status).toBe(400);

@@ -13,6 +13,7 @@ import { compareExperiments, type CompareSide } from '../playground/experiments/
 import { compareSide, experimentDetail } from '../playground/experiments/routes.ts';
 import { caseProblems, junitXml, resultsFile, summaryMarkdown, type DatasetOutcome } from '../playground/experiments/reports.ts';
 import type { ExperimentStore } from '../playground/experiments/store.ts';
+import { datasetFile } from '../playground/evals/dataset-file.ts';
 import { StoreVersionError } from '../playground/store/db.ts';
 import { agentName } from '../common/agent-name.ts';
 import { startStudio, StudioStartError, type RunningStudio } from './studio.ts';
@@ -20,7 +21,8 @@ import { startStudio, StudioStartError, type RunningStudio } from './studio.ts';
 const int = (v: string | boolean | undefined, name: string, min: number, max: number, fallback: number): number => {
   if (v === undefined) return fallback;
   const n = Number(v);
-  if (typeof v !== 'string' || !/^\d+$/.test(v) || n < min || n > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got '${String(v)}'`);
+  if (typeof v !== 'string' || !/^\d+$/.test(v) || n < min || n > max)
+    throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got '${String(v)}'`);
   return n;
 };
 
@@ -56,6 +58,9 @@ export async function runEvalCommand(argv: string[]): Promise<void> {
   const concurrency = int(flags.concurrency, 'concurrency', 1, 16, 4);
   const baselineArg = typeof flags.baseline === 'string' ? flags.baseline : null;
   const baselineFile = baselineArg && baselineArg !== 'last' ? readBaseline(path.resolve(baselineArg)) : null;
+  // The datasets are checked before anything starts, so a typo answers at once.
+  const dataset = typeof flags.dataset === 'string' ? flags.dataset : null;
+  if (dataset && !fs.existsSync(path.join(projectDir, datasetFile(dataset)))) throw new UsageError(`no dataset ${dataset} (${datasetFile(dataset)})`);
   const outDir = path.resolve(typeof flags.out === 'string' ? flags.out : path.join(projectDir, '.agent-studio', 'eval'));
   const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -73,7 +78,7 @@ export async function runEvalCommand(argv: string[]): Promise<void> {
   }
   let code = 1;
   try {
-    code = await evaluate(studio, { projectDir, dataset: typeof flags.dataset === 'string' ? flags.dataset : null, repeat, concurrency, outDir, baselineArg, baselineFile, say });
+    code = await evaluate(studio, { projectDir, dataset, repeat, concurrency, outDir, baselineArg, baselineFile, say });
   } catch (err) {
     if (err instanceof UsageError) {
       await studio.close();
@@ -128,7 +133,11 @@ async function evaluate(studio: RunningStudio, o: EvalOptions): Promise<number> 
 
   const failed = outcomes.some((x) => x.experiment.status !== 'completed' || x.cases.some((c) => c.status !== 'passed'));
   const regressed = outcomes.some((x) => (x.compare?.counts.regressed ?? 0) > 0);
-  o.say(failed || regressed ? `FAILED${failed ? ': some cases did not pass' : ''}${regressed ? `${failed ? ';' : ':'} some cases regressed against the baseline` : ''}` : 'PASSED');
+  o.say(
+    failed || regressed
+      ? `FAILED${failed ? ': some cases did not pass' : ''}${regressed ? `${failed ? ';' : ':'} some cases regressed against the baseline` : ''}`
+      : 'PASSED',
+  );
   return failed || regressed ? 1 : 0;
 }
 
@@ -140,7 +149,9 @@ async function follow(store: ExperimentStore, id: string, name: string, say: (l:
     const n = done(e);
     if (n !== shown || e.status !== 'running') {
       shown = n;
-      say(`[${name}] ${n}/${e.counts.total} done: ${e.counts.passed} passed, ${e.counts.failed} failed, ${e.counts.error} error${e.counts.cancelled ? `, ${e.counts.cancelled} cancelled` : ''}`);
+      say(
+        `[${name}] ${n}/${e.counts.total} done: ${e.counts.passed} passed, ${e.counts.failed} failed, ${e.counts.error} error${e.counts.cancelled ? `, ${e.counts.cancelled} cancelled` : ''}`,
+      );
     }
     if (e.status !== 'running') {
       if (e.reason) say(`[${name}] ${e.status}: ${e.reason}${e.changed_files.length ? ` (${e.changed_files.join(', ')})` : ''}`);
@@ -150,7 +161,14 @@ async function follow(store: ExperimentStore, id: string, name: string, say: (l:
   }
 }
 
-function baselineCompare(store: ExperimentStore, o: EvalOptions, name: string, last: ReturnType<ExperimentStore['get']>, e: ExperimentDetail, cases: ExperimentCase[]) {
+function baselineCompare(
+  store: ExperimentStore,
+  o: EvalOptions,
+  name: string,
+  last: ReturnType<ExperimentStore['get']>,
+  e: ExperimentDetail,
+  cases: ExperimentCase[],
+) {
   const current = sideOf(e, cases);
   if (o.baselineArg === 'last') {
     if (!last) {
@@ -169,8 +187,13 @@ function baselineCompare(store: ExperimentStore, o: EvalOptions, name: string, l
 }
 
 function report(cmp: ReturnType<typeof compareExperiments>, name: string, say: (l: string) => void) {
-  say(`[${name}] against the baseline ${cmp.left.experiment_id}: ${Object.entries(cmp.counts).map(([k, v]) => `${v} ${k}`).join(', ')}`);
-  for (const c of cmp.cases.filter((x) => x.verdict === 'regressed')) say(`  REGRESSED ${c.case_id}: pass rate ${c.left?.pass_rate ?? 'n/a'} -> ${c.right?.pass_rate ?? 'n/a'}`);
+  say(
+    `[${name}] against the baseline ${cmp.left.experiment_id}: ${Object.entries(cmp.counts)
+      .map(([k, v]) => `${v} ${k}`)
+      .join(', ')}`,
+  );
+  for (const c of cmp.cases.filter((x) => x.verdict === 'regressed'))
+    say(`  REGRESSED ${c.case_id}: pass rate ${c.left?.pass_rate ?? 'n/a'} -> ${c.right?.pass_rate ?? 'n/a'}`);
   if (cmp.changed_files.length) say(`  changed code files: ${cmp.changed_files.map((f) => f.path).join(', ')}`);
   return cmp;
 }

@@ -11,8 +11,15 @@ export interface DatasetOutcome {
   compare: ExperimentCompare | null;
 }
 
+/** Text for XML: the five entities escaped, and control characters XML 1.0 cannot hold dropped. */
 const xml = (s: string) =>
-  s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+  [...s]
+    .filter((c) => {
+      const n = c.charCodeAt(0);
+      return n >= 0x20 || n === 0x09 || n === 0x0a || n === 0x0d;
+    })
+    .join('')
+    .replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
 const secs = (ms: number | null) => ((ms ?? 0) / 1000).toFixed(3);
 
 export function resultsFile(project: string, outcomes: readonly DatasetOutcome[]): ResultsFile {
@@ -46,7 +53,9 @@ export function junitXml(outcomes: readonly DatasetOutcome[]): string {
       const problems = caseProblems(c);
       if (c.status === 'passed') {
         const skipped = c.assertions.filter((a) => a.status === 'skipped');
-        return skipped.length ? `${head}\n      <system-out>${xml(skipped.map((a) => `skipped ${a.label}: ${a.message}`).join('\n'))}</system-out>\n    </testcase>` : `${head}</testcase>`;
+        return skipped.length
+          ? `${head}\n      <system-out>${xml(skipped.map((a) => `skipped ${a.label}: ${a.message}`).join('\n'))}</system-out>\n    </testcase>`
+          : `${head}</testcase>`;
       }
       const tag = c.status === 'failed' ? 'failure' : c.status === 'cancelled' ? 'skipped' : 'error';
       return `${head}\n      <${tag} message="${xml(problems[0] ?? c.status)}">${xml(problems.join('\n'))}</${tag}>\n    </testcase>`;
@@ -72,7 +81,9 @@ export function junitXml(outcomes: readonly DatasetOutcome[]): string {
         const why = `regressed: pass rate ${rate(c.left?.pass_rate)} -> ${rate(c.right?.pass_rate)}`;
         return `${head}\n      <failure message="${xml(why)}">${xml(why)}</failure>\n    </testcase>`;
       });
-      suites.push(`  <testsuite name="${xml(e.dataset)} vs baseline" tests="${rows.length}" failures="${regressed.length}" errors="0" skipped="0">\n${lines.join('\n')}\n  </testsuite>`);
+      suites.push(
+        `  <testsuite name="${xml(e.dataset)} vs baseline" tests="${rows.length}" failures="${regressed.length}" errors="0" skipped="0">\n${lines.join('\n')}\n  </testsuite>`,
+      );
     }
   }
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="agent-studio eval" tests="${tests}" failures="${failures}" errors="${errors}">\n${suites.join('\n')}\n</testsuites>\n`;
@@ -82,13 +93,25 @@ const rate = (r: number | null | undefined) => (r === null || r === undefined ? 
 const md = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 export function summaryMarkdown(outcomes: readonly DatasetOutcome[]): string {
-  const out = ['# agent-studio eval', '', '| dataset | cases | passed | failed | error | cancelled | pass rate | regressed |', '|---|---|---|---|---|---|---|---|'];
+  const out = [
+    '# agent-studio eval',
+    '',
+    '| dataset | cases | passed | failed | error | cancelled | pass rate | regressed |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
   for (const { experiment: e, compare } of outcomes) {
     const c = e.counts;
-    out.push(`| ${md(e.dataset)} | ${c.total} | ${c.passed} | ${c.failed} | ${c.error} | ${c.cancelled} | ${rate(e.pass_rate)} | ${compare ? compare.counts.regressed : 'n/a'} |`);
+    out.push(
+      `| ${md(e.dataset)} | ${c.total} | ${c.passed} | ${c.failed} | ${c.error} | ${c.cancelled} | ${rate(e.pass_rate)} | ${compare ? compare.counts.regressed : 'n/a'} |`,
+    );
   }
   for (const { experiment: e, cases, compare } of outcomes) {
-    out.push('', `## ${e.dataset}`, '', `Experiment \`${e.experiment_id}\`, code \`${(e.code_fingerprint ?? '').slice(0, 12)}\`, dataset \`${e.dataset_hash.slice(0, 12)}\`, model ${e.model.provider}${e.model.model ? ` ${e.model.model}` : ''}.`);
+    out.push(
+      '',
+      `## ${e.dataset}`,
+      '',
+      `Experiment \`${e.experiment_id}\`, code \`${(e.code_fingerprint ?? '').slice(0, 12)}\`, dataset \`${e.dataset_hash.slice(0, 12)}\`, model ${e.model.provider}${e.model.model ? ` ${e.model.model}` : ''}.`,
+    );
     if (e.reason) out.push('', `Ended ${e.status}: ${e.reason}${e.changed_files.length ? ` (${e.changed_files.join(', ')})` : ''}.`);
     const bad = cases.filter((x) => x.status !== 'passed');
     if (bad.length) {
@@ -97,7 +120,12 @@ export function summaryMarkdown(outcomes: readonly DatasetOutcome[]): string {
     } else out.push('', 'Every case passed.');
     if (compare) {
       const moved = compare.cases.filter((x) => x.verdict !== 'unchanged');
-      out.push('', `Against the baseline: ${Object.entries(compare.counts).map(([k, v]) => `${v} ${k}`).join(', ')}.`);
+      out.push(
+        '',
+        `Against the baseline: ${Object.entries(compare.counts)
+          .map(([k, v]) => `${v} ${k}`)
+          .join(', ')}.`,
+      );
       if (compare.changed_files.length) out.push('', `Changed code files: ${compare.changed_files.map((f) => `\`${f.path}\` (${f.change})`).join(', ')}.`);
       if (moved.length) {
         out.push('', '| case | verdict | pass rate |', '|---|---|---|');
