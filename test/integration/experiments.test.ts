@@ -109,6 +109,10 @@ describe('datasets and experiments', () => {
       ['evals/scratch.jsonl', 3],
       ['evals/scratch.jsonl', 4],
     ]);
+    // Shown beside the manifest's diagnostics, without making the project invalid.
+    const project = await studioCall('GET', '/api/project');
+    expect(project.body.dataset_diagnostics.map((x: any) => x.line)).toEqual([3, 4]);
+    expect(project.body.state).toBe('ready');
     // A write based on the old content is refused.
     const stale = await studioCall('POST', '/api/save', { path: 'evals/scratch.jsonl', content: '', base_sha256: file.body.sha256 });
     expect(stale.status).toBe(409);
