@@ -170,6 +170,14 @@ describe('datasets and experiments', () => {
       },
     ]);
     const id = await start({ dataset: 'mixed', repeat: 3, concurrency: 3 });
+    // Progress as server-sent events: the stream ends with the final summary.
+    const stream = await fetch(`${t.api}/experiments/${id}/events`);
+    expect(stream.headers.get('content-type')).toContain('text/event-stream');
+    const text = await stream.text();
+    expect(text).toMatch(/^event: progress\ndata: /);
+    const last = text.trim().split('\n\n').pop()!;
+    expect(last.startsWith('event: end\ndata: ')).toBe(true);
+    expect(JSON.parse(last.slice('event: end\ndata: '.length)).counts).toMatchObject({ total: 6, passed: 3, failed: 3 });
     const d = await finished(id);
     expect(d.counts).toMatchObject({ total: 6, passed: 3, failed: 3 });
     expect(d.aggregates.cases).toEqual([
