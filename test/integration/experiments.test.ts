@@ -121,6 +121,7 @@ describe('datasets and experiments', () => {
 
     // Dataset files are not code: no pending change, the same fingerprint.
     const after = await studioCall('GET', '/api/project');
+    expect(after.body.files).toEqual(expect.arrayContaining(['evals/scratch.jsonl', 'evals/support.jsonl']));
     expect(after.body.fingerprint).toBe(before.body.fingerprint);
     expect(after.body.pending_changes).toEqual([]);
     expect((await t.call('GET', '/datasets/nope')).status).toBe(404);
