@@ -109,8 +109,10 @@ async function direct(baseUrl: string, n: number, captured = false): Promise<num
       const i = next++;
       const client = runtimeClient(baseUrl);
       let state = '';
+      const metadata = captured ? { [RESERVED_CAPTURE_KEY]: { capture_token: `bench-${randomUUID()}` } } : undefined;
       const stream = client.sendMessageStream({
         message: { kind: 'message', role: 'user', messageId: randomUUID(), parts: [{ kind: 'text', text: TEXTS[i % TEXTS.length]! }] },
+        ...(metadata ? { metadata } : {}),
       });
       for await (const ev of stream) {
         const e = ev as { kind?: string; status?: { state?: string } };
