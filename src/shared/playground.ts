@@ -99,6 +99,9 @@ export const SessionSchema = z.object({
    * session. `branch_count`: the branches grouped under this session when it is a root. */
   branch_of: z.object({ session_id: z.string(), run_id: z.string(), root_session_id: z.string() }).nullable().optional(),
   branch_count: z.number().int().optional(),
+  /** The experiment whose case this hidden session runs (docs/playground-api.md, "Datasets and
+   * experiments"); null for any other session (an extension). GET /sessions leaves them out. */
+  experiment_id: z.string().nullable().optional(),
 });
 export type Session = z.infer<typeof SessionSchema>;
 

@@ -18,6 +18,10 @@ export const PLAYGROUND_ERRORS = {
   run_paused: 409,
   /** A save over a file that changed on disk since the editor opened it. */
   file_changed: 409,
+  /** POST /datasets of a name whose file exists. */
+  dataset_exists: 409,
+  /** Add to dataset with a case id the dataset already uses. */
+  dataset_case_exists: 409,
   unsupported_database_version: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
@@ -48,6 +52,6 @@ export class PlaygroundError extends Error {
   }
 }
 
-export function notFound(what: 'session' | 'run', id: string): PlaygroundError {
+export function notFound(what: 'session' | 'run' | 'dataset' | 'experiment', id: string): PlaygroundError {
   return new PlaygroundError('not_found', `no ${what} with id '${id}'`, { [`${what}_id`]: id });
 }

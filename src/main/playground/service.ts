@@ -7,7 +7,18 @@
 // the event loop and exactly one of them wins.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { CreateRunBody, CreateSessionBody, Page, TranscriptTurn, RunAccepted, RunDetail, RunEdit, RunSummary, Session } from '../../shared/playground.ts';
+import type {
+  CreateRunBody,
+  CreateSessionBody,
+  InputPart,
+  Page,
+  TranscriptTurn,
+  RunAccepted,
+  RunDetail,
+  RunEdit,
+  RunSummary,
+  Session,
+} from '../../shared/playground.ts';
 import { isActive } from '../../shared/playground.ts';
 import type { ResumeBody } from '../../shared/playground-requests.ts';
 import { conversation } from './conversation.ts';
@@ -232,12 +243,31 @@ export class PlaygroundService {
     }
   }
 
+  /** A run of an experiment's hidden session (docs/playground-api.md, "Datasets and
+   * experiments"): it continues the session's conversation like a send, and does not take the
+   * project's one active-run slot (spec 4.3 rule 2 governs interactive runs only). */
+  admitExperimentRun(sessionId: string, parts: readonly InputPart[], metadata: Record<string, unknown> | undefined): RunAccepted {
+    const input = inputToTagged(parts, this.o.blobs);
+    const run = {
+      session_id: sessionId,
+      parent_run_id: null,
+      origin: 'send' as const,
+      context_id: this.o.store.latestContextId(sessionId),
+      task_id: null,
+      input_parts: input.parts,
+      metadata: storableMetadata(metadata),
+      changed_files: [],
+      revision: null,
+    };
+    return this.admit(run, input.blobs, false);
+  }
+
   /** Inserts the run as `queued` with its first events and hands it to the executor.
    * Runs synchronously from the active-run check to the insert (see the header). */
-  admit(run: Omit<NewRun, 'run_id' | 'status' | 'created_at'>, blobs: StoredBlob[]): RunAccepted {
+  admit(run: Omit<NewRun, 'run_id' | 'status' | 'created_at'>, blobs: StoredBlob[], exclusive = true): RunAccepted {
     const row: NewRun = { ...run, run_id: newRunId(), status: INITIAL_RUN_STATE, created_at: new Date().toISOString() };
     this.o.store.transaction(() => {
-      this.assertNoActiveRun();
+      if (exclusive) this.assertNoActiveRun();
       this.o.store.insertRun(row);
       for (const b of blobs) this.o.store.linkBlob(row.run_id, b.sha256, b.size, row.created_at);
       this.o.store.touchSession(row.session_id, row.created_at);

@@ -44,6 +44,12 @@ import { ForkService } from '../playground/debug/fork.ts';
 import { BreakpointService } from '../playground/debug/breakpoints.ts';
 import { createBreakpointRoutes } from '../playground/http/breakpoint-routes.ts';
 import { PausedStateEditor } from '../playground/debug/edit.ts';
+import { ExperimentStore } from '../playground/experiments/store.ts';
+import { DatasetService } from '../playground/experiments/datasets.ts';
+import { ExperimentRunner } from '../playground/experiments/runner.ts';
+import { createExperimentRoutes } from '../playground/experiments/routes.ts';
+import { createJudge, modelEnv, modelSettings } from '../playground/experiments/judge.ts';
+import { saveProjectFile } from './project/save.ts';
 
 export interface StudioOptions {
   projectDir: string;
@@ -78,6 +84,8 @@ export interface RunningStudio {
     status(): SupervisorStatus | null;
     waitReady(timeoutMs: number): Promise<string | null>;
   };
+  /** Datasets and experiments (docs/playground-api.md): `agent-studio eval` drives them in-process. */
+  experiments: { datasets: DatasetService; runner: ExperimentRunner; store: ExperimentStore };
   /** Graceful stop: active runs end `interrupted`, reason `studio_shutdown`; the runtime
    * child is stopped; the store is closed. */
   close(): Promise<void>;
@@ -168,6 +176,22 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
   const watcher = new ProjectWatcher(projectDir, (files) => project.changed(files));
   const service = new PlaygroundService({ store, blobs, log, executor, logger });
   const playground = createPlaygroundRouter({ service, store, bus, log, logger });
+  const experimentStore = new ExperimentStore(store.db);
+  const datasets = new DatasetService({ projectDir, store, blobs, save: (rel, content, base) => saveProjectFile({ projectDir, project }, rel, content, base) });
+  const runner = new ExperimentRunner({
+    projectDir,
+    store,
+    experiments: experimentStore,
+    datasets,
+    service,
+    bus,
+    code: () => project.code(),
+    snapshot: () => project.snapshot(),
+    model: () => modelSettings(modelEnv(projectDir)),
+    judge: () => createJudge(modelEnv(projectDir)),
+    logger,
+  });
+  runner.recover();
   let closing = false;
 
   const app = express();
@@ -202,9 +226,10 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
   app.use(PLAYGROUND_PREFIX, createThreadStateRoutes(threadStates, new ForkService(store, service, runtimeClient)));
   app.use(PLAYGROUND_PREFIX, createBranchRoutes(new BranchService(store, blobs, service, threadStates, runtimeClient)));
   app.use(PLAYGROUND_PREFIX, createBreakpointRoutes({ breakpoints, service, store, editor: new PausedStateEditor(runtimeClient) }));
+  app.use(PLAYGROUND_PREFIX, createExperimentRoutes({ datasets, runner, experiments: experimentStore, service }));
   app.use(PLAYGROUND_PREFIX, playground.router);
   app.use(createConnectionRoutes(connection));
-  app.use(createStudioRoutes({ projectDir, project, runtimeStatus, store, blobs }));
+  app.use(createStudioRoutes({ projectDir, project, runtimeStatus, store, blobs, datasetDiagnostics: () => datasets.diagnostics() }));
   app.use(createStaticRouter(opts.rendererDir ?? path.join(repoRoot(), 'out', 'renderer'), opts.rendererDev));
   app.use(notFoundRoute);
   app.use(errorHandler(logger));
@@ -240,9 +265,11 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
       status: () => supervisor?.status() ?? null,
       waitReady: (ms) => runtime.waitReady(ms),
     },
+    experiments: { datasets, runner, store: experimentStore },
     close() {
       closed ??= (async () => {
         closing = true;
+        runner.shutdown();
         // Terminal events first, so open event streams deliver them and end by themselves.
         executor.shutdown();
         playground.endStreams();

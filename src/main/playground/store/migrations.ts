@@ -160,6 +160,58 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX session_branches_by_root ON session_branches(root_session_id);
     `,
   },
+  {
+    version: 9,
+    name: 'experiments',
+    sql: `
+      -- Experiments over datasets (docs/playground-api.md, "Datasets and experiments"): each
+      -- case x repeat runs in a hidden session of its own, marked with its experiment; such
+      -- sessions are left out of the session list and their runs out of the one-active-run check.
+      ALTER TABLE sessions ADD COLUMN experiment_id TEXT;
+      CREATE INDEX sessions_by_experiment ON sessions(experiment_id) WHERE experiment_id IS NOT NULL;
+      CREATE TABLE experiments (
+        experiment_id    TEXT PRIMARY KEY,
+        dataset          TEXT NOT NULL,
+        dataset_file     TEXT NOT NULL,
+        dataset_hash     TEXT NOT NULL,
+        status           TEXT NOT NULL,
+        reason           TEXT,
+        repeat_count     INTEGER NOT NULL,
+        concurrency      INTEGER NOT NULL,
+        cases_filter     TEXT,
+        tags_filter      TEXT,
+        code_fingerprint TEXT,
+        code_files       TEXT NOT NULL DEFAULT '{}',
+        model            TEXT NOT NULL,
+        changed_files    TEXT NOT NULL DEFAULT '[]',
+        created_at       TEXT NOT NULL,
+        started_at       TEXT,
+        ended_at         TEXT
+      );
+      CREATE INDEX experiments_by_dataset ON experiments(dataset, experiment_id);
+      -- One row per case x repeat, in dataset order (seq); JSON columns: tags, assertions, scores.
+      CREATE TABLE experiment_cases (
+        experiment_id TEXT NOT NULL REFERENCES experiments(experiment_id) ON DELETE CASCADE,
+        seq           INTEGER NOT NULL,
+        case_id       TEXT NOT NULL,
+        repeat_index  INTEGER NOT NULL,
+        description   TEXT,
+        tags          TEXT NOT NULL DEFAULT '[]',
+        input_preview TEXT NOT NULL DEFAULT '',
+        status        TEXT NOT NULL,
+        run_id        TEXT,
+        session_id    TEXT,
+        run_status    TEXT,
+        run_reason    TEXT,
+        error_code    TEXT,
+        duration_ms   INTEGER,
+        assertions    TEXT NOT NULL DEFAULT '[]',
+        scores        TEXT NOT NULL DEFAULT '[]',
+        message       TEXT,
+        PRIMARY KEY (experiment_id, seq)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /** The newest schema this build understands (bundle import refuses newer databases, spec 4.3 rule 7). */

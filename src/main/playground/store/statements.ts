@@ -12,9 +12,11 @@ const SESSION_COLUMNS = `s.session_id, s.title, s.created_at, s.updated_at,
   (SELECT json_extract(r.forked_from, '$.run_id') FROM runs r WHERE r.session_id = s.session_id AND r.forked_from IS NOT NULL ORDER BY r.run_id LIMIT 1) AS forked_from_run_id,
   (SELECT json_object('session_id', b.origin_session_id, 'run_id', b.origin_run_id, 'root_session_id', b.root_session_id)
     FROM session_branches b WHERE b.session_id = s.session_id) AS branch_of,
-  (SELECT COUNT(*) FROM session_branches b WHERE b.root_session_id = s.session_id) AS branch_count`;
+  (SELECT COUNT(*) FROM session_branches b WHERE b.root_session_id = s.session_id) AS branch_count,
+  s.experiment_id`;
 /** The sidebar lists root sessions: branches are grouped under theirs. */
-const NOT_A_BRANCH = 'NOT EXISTS (SELECT 1 FROM session_branches nb WHERE nb.session_id = s.session_id)';
+/** Nor are the hidden sessions of experiments (docs/playground-api.md, "Datasets and experiments"). */
+const NOT_A_BRANCH = 's.experiment_id IS NULL AND NOT EXISTS (SELECT 1 FROM session_branches nb WHERE nb.session_id = s.session_id)';
 /** A run input text of the session, or of one of its branches, that matches the bound pattern. */
 const INPUT_MATCHES = `EXISTS (SELECT 1 FROM runs r, json_each(r.input_parts) part WHERE (r.session_id = s.session_id
     OR r.session_id IN (SELECT sb.session_id FROM session_branches sb WHERE sb.root_session_id = s.session_id))
@@ -27,6 +29,7 @@ export function prepareStatements(db: Db) {
   const p = <T = unknown>(sql: string) => db.prepare<unknown[], T>(sql);
   return {
     insertSession: p('INSERT INTO sessions (session_id, title, created_at, updated_at) VALUES (?, ?, ?, ?)'),
+    insertExperimentSession: p('INSERT INTO sessions (session_id, title, created_at, updated_at, experiment_id) VALUES (?, ?, ?, ?, ?)'),
     getSession: p<Session>(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.session_id = ?`),
     listSessions: p<Session>(
       `SELECT ${SESSION_COLUMNS} FROM sessions s WHERE (? IS NULL OR s.session_id < ?) AND ${NOT_A_BRANCH} ORDER BY s.session_id DESC LIMIT ?`,
@@ -46,7 +49,10 @@ export function prepareStatements(db: Db) {
     deleteBlobRow: p('DELETE FROM blobs WHERE sha256 = ?'),
     insertBlob: p('INSERT OR IGNORE INTO blobs (sha256, size, created_at) VALUES (?, ?, ?)'),
     linkBlob: p('INSERT OR IGNORE INTO run_blobs (run_id, sha256) VALUES (?, ?)'),
-    activeRun: p<{ run_id: string }>(`SELECT run_id FROM runs WHERE status IN (${ACTIVE_SQL}) ORDER BY run_id LIMIT 1`),
+    // The one-active-run rule (spec 4.3 rule 2) counts interactive runs only: an experiment's
+    // runs (sessions with an experiment_id) coexist with them (docs/playground-api.md).
+    activeRun: p<{ run_id: string }>(`SELECT run_id FROM runs WHERE status IN (${ACTIVE_SQL})
+        AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = runs.session_id AND s.experiment_id IS NOT NULL) ORDER BY run_id LIMIT 1`),
     activeRuns: p<RunColumns>(`SELECT * FROM runs WHERE status IN (${ACTIVE_SQL}) ORDER BY run_id`),
     insertRun: p(`INSERT INTO runs (run_id, session_id, parent_run_id, origin, status, context_id, task_id, created_at,
         input_parts, metadata, changed_files, revision, forked_from, edited_state) VALUES (@run_id, @session_id, @parent_run_id, @origin, @status,
@@ -62,7 +68,8 @@ export function prepareStatements(db: Db) {
     /** A session's turns before one of its runs (a branch's shared beginning). */
     transcriptBefore: p<RunColumns>('SELECT * FROM runs WHERE session_id = ? AND (? IS NULL OR run_id > ?) AND run_id < ? ORDER BY run_id ASC LIMIT ?'),
     recentCompletedInputs: p<{ input_parts: string; created_at: string }>(
-      "SELECT input_parts, created_at FROM runs WHERE status = 'completed' AND imported_from IS NULL ORDER BY run_id DESC LIMIT ?",
+      `SELECT input_parts, created_at FROM runs WHERE status = 'completed' AND imported_from IS NULL
+        AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = runs.session_id AND s.experiment_id IS NOT NULL) ORDER BY run_id DESC LIMIT ?`,
     ),
     sessionTasks: p<{ run_id: string; task_id: string; created_at: string }>(
       'SELECT run_id, task_id, created_at FROM runs WHERE session_id = ? AND task_id IS NOT NULL ORDER BY run_id',

@@ -74,6 +74,11 @@ export class PlaygroundStore {
     return this.getSession(id)!;
   }
 
+  /** A hidden session running one case of an experiment (left out of listSessions). */
+  insertExperimentSession(id: string, title: string, experimentId: string, now: string): void {
+    this.stmts.insertExperimentSession.run(id, title, now, now, experimentId);
+  }
+
   getSession(id: string): Session | undefined {
     const row = this.stmts.getSession.get(id) as Session | undefined;
     return row ? decodeSession(row) : undefined;

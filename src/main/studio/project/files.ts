@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-const SHOWN = /\.(?:ts|tsx|mts|cts|js|mjs|cjs|jsx|json|md|txt|yaml|yml)$/;
+const SHOWN = /\.(?:ts|tsx|mts|cts|js|mjs|cjs|jsx|json|jsonl|md|txt|yaml|yml)$/;
 const SKIP_DIRS = new Set(['node_modules', 'out', 'dist', 'coverage', 'test-results']);
 /** Files larger than this are listed but not opened, saved or fingerprinted by content. */
 export { MAX_SOURCE_BYTES } from '../../../shared/studio-api.ts';
@@ -28,3 +28,7 @@ export function projectFiles(projectDir: string): string[] {
   walk(projectDir, '');
   return out.sort();
 }
+
+/** Dataset files (`evals/**`, docs/evaluation.md) are not agent code: a change to them neither
+ * reloads the runtime nor enters a run's code fingerprint. */
+export const isEvalsPath = (rel: string): boolean => rel === 'evals' || rel.startsWith('evals/');

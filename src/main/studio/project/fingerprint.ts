@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { MAX_SOURCE_BYTES, projectFiles } from './files.ts';
+import { isEvalsPath, MAX_SOURCE_BYTES, projectFiles } from './files.ts';
 
 export interface CodeSnapshot {
   /** sha256 over the sorted (path, file sha256) pairs. */
@@ -32,6 +32,7 @@ export class ProjectFingerprint {
   snapshot(store?: { has(sha256: string): boolean; put(bytes: Buffer): unknown }): CodeSnapshot {
     const files: Record<string, string> = {};
     for (const rel of projectFiles(this.projectDir)) {
+      if (isEvalsPath(rel)) continue; // datasets are not code (docs/evaluation.md)
       const abs = path.join(this.projectDir, rel);
       let st: fs.Stats;
       try {

@@ -11,6 +11,7 @@ import type { ProjectStatus } from '../../../shared/studio-api.ts';
 export type { ProjectStatus };
 import type { RuntimeHandle } from '../../playground/executor/runtime.ts';
 import { ProjectFingerprint, type CodeSnapshot } from './fingerprint.ts';
+import { isEvalsPath } from './files.ts';
 import { agentName } from '../../common/agent-name.ts';
 
 export class ProjectState {
@@ -63,7 +64,10 @@ export class ProjectState {
 
   /** The watcher saw `files` change: remember them, and apply them now unless a run is
    * active (then the next run's preparing phase applies them). */
-  changed(files: string[]): void {
+  changed(changedFiles: string[]): void {
+    // Dataset files are not agent code: editing them never reloads the runtime.
+    const files = changedFiles.filter((f) => !isEvalsPath(f));
+    if (files.length === 0) return;
     // A file whose content is what the runtime already loaded (a save with no change, or an
     // edit a run's preparing phase picked up before the watcher reported it) needs nothing.
     const now = this.fingerprint.snapshot();

@@ -4,7 +4,8 @@
 // loopback protection and error shape as the Playground API; not versioned.
 import fs from 'node:fs/promises';
 import { Router } from 'express';
-import { OperationError, projectFile, projectFileForWrite } from '../../common/project-file.ts';
+import { projectFile } from '../../common/project-file.ts';
+import { fileError, saveProjectFile } from './save.ts';
 import { jsonBody } from '../../http/json-body.ts';
 import { PlaygroundError } from '../../playground/errors.ts';
 import { sha256 } from '../source/analysis.ts';
@@ -14,6 +15,7 @@ import type { BlobStore } from '../../playground/store/blobs.ts';
 import type { PlaygroundStore } from '../../playground/store/store.ts';
 import type { ProjectState } from './state.ts';
 import type { RuntimeStatusReply } from '../../../shared/studio-api.ts';
+import type { DatasetDiagnostic } from '../../../shared/datasets.ts';
 
 export interface StudioRoutesOptions {
   projectDir: string;
@@ -21,14 +23,8 @@ export interface StudioRoutesOptions {
   store: PlaygroundStore;
   blobs: BlobStore;
   runtimeStatus: () => RuntimeStatusReply;
-}
-
-function fileError(err: unknown): Error {
-  if (err instanceof OperationError) {
-    if (err.code === 'NOT_FOUND') return new PlaygroundError('not_found', err.message);
-    return new PlaygroundError('forbidden_path', err.message);
-  }
-  return err as Error;
+  /** The problems of the project's dataset files (evals/*.jsonl), with file:line. */
+  datasetDiagnostics?: () => DatasetDiagnostic[];
 }
 
 export function createStudioRoutes(o: StudioRoutesOptions): Router {
@@ -42,7 +38,14 @@ export function createStudioRoutes(o: StudioRoutesOptions): Router {
   router.get('/api/project', async (_req, res, next) => {
     try {
       const code = o.project.code();
-      res.json({ ...o.project.status(), files: projectFiles(o.projectDir), fingerprint: code.fingerprint, file_sha256: code.files });
+      res.json({
+        ...o.project.status(),
+        files: projectFiles(o.projectDir),
+        fingerprint: code.fingerprint,
+        file_sha256: code.files,
+        // Beside the manifest's diagnostics, not among them: a bad dataset line never stops a run.
+        dataset_diagnostics: o.datasetDiagnostics?.() ?? [],
+      });
     } catch (err) {
       next(err);
     }
@@ -76,30 +79,7 @@ export function createStudioRoutes(o: StudioRoutesOptions): Router {
   router.post('/api/save', async (req, res, next) => {
     try {
       const body = SaveRequestSchema.parse(req.body ?? {});
-      const abs = await projectFileForWrite(o.projectDir, body.path).catch((err) => {
-        throw fileError(err);
-      });
-      const current = await fs.readFile(abs, 'utf8').catch(() => null);
-      if (body.base_sha256 && current !== null && sha256(current) !== body.base_sha256) {
-        throw new PlaygroundError(
-          'file_changed',
-          `${body.path} changed on disk since it was opened: reload it, or save again without base_sha256 to overwrite`,
-          {
-            path: body.path,
-            sha256: sha256(current),
-          },
-        );
-      }
-      // Temp file and rename: a crash never leaves half a file.
-      const tmp = `${abs}.${process.pid}.${Date.now()}.tmp`;
-      await fs.writeFile(tmp, body.content);
-      await fs.rename(tmp, abs).catch(async (err) => {
-        await fs.rm(tmp, { force: true });
-        throw err;
-      });
-      // Applied at once (the watcher would see it too, a moment later).
-      o.project.changed([body.path]);
-      res.json({ path: body.path, sha256: sha256(body.content), size: Buffer.byteLength(body.content) });
+      res.json(await saveProjectFile(o, body.path, body.content, body.base_sha256));
     } catch (err) {
       next(err);
     }

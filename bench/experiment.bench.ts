@@ -1,0 +1,129 @@
+// Experiment throughput (docs/performance.md, "Experiments"), in one run on the offline
+// scripted model (SCRIPTED_DELAY_MS=0): the same N messages (default 500)
+//  1. as an experiment of the headless studio over a dataset of N single-turn cases
+//     (each a real run: hidden session, executor, trace capture, event log, assertions), and
+//  2. sent straight to the same runtime child over A2A (`message/stream`, read to the end),
+//  3. the same with a capture token on each (the runtime's trace work and posts, which a
+//     studio run pays; the studio drops them as unknown),
+// both with the same concurrency (default 4). Target: the experiment at >= 0.8x the direct
+// throughput.
+// Usage: node bin/run-ts.mjs bench/experiment.bench.ts   (BENCH_CASES, BENCH_CONCURRENCY)
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import pino from 'pino';
+import { runtimeClient } from '../src/main/playground/executor/a2a.ts';
+import { RESERVED_CAPTURE_KEY } from '../src/shared/runtime-contract.ts';
+import { startStudio } from '../src/main/studio/studio.ts';
+import { REPO } from './load.ts';
+
+const CASES = Number(process.env.BENCH_CASES ?? 500);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
+const TEXTS = ['Where is my order ORD-23456?', 'I want a refund for order ORD-12345', 'How do I reset my password?', 'When will ORD-34567 arrive?'];
+
+async function main(): Promise<void> {
+  process.env.SCRIPTED_DELAY_MS = '0';
+  // A copy inside the repo (so 'agent-studio/sdk' resolves) holding the benchmark's dataset.
+  const dir = path.join(REPO, 'test/.tmp', `bench-experiment-${randomUUID().slice(0, 8)}`);
+  fs.cpSync(path.join(REPO, 'examples/support-desk'), dir, { recursive: true, filter: (s) => !s.includes('.agent-studio') && !s.endsWith('.env') });
+  const lines = Array.from({ length: CASES }, (_, i) =>
+    JSON.stringify({ id: `case-${i}`, input: { text: TEXTS[i % TEXTS.length] }, expected: { assertions: [{ type: 'final_state', state: 'completed' }] } }),
+  );
+  fs.writeFileSync(path.join(dir, 'evals', 'bench.jsonl'), `${lines.join('\n')}\n`);
+  const dataDir = path.join(dir, '.agent-studio', 'studio');
+  const studio = await startStudio({ projectDir: dir, port: 0, dataDir, logger: pino({ level: 'warn' }) });
+  try {
+    const baseUrl = await studio.runtime.waitReady(120_000);
+    if (!baseUrl) throw new Error('the runtime did not start');
+    const { runner, store } = studio.experiments;
+
+    // Warm-up: a few turns straight and one small experiment, so both sides run warm code.
+    await direct(baseUrl, 8);
+    await experiment(runner, store, ['case-0', 'case-1', 'case-2', 'case-3']);
+
+    const t1 = Date.now();
+    const e = await experiment(runner, store, null);
+    const expMs = Date.now() - t1;
+    const t2 = Date.now();
+    const failures = await direct(baseUrl, CASES);
+    const directMs = Date.now() - t2;
+
+    // 3. The same, each with a capture token the studio does not know: the runtime does all its
+    // trace work and posts it (the studio answers 404 and drops it).
+    const t3 = Date.now();
+    await direct(baseUrl, CASES, true);
+    const capturedMs = Date.now() - t3;
+    const expRate = (CASES / expMs) * 1000;
+    const directRate = (CASES / directMs) * 1000;
+    console.log(
+      `experiment: ${CASES} cases, concurrency ${CONCURRENCY}: ${(expMs / 1000).toFixed(1)} s, ${expRate.toFixed(1)} cases/s (${e.passed} passed, ${e.other} other)`,
+    );
+    console.log(
+      `direct A2A: ${CASES} messages, concurrency ${CONCURRENCY}: ${(directMs / 1000).toFixed(1)} s, ${directRate.toFixed(1)} msgs/s (${failures} not completed)`,
+    );
+    console.log(`direct A2A with trace capture on: ${(capturedMs / 1000).toFixed(1)} s, ${((CASES / capturedMs) * 1000).toFixed(1)} msgs/s`);
+    console.log(`ratio: ${(expRate / directRate).toFixed(2)}x (target >= 0.8x)`);
+    // Where an experiment run's time goes: admitted -> invoking (queue, prepare, connect) and
+    // invoking -> ended (the runtime's answer, its trace capture and evaluators).
+    const api = `${studio.url}api/playground/v1`;
+    const sample = store.allCases(e.id).slice(0, 100);
+    let before = 0;
+    let exec = 0;
+    for (const c of sample) {
+      const run = (await (await fetch(`${api}/runs/${c.run_id}`)).json()) as { created_at: string; started_at: string; ended_at: string };
+      before += Date.parse(run.started_at) - Date.parse(run.created_at);
+      exec += Date.parse(run.ended_at) - Date.parse(run.started_at);
+    }
+    console.log(
+      `experiment runs (mean of ${sample.length}): ${(before / sample.length).toFixed(0)} ms admitted -> invoking, ${(exec / sample.length).toFixed(0)} ms invoking -> ended`,
+    );
+  } finally {
+    await studio.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function experiment(
+  runner: Awaited<ReturnType<typeof startStudio>>['experiments']['runner'],
+  store: Awaited<ReturnType<typeof startStudio>>['experiments']['store'],
+  cases: string[] | null,
+): Promise<{ id: string; passed: number; other: number }> {
+  const { experiment_id } = runner.start({ dataset: 'bench', concurrency: CONCURRENCY, ...(cases ? { cases } : {}) });
+  for (;;) {
+    const e = store.get(experiment_id)!;
+    if (e.status !== 'running') {
+      const c = store.counts(experiment_id);
+      return { id: experiment_id, passed: c.passed, other: c.total - c.passed };
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** `n` messages to the runtime over A2A message/stream, `CONCURRENCY` at a time, each read to
+ * its end; answers how many did not complete. */
+async function direct(baseUrl: string, n: number, captured = false): Promise<number> {
+  let next = 0;
+  let bad = 0;
+  const worker = async () => {
+    while (next < n) {
+      const i = next++;
+      const client = runtimeClient(baseUrl);
+      let state = '';
+      const metadata = captured ? { [RESERVED_CAPTURE_KEY]: { capture_token: `bench-${randomUUID()}` } } : undefined;
+      const stream = client.sendMessageStream({
+        message: { kind: 'message', role: 'user', messageId: randomUUID(), parts: [{ kind: 'text', text: TEXTS[i % TEXTS.length]! }] },
+        ...(metadata ? { metadata } : {}),
+      });
+      for await (const ev of stream) {
+        const e = ev as { kind?: string; status?: { state?: string } };
+        if (e.kind === 'status-update' || e.kind === 'task') state = e.status?.state ?? state;
+      }
+      if (state !== 'completed') bad += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return bad;
+}
+
+await main();
+process.exit(0);

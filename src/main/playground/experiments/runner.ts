@@ -1,0 +1,301 @@
+// Runs an experiment (docs/playground-api.md, "Datasets and experiments"): every selected case
+// x repeat as real runs of the runtime child, each in a hidden session of its own (its history
+// turns first, then its input), at most `concurrency` cases at a time; the assertions are
+// checked when a case's last run ends. The experiment is pinned to the code it started with:
+// before each case and after each run the project's code fingerprint is compared with the
+// recorded one, and a change stops it (`cancelled`, reason `code_changed`).
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { Assertion, DatasetCase } from '../../../shared/datasets.ts';
+import type { CreateExperimentBody, ExperimentAccepted, ModelSettings } from '../../../shared/experiments.ts';
+import { CreateExperimentBodySchema } from '../../../shared/experiments.ts';
+import { TERMINAL_STATES, type RunStatus } from '../../../shared/playground.ts';
+import { PlaygroundError } from '../errors.ts';
+import type { EventBus } from '../events/bus.ts';
+import { checkAssertions, type Judge } from '../evals/assertions.ts';
+import { newSessionId } from '../ids.ts';
+import type { PlaygroundService } from '../service.ts';
+import { previewOf, type PlaygroundStore, type RunRecord } from '../store/store.ts';
+import { changedCodeFiles } from './compare.ts';
+import type { DatasetService } from './datasets.ts';
+import type { CasePatch, ExperimentStore } from './store.ts';
+import { monotonicFactory } from 'ulid';
+
+const nextId = monotonicFactory();
+export const newExperimentId = (): string => `exp_${nextId()}`;
+
+export interface RunnerOptions {
+  projectDir: string;
+  store: PlaygroundStore;
+  experiments: ExperimentStore;
+  datasets: DatasetService;
+  service: PlaygroundService;
+  bus: EventBus;
+  /** The project's code now (evals/ left out), and a snapshot that keeps its files as blobs. */
+  code: () => { fingerprint: string; files: Record<string, string> };
+  snapshot: () => { fingerprint: string; files: Record<string, string> };
+  model: () => ModelSettings;
+  judge: () => Judge | null;
+  logger: Logger;
+}
+
+interface Item {
+  seq: number;
+  c: DatasetCase;
+}
+
+interface Live {
+  id: string;
+  fingerprint: string;
+  files: Record<string, string>;
+  stopped: boolean;
+  runs: Set<string>;
+}
+
+/** A case with no assertions passes when its run did not fail. */
+const DEFAULT_ASSERTIONS: Assertion[] = [{ type: 'final_state', state: 'completed' }];
+const CASE_END: readonly RunStatus[] = ['completed', 'input_required'];
+
+export class ExperimentRunner {
+  private readonly live = new Map<string, Live>();
+
+  constructor(private readonly o: RunnerOptions) {}
+
+  /** Experiments an earlier studio left running end `cancelled`, reason `studio_shutdown`. */
+  recover(): void {
+    for (const e of this.o.experiments.running())
+      if (!this.live.has(e.experiment_id)) this.o.experiments.finish(e.experiment_id, 'cancelled', 'studio_shutdown');
+  }
+
+  start(raw: CreateExperimentBody): ExperimentAccepted {
+    const body = CreateExperimentBodySchema.parse(raw);
+    const dataset = this.o.datasets.get(body.dataset);
+    if (body.cases) {
+      const known = new Set(dataset.cases.map((c) => c.id));
+      const unknown = body.cases.filter((id) => !known.has(id));
+      if (unknown.length)
+        throw new PlaygroundError('not_found', `the dataset ${dataset.name} has no case ${unknown.map((u) => `"${u}"`).join(', ')}`, { cases: unknown });
+    }
+    const wanted = body.cases ? new Set(body.cases) : null;
+    const selected = dataset.cases.filter((c) => (!wanted || wanted.has(c.id)) && (!body.tags || body.tags.some((t) => c.tags?.includes(t))));
+    if (selected.length === 0) {
+      throw new PlaygroundError('invalid_request', `the dataset ${dataset.name} has no ${body.tags || body.cases ? 'selected ' : ''}cases`, {
+        dataset: dataset.name,
+        diagnostics: dataset.diagnostics.length,
+      });
+    }
+    const code = this.o.snapshot();
+    const id = newExperimentId();
+    const now = new Date().toISOString();
+    const rows = selected.flatMap((c) =>
+      Array.from({ length: body.repeat }, (_, repeat) => ({
+        case_id: c.id,
+        repeat,
+        description: c.description ?? null,
+        tags: c.tags ?? [],
+        input_preview: casePreview(c),
+      })),
+    );
+    this.o.experiments.insert(
+      {
+        experiment_id: id,
+        dataset: dataset.name,
+        dataset_file: dataset.file,
+        dataset_hash: dataset.hash,
+        status: 'running',
+        reason: null,
+        repeat: body.repeat,
+        concurrency: body.concurrency,
+        cases_filter: body.cases ?? null,
+        tags_filter: body.tags ?? null,
+        code_fingerprint: code.fingerprint,
+        code_files: code.files,
+        model: this.o.model(),
+        changed_files: [],
+        created_at: now,
+        started_at: now,
+        ended_at: null,
+      },
+      rows,
+    );
+    const live: Live = { id, fingerprint: code.fingerprint, files: code.files, stopped: false, runs: new Set() };
+    this.live.set(id, live);
+    const items: Item[] = selected.flatMap((c) => Array.from({ length: body.repeat }, () => c)).map((c, i) => ({ seq: i + 1, c }));
+    const judge = this.o.judge();
+    void this.drive(live, items, body.concurrency, judge);
+    return { experiment_id: id, status: 'running' };
+  }
+
+  isRunning(id: string): boolean {
+    return this.live.has(id);
+  }
+
+  /** Stops a running experiment: pending cases and running runs are cancelled. */
+  stop(id: string, reason: string, changedFiles: string[] = []): boolean {
+    const live = this.live.get(id);
+    if (!live) return this.o.experiments.finish(id, 'cancelled', reason, changedFiles);
+    if (live.stopped) return false;
+    live.stopped = true;
+    const ended = this.o.experiments.finish(id, 'cancelled', reason, changedFiles);
+    for (const runId of live.runs) {
+      try {
+        this.o.service.cancelRun(runId);
+      } catch {
+        // already gone
+      }
+    }
+    this.o.logger.info({ experiment_id: id, reason, changed_files: changedFiles }, 'experiment stopped');
+    return ended;
+  }
+
+  /** Studio shutdown: running experiments end `cancelled`, reason `studio_shutdown`. */
+  shutdown(): void {
+    for (const id of [...this.live.keys()]) this.stop(id, 'studio_shutdown');
+  }
+
+  private async drive(live: Live, items: Item[], concurrency: number, judge: Judge | null): Promise<void> {
+    let next = 0;
+    const worker = async () => {
+      while (!live.stopped && next < items.length) {
+        const item = items[next++]!;
+        try {
+          await this.runCase(live, item, judge);
+        } catch (err) {
+          this.o.logger.warn({ err: (err as Error).message, experiment_id: live.id, case_id: item.c.id }, 'an experiment case failed to run');
+          this.o.experiments.updateCase(live.id, item.seq, { status: 'error', message: (err as Error).message });
+        }
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+      if (!live.stopped) this.o.experiments.finish(live.id, 'completed', null);
+    } catch (err) {
+      this.o.logger.error({ err, experiment_id: live.id }, 'experiment failed');
+      this.o.experiments.finish(live.id, 'failed', 'internal_error');
+    } finally {
+      this.live.delete(live.id);
+    }
+  }
+
+  /** Stops the experiment when the code differs from the one it started with. */
+  private codeMoved(live: Live, files: Record<string, string> | null): boolean {
+    if (live.stopped) return true;
+    const now = files ?? this.o.code().files;
+    const changed = changedCodeFiles(live.files, now).map((f) => f.path);
+    if (changed.length === 0) return false;
+    this.stop(live.id, 'code_changed', changed);
+    return true;
+  }
+
+  private async runCase(live: Live, item: Item, judge: Judge | null): Promise<void> {
+    const { c, seq } = item;
+    if (this.codeMoved(live, null)) return;
+    const sessionId = newSessionId();
+    const now = new Date().toISOString();
+    this.o.store.insertExperimentSession(sessionId, `${c.id} (${live.id})`, live.id, now);
+    this.o.experiments.updateCase(live.id, seq, { status: 'running', session_id: sessionId });
+    for (const [i, turn] of (c.history ?? []).entries()) {
+      const run = await this.runTurn(live, sessionId, turn);
+      if (!run) return;
+      if (run.code_files && this.codeMoved(live, run.code_files)) return;
+      if (!CASE_END.includes(run.status)) {
+        this.o.experiments.updateCase(live.id, seq, {
+          status: 'error',
+          run_id: run.run_id,
+          run_status: run.status,
+          run_reason: run.reason,
+          message: `history turn ${i + 1} ended ${run.status}${run.reason ? ` (${run.reason})` : ''}`,
+        });
+        return;
+      }
+    }
+    const run = await this.runTurn(live, sessionId, c.input, (runId) => this.o.experiments.updateCase(live.id, seq, { run_id: runId }));
+    if (!run) return;
+    if (run.code_files && this.codeMoved(live, run.code_files)) return;
+    const outcome = {
+      status: run.status,
+      reason: run.reason,
+      error_code: errorCodeOf(run),
+      output_parts: run.output_parts,
+      duration_ms: run.started_at && run.ended_at ? Date.parse(run.ended_at) - Date.parse(run.started_at) : null,
+      scores: run.scores,
+    };
+    const list = c.expected?.assertions ?? (c.expected?.output ? [{ type: 'matches_reference' as const }] : DEFAULT_ASSERTIONS);
+    const assertions = await checkAssertions(list, outcome, {
+      reference: c.expected?.output,
+      readSchemaFile: (file) => this.readSchema(file),
+      judge,
+    });
+    const failed = assertions.some((a) => a.status === 'fail' || a.status === 'error');
+    const patch: CasePatch = {
+      status: failed ? 'failed' : 'passed',
+      run_status: run.status,
+      run_reason: run.reason,
+      error_code: outcome.error_code,
+      duration_ms: outcome.duration_ms,
+      assertions,
+      scores: run.scores,
+    };
+    this.o.experiments.updateCase(live.id, seq, patch);
+  }
+
+  /** Sends one turn on the case's session and waits for its run to end; null when the
+   * experiment stopped meanwhile. */
+  private async runTurn(live: Live, sessionId: string, input: DatasetCase['input'], onRun?: (runId: string) => void): Promise<RunRecord | null> {
+    if (live.stopped) return null;
+    const parts = this.o.datasets.requestParts(input);
+    const accepted = this.o.service.admitExperimentRun(sessionId, parts, input.metadata);
+    live.runs.add(accepted.run_id);
+    onRun?.(accepted.run_id);
+    try {
+      await this.ended(accepted.run_id);
+    } finally {
+      live.runs.delete(accepted.run_id);
+    }
+    if (live.stopped) return null;
+    return this.o.store.getRun(accepted.run_id) ?? null;
+  }
+
+  /** Resolves when the run's terminal status event is appended (or it already ended). */
+  private ended(runId: string): Promise<void> {
+    return new Promise((resolve) => {
+      const off = this.o.bus.subscribe(runId, (e) => {
+        if (!e.terminal) return;
+        off();
+        setImmediate(resolve);
+      });
+      const row = this.o.store.getRun(runId);
+      if (row && TERMINAL_STATES.includes(row.status)) {
+        off();
+        resolve();
+      }
+    });
+  }
+
+  /** A `json_schema` assertion's `schema_file`: a project file, read from disk. */
+  private readSchema(file: string): Record<string, unknown> | null {
+    const root = path.resolve(this.o.projectDir);
+    const abs = path.resolve(root, file);
+    if (!abs.startsWith(root + path.sep)) return null;
+    try {
+      const v = JSON.parse(fs.readFileSync(abs, 'utf8')) as unknown;
+      return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+    } catch {
+      return null;
+    }
+  }
+}
+
+function errorCodeOf(run: RunRecord): string | null {
+  for (const p of run.output_parts) if (p.kind === 'error' && p.code) return p.code;
+  return null;
+}
+
+/** The case's input on one line: its text, else its first DataPart's JSON. */
+function casePreview(c: DatasetCase): string {
+  const text = c.input.text ?? c.input.parts?.flatMap((p) => (p.kind === 'text' ? [p.text] : [])).join(' ');
+  if (text) return previewOf([{ kind: 'text', text }]) ?? text;
+  const data = c.input.parts?.find((p) => p.kind === 'data');
+  return data && data.kind === 'data' ? JSON.stringify(data.data).slice(0, 120) : c.id;
+}
