@@ -19,6 +19,7 @@ import './styles/conversation.css';
 import './styles/inspector.css';
 import './styles/source.css';
 import './styles/compare.css';
+import './styles/evals.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {

@@ -11,6 +11,7 @@ import { formatTime, shortId } from '../../lib/format.ts';
 import { useUi } from '../../state/ui.ts';
 import { StatusBadge } from '../StatusBadge.tsx';
 import { PartsView } from './Parts.tsx';
+import { AddToDataset } from '../evals/AddToDataset.tsx';
 
 const ORIGIN: Record<TranscriptTurn['origin'], string> = { send: 'You', resume: 'Your reply', rerun: 'Rerun' };
 
@@ -46,6 +47,7 @@ function AgentSide({ turn }: { turn: TranscriptTurn }) {
         <button type="button" className="linkbtn small" onClick={() => sessionId && selectRun(sessionId, turn.run_id)} data-testid="turn-open-run">
           timeline of {shortId(turn.run_id)}
         </button>
+        {isActive(turn.status) ? null : <AddToDataset runId={turn.run_id} small />}
       </span>
       {isActive(turn.status) ? (
         <p className="muted">Working… open the timeline to watch it live.</p>
