@@ -22,7 +22,7 @@ export const evalKeys = {
   dataset: (name: string) => ['datasets', name] as const,
   experiments: (dataset: string | null) => ['experiments', 'list', dataset ?? ''] as const,
   experiment: (id: string) => ['experiments', 'one', id] as const,
-  cases: (id: string) => ['experiments', 'cases', id] as const,
+  cases: (id: string, status: string) => ['experiments', 'cases', id, status] as const,
   compare: (left: string, right: string) => ['experiments', 'compare', left, right] as const,
 };
 
@@ -99,11 +99,13 @@ export function useExperiment(id: string | null) {
 }
 
 /** Every case result of an experiment (pages of 500), filtered in the view: 10,000 rows are
- * a few MB and a virtualised table shows them; refreshed while the experiment runs. */
-export function useExperimentCases(id: string | null, isRunning: boolean) {
+ * a few MB and a virtualised table shows them; refreshed while the experiment runs, and read
+ * once more when it ends (the status is in the key). */
+export function useExperimentCases(id: string | null, status: string | undefined) {
+  const isRunning = status === 'running';
   return useQuery({
-    queryKey: evalKeys.cases(id ?? ''),
-    enabled: id !== null,
+    queryKey: evalKeys.cases(id ?? '', status ?? ''),
+    enabled: id !== null && status !== undefined,
     queryFn: async ({ signal }): Promise<ExperimentCase[]> => {
       const all: ExperimentCase[] = [];
       let cursor: string | null = null;

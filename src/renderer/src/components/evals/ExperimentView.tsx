@@ -172,7 +172,7 @@ function Filters({
 export function ExperimentView({ id }: { id: string }) {
   const q = useExperiment(id);
   const e = q.data;
-  const cases = useExperimentCases(id, e?.status === 'running');
+  const cases = useExperimentCases(id, e?.status);
   const trend = useExperiments(e?.dataset ?? null);
   const openExperiment = useUi((s) => s.openExperiment);
   const [show, setShow] = useState<Show>('all');
