@@ -1,151 +1,104 @@
-// Scrolling the 10,000 case results of an experiment in the studio's Evals view (a virtualised
-// table, each row with a mark per assertion and its scores), in Debian's Chromium, with the
-// method of bench/transcript.bench.ts: the studio serves the built renderer over a seeded
-// Playground store, the table is scrolled top to bottom one step per animation frame, and the
-// frame times recorded. Target: p95 frame time under 20 ms.
-// Needs the built renderer (npm run build:renderer) and /usr/bin/chromium.
-// Usage: node bin/run-ts.mjs bench/experiment.bench.ts
+// Experiment throughput (docs/performance.md, "Experiments"), in one run on the offline
+// scripted model (SCRIPTED_DELAY_MS=0): the same N messages (default 500)
+//  1. as an experiment of the headless studio over a dataset of N single-turn cases
+//     (each a real run: hidden session, executor, trace capture, event log, assertions), and
+//  2. sent straight to the same runtime child over A2A (`message/stream`, read to the end),
+// both with the same concurrency (default 4). Target: the experiment at >= 0.8x the direct
+// throughput.
+// Usage: node bin/run-ts.mjs bench/experiment.bench.ts   (BENCH_CASES, BENCH_CONCURRENCY)
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { chromium, type Page } from 'playwright-core';
-import { newExperimentId } from '../src/main/playground/experiments/runner.ts';
-import { ExperimentStore } from '../src/main/playground/experiments/store.ts';
-import { PlaygroundStore } from '../src/main/playground/store/store.ts';
+import { runtimeClient } from '../src/main/playground/executor/a2a.ts';
 import { startStudio } from '../src/main/studio/studio.ts';
 import { REPO } from './load.ts';
 
-const CASES = 10_000;
-const STEP_PX = 120;
-const TARGET_P95_MS = 20;
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CASES = Number(process.env.BENCH_CASES ?? 500);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
+const TEXTS = ['Where is my order ORD-23456?', 'I want a refund for order ORD-12345', 'How do I reset my password?', 'When will ORD-34567 arrive?'];
 
-const SCROLL_SCRIPT = `(selector, step) => new Promise((resolve) => {
-  const el = document.querySelector(selector);
-  const frames = [];
-  let last = performance.now();
-  const tick = (now) => {
-    frames.push(now - last);
-    last = now;
-    if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) return resolve(frames.slice(1));
-    el.scrollTop += step;
-    requestAnimationFrame(tick);
-  };
-  el.scrollTop = 0;
-  requestAnimationFrame((now) => { last = now; requestAnimationFrame(tick); });
-})`;
-
-function scrollFrames(page: Page, selector: string): Promise<number[]> {
-  return page.evaluate(`(${SCROLL_SCRIPT})(${JSON.stringify(selector)}, ${STEP_PX})`) as Promise<number[]>;
-}
-
-function summary(frames: number[]): { p50: number; p95: number; max: number; n: number } {
-  const s = [...frames].sort((a, b) => a - b);
-  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))];
-  return { p50: at(0.5), p95: at(0.95), max: s[s.length - 1], n: frames.length };
-}
-
-/** A finished experiment of CASES cases: one in seven failed, three assertions and two scores each. */
-function seed(dataDir: string): string {
-  const store = PlaygroundStore.open(path.join(dataDir, 'playground.sqlite'));
-  const experiments = new ExperimentStore(store.db);
-  const id = newExperimentId();
-  const now = new Date().toISOString();
-  const tags = ['refunds', 'orders', 'tickets', 'smalltalk'];
-  experiments.insert(
-    {
-      experiment_id: id,
-      dataset: 'bench',
-      dataset_file: 'evals/bench.jsonl',
-      dataset_hash: '0'.repeat(64),
-      status: 'running',
-      reason: null,
-      repeat: 1,
-      concurrency: 4,
-      cases_filter: null,
-      tags_filter: null,
-      code_fingerprint: '1'.repeat(64),
-      code_files: {},
-      model: { provider: 'offline', model: null, base_url_host: null, real: false },
-      changed_files: [],
-      created_at: now,
-      started_at: now,
-      ended_at: null,
-    },
-    Array.from({ length: CASES }, (_, i) => ({
-      case_id: `case-${String(i).padStart(5, '0')}`,
-      repeat: 0,
-      description: `Bench case ${i}`,
-      tags: [tags[i % tags.length]],
-      input_preview: `Where is my order ORD-${10000 + i}? It was due last week.`,
-    })),
+async function main(): Promise<void> {
+  process.env.SCRIPTED_DELAY_MS = '0';
+  // A copy inside the repo (so 'agent-studio/sdk' resolves) holding the benchmark's dataset.
+  const dir = path.join(REPO, 'test/.tmp', `bench-experiment-${randomUUID().slice(0, 8)}`);
+  fs.cpSync(path.join(REPO, 'examples/support-desk'), dir, { recursive: true, filter: (s) => !s.includes('.agent-studio') && !s.endsWith('.env') });
+  const lines = Array.from({ length: CASES }, (_, i) =>
+    JSON.stringify({ id: `case-${i}`, input: { text: TEXTS[i % TEXTS.length] }, expected: { assertions: [{ type: 'final_state', state: 'completed' }] } }),
   );
-  store.db.transaction(() => {
-    for (let i = 0; i < CASES; i++) {
-      const failed = i % 7 === 3;
-      experiments.updateCase(id, i + 1, {
-        status: failed ? 'failed' : 'passed',
-        run_status: 'completed',
-        duration_ms: 40 + (i % 200),
-        assertions: [
-          { type: 'text_contains', label: 'text_contains "order"', status: 'pass', message: '' },
-          {
-            type: 'json_path_equals',
-            label: '$.status = "shipped"',
-            status: failed ? 'fail' : 'pass',
-            message: failed ? '$.status is "pending", expected "shipped"' : '',
-          },
-          { type: 'latency_under', label: 'latency < 2000 ms', status: 'pass', message: '' },
-        ],
-        scores: [
-          { evaluator: 'tone', score: (i % 10) / 10 },
-          { evaluator: 'grounded', score: failed ? 0 : 1 },
-        ],
-      });
-    }
-  })();
-  experiments.finish(id, 'completed', null);
-  store.close();
-  return id;
-}
-
-async function main() {
-  if (!fs.existsSync(path.join(REPO, 'out/renderer/index.html'))) throw new Error('build the renderer first: npm run build:renderer');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-experiment-'));
-  const id = seed(dataDir);
-  const studio = await startStudio({ projectDir: path.join(REPO, 'examples/support-desk'), dataDir, logger: pino({ level: 'silent' }), runtimeCommand: false });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-dev-shm-usage'],
-  });
+  fs.writeFileSync(path.join(dir, 'evals', 'bench.jsonl'), `${lines.join('\n')}\n`);
+  const dataDir = path.join(dir, '.agent-studio', 'studio');
+  const studio = await startStudio({ projectDir: dir, port: 0, dataDir, logger: pino({ level: 'warn' }) });
   try {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    const t0 = performance.now();
-    await page.goto(`${studio.url}#/evals?experiment=${id}`);
-    await page.locator(`[data-testid="case-results"][data-rows="${CASES}"]`).waitFor({ timeout: 120_000 });
-    await page.getByTestId('case-row').first().waitFor();
-    const ready = performance.now() - t0;
-    const nodes = (await page.evaluate("document.querySelectorAll('*').length")) as number;
-    const all = summary(await scrollFrames(page, '[data-testid="case-scroll"]'));
-    await page.getByTestId('filter-failures').click();
-    await page.locator('[data-testid="case-results"][data-rows]:not([data-rows="10000"])').waitFor();
-    const failures = summary(await scrollFrames(page, '[data-testid="case-scroll"]'));
+    const baseUrl = await studio.runtime.waitReady(120_000);
+    if (!baseUrl) throw new Error('the runtime did not start');
+    const { runner, store } = studio.experiments;
 
-    const f = (n: number) => n.toFixed(1);
-    console.log(`machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, chromium headless (no GPU), node ${process.version}`);
-    console.log(`experiment of ${CASES} case results, shown in ${ready.toFixed(0)} ms (10,000 rows read in pages of 500), ${nodes} DOM elements`);
+    // Warm-up: a few turns straight and one small experiment, so both sides run warm code.
+    await direct(baseUrl, 8);
+    await experiment(runner, store, ['case-0', 'case-1', 'case-2', 'case-3']);
+
+    const t1 = Date.now();
+    const e = await experiment(runner, store, null);
+    const expMs = Date.now() - t1;
+    const t2 = Date.now();
+    const failures = await direct(baseUrl, CASES);
+    const directMs = Date.now() - t2;
+
+    const expRate = (CASES / expMs) * 1000;
+    const directRate = (CASES / directMs) * 1000;
     console.log(
-      `all cases, scrolled top to bottom at ${STEP_PX} px per frame: p50 ${f(all.p50)} ms, p95 ${f(all.p95)} ms, max ${f(all.max)} ms (${all.n} frames)`,
+      `experiment: ${CASES} cases, concurrency ${CONCURRENCY}: ${(expMs / 1000).toFixed(1)} s, ${expRate.toFixed(1)} cases/s (${e.passed} passed, ${e.other} other)`,
     );
-    console.log(`failures only: p50 ${f(failures.p50)} ms, p95 ${f(failures.p95)} ms, max ${f(failures.max)} ms (${failures.n} frames)`);
-    console.log(`target p95 < ${TARGET_P95_MS} ms: ${all.p95 < TARGET_P95_MS && failures.p95 < TARGET_P95_MS ? 'met' : 'NOT met'}`);
+    console.log(
+      `direct A2A: ${CASES} messages, concurrency ${CONCURRENCY}: ${(directMs / 1000).toFixed(1)} s, ${directRate.toFixed(1)} msgs/s (${failures} not completed)`,
+    );
+    console.log(`ratio: ${(expRate / directRate).toFixed(2)}x (target >= 0.8x)`);
   } finally {
-    await browser.close();
     await studio.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
+async function experiment(
+  runner: Awaited<ReturnType<typeof startStudio>>['experiments']['runner'],
+  store: Awaited<ReturnType<typeof startStudio>>['experiments']['store'],
+  cases: string[] | null,
+): Promise<{ passed: number; other: number }> {
+  const { experiment_id } = runner.start({ dataset: 'bench', concurrency: CONCURRENCY, ...(cases ? { cases } : {}) });
+  for (;;) {
+    const e = store.get(experiment_id)!;
+    if (e.status !== 'running') {
+      const c = store.counts(experiment_id);
+      return { passed: c.passed, other: c.total - c.passed };
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** `n` messages to the runtime over A2A message/stream, `CONCURRENCY` at a time, each read to
+ * its end; answers how many did not complete. */
+async function direct(baseUrl: string, n: number): Promise<number> {
+  let next = 0;
+  let bad = 0;
+  const worker = async () => {
+    while (next < n) {
+      const i = next++;
+      const client = runtimeClient(baseUrl);
+      let state = '';
+      const stream = client.sendMessageStream({
+        message: { kind: 'message', role: 'user', messageId: randomUUID(), parts: [{ kind: 'text', text: TEXTS[i % TEXTS.length]! }] },
+      });
+      for await (const ev of stream) {
+        const e = ev as { kind?: string; status?: { state?: string } };
+        if (e.kind === 'status-update' || e.kind === 'task') state = e.status?.state ?? state;
+      }
+      if (state !== 'completed') bad += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return bad;
+}
+
 await main();
+process.exit(0);

@@ -5,6 +5,7 @@
 //   agent-studio runtime keys new NAME
 //   agent-studio runtime migrate [--project DIR] [--data-dir DIR] [--dry-run]
 //   agent-studio serve   --project DIR [--port N] [--data-dir DIR]
+//   agent-studio eval    --project DIR [--dataset NAME] [--baseline FILE|last] [--repeat N] [--concurrency N] [--out DIR]
 //   agent-studio start   (npm start: Electron when its binary exists, else `serve` on the example)
 import { UsageError } from './cli-args.ts';
 
@@ -39,6 +40,12 @@ commands:
   serve --project DIR [--port N] [--data-dir DIR]
       the studio with no Electron: Playground API and renderer on 127.0.0.1
       --port defaults to 4280; --data-dir to DIR/.agent-studio/studio
+  eval --project DIR [--dataset NAME] [--baseline FILE|last] [--repeat N] [--concurrency N]
+       [--out DIR] [--data-dir DIR]
+      run the project's datasets (evals/*.jsonl) headless; print progress; write results.json,
+      junit.xml and summary.md to --out (default DIR/.agent-studio/eval); exit 0 when every
+      case passed, 1 when one failed or (with --baseline) regressed, 2 on a usage error;
+      --baseline last: the newest completed experiment in the studio data; see docs/evaluation.md
   start [--project DIR] [--port N] [--data-dir DIR] [--headless]
       open the studio (npm start): Electron when its binary exists, else headless;
       defaults: examples/support-desk, port 5180; data in DIR/.agent-studio/studio,
@@ -73,6 +80,11 @@ export async function main(argv: string[]): Promise<void> {
       case 'serve': {
         const { runServeCommand } = await import('./studio/cli.ts');
         await runServeCommand(rest);
+        return;
+      }
+      case 'eval': {
+        const { runEvalCommand } = await import('./studio/eval-cli.ts');
+        await runEvalCommand(rest);
         return;
       }
       case 'start': {

@@ -49,9 +49,25 @@ export const AssertionSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('text_equals'), value: z.string(), ignore_case: z.boolean().optional() }),
   z.strictObject({ type: z.literal('text_contains'), value: z.string(), ignore_case: z.boolean().optional() }),
   z.strictObject({ type: z.literal('text_not_contains'), value: z.string(), ignore_case: z.boolean().optional() }),
-  z.strictObject({ type: z.literal('text_regex'), pattern: z.string(), flags: z.string().regex(/^[imsu]*$/).optional() }),
+  z.strictObject({
+    type: z.literal('text_regex'),
+    pattern: z.string(),
+    flags: z
+      .string()
+      .regex(/^[imsu]*$/)
+      .optional(),
+  }),
   z.strictObject({ type: z.literal('json_path_equals'), path: z.string(), value: z.unknown(), ...partSelector }),
-  z.strictObject({ type: z.literal('json_path_matches'), path: z.string(), pattern: z.string(), flags: z.string().regex(/^[imsu]*$/).optional(), ...partSelector }),
+  z.strictObject({
+    type: z.literal('json_path_matches'),
+    path: z.string(),
+    pattern: z.string(),
+    flags: z
+      .string()
+      .regex(/^[imsu]*$/)
+      .optional(),
+    ...partSelector,
+  }),
   z.strictObject({ type: z.literal('json_path_exists'), path: z.string(), exists: z.boolean().optional(), ...partSelector }),
   z.strictObject({ type: z.literal('json_schema'), schema: jsonObject.optional(), schema_file: z.string().optional(), ...partSelector }),
   z.strictObject({ type: z.literal('data_schema_id'), value: z.string() }),

@@ -7,7 +7,17 @@
 // the event loop and exactly one of them wins.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { CreateRunBody, CreateSessionBody, InputPart, Page, TranscriptTurn, RunAccepted, RunDetail, RunSummary, Session } from '../../shared/playground.ts';
+import type {
+  CreateRunBody,
+  CreateSessionBody,
+  InputPart,
+  Page,
+  TranscriptTurn,
+  RunAccepted,
+  RunDetail,
+  RunSummary,
+  Session,
+} from '../../shared/playground.ts';
 import { isActive } from '../../shared/playground.ts';
 import type { ResumeBody } from '../../shared/playground-requests.ts';
 import { PlaygroundError, notFound } from './errors.ts';

@@ -50,7 +50,12 @@ describe('text assertions', () => {
   });
 
   it('joins several text parts with newlines', async () => {
-    const o = outcome({ output_parts: [{ kind: 'text', text: 'a' }, { kind: 'text', text: 'b' }] });
+    const o = outcome({
+      output_parts: [
+        { kind: 'text', text: 'a' },
+        { kind: 'text', text: 'b' },
+      ],
+    });
     expect((await check({ type: 'text_equals', value: 'a\nb' }, o)).status).toBe('pass');
   });
 });
@@ -77,7 +82,12 @@ describe('JSON path assertions', () => {
   });
 
   it('picks the DataPart by schema id, and says when there is none', async () => {
-    const o = outcome({ output_parts: [{ kind: 'data', data: { schema: 'other/1', verdict: 'x' } }, { kind: 'data', data: answer }] });
+    const o = outcome({
+      output_parts: [
+        { kind: 'data', data: { schema: 'other/1', verdict: 'x' } },
+        { kind: 'data', data: answer },
+      ],
+    });
     expect((await check({ type: 'json_path_equals', path: '$.verdict', value: 'approved', part: 'support.answer/1' }, o)).status).toBe('pass');
     expect((await check({ type: 'json_path_equals', path: '$.verdict', value: 'x' }, o)).status).toBe('pass');
     const r = await check({ type: 'json_path_equals', path: '$.verdict', value: 'x', part: 'missing/1' }, o);
@@ -104,7 +114,9 @@ describe('schema assertions', () => {
     const files = { 'contracts/answer.json': schema };
     const ctx = { readSchemaFile: (p: string) => files[p as keyof typeof files] ?? null };
     expect((await check({ type: 'json_schema', schema_file: 'contracts/answer.json' }, outcome(), ctx)).status).toBe('pass');
-    expect((await check({ type: 'json_schema', schema_file: 'contracts/nope.json' }, outcome(), ctx)).message).toBe('cannot read the schema file "contracts/nope.json"');
+    expect((await check({ type: 'json_schema', schema_file: 'contracts/nope.json' }, outcome(), ctx)).message).toBe(
+      'cannot read the schema file "contracts/nope.json"',
+    );
   });
 
   it('data_schema_id finds a DataPart by its schema id', async () => {
@@ -120,7 +132,9 @@ describe('run assertions', () => {
     const failed = outcome({ status: 'failed', reason: 'agent_error', error_code: 'UPSTREAM_TIMEOUT' });
     expect((await check({ type: 'final_state', state: 'completed' }, failed)).message).toBe('expected the run to end completed, it ended failed (agent_error)');
     expect((await check({ type: 'final_state', state: 'failed', error_code: 'UPSTREAM_TIMEOUT' }, failed)).status).toBe('pass');
-    expect((await check({ type: 'final_state', state: 'failed', error_code: 'RATE_LIMITED' }, failed)).message).toBe('expected errorCode RATE_LIMITED, got UPSTREAM_TIMEOUT');
+    expect((await check({ type: 'final_state', state: 'failed', error_code: 'RATE_LIMITED' }, failed)).message).toBe(
+      'expected errorCode RATE_LIMITED, got UPSTREAM_TIMEOUT',
+    );
     const asked = outcome({ status: 'input_required', reason: 'agent_question' });
     expect((await check({ type: 'final_state', state: 'input_required' }, asked)).status).toBe('pass');
   });
@@ -139,7 +153,13 @@ describe('run assertions', () => {
 });
 
 describe('matches_reference', () => {
-  const reference = { status: 'completed' as const, parts: [{ kind: 'text' as const, text: 'Your refund for ORD-12345 is approved.' }, { kind: 'data' as const, data: answer }] };
+  const reference = {
+    status: 'completed' as const,
+    parts: [
+      { kind: 'text' as const, text: 'Your refund for ORD-12345 is approved.' },
+      { kind: 'data' as const, data: answer },
+    ],
+  };
 
   it('passes on the same output and names what differs otherwise', async () => {
     expect((await check({ type: 'matches_reference' }, outcome(), { reference })).status).toBe('pass');
@@ -150,7 +170,9 @@ describe('matches_reference', () => {
   });
 
   it('takes the compare options: ignored paths, numeric tolerance, arrays as sets', async () => {
-    const other = outcome({ output_parts: [reference.parts[0]!, { kind: 'data', data: { ...answer, intents: ['order_status', 'refund'], order: { id: 'ORD-12345', total: 42.51 } } }] });
+    const other = outcome({
+      output_parts: [reference.parts[0]!, { kind: 'data', data: { ...answer, intents: ['order_status', 'refund'], order: { id: 'ORD-12345', total: 42.51 } } }],
+    });
     expect((await check({ type: 'matches_reference' }, other, { reference })).status).toBe('fail');
     expect((await check({ type: 'matches_reference', arrays: 'set', tolerance: 0.05 }, other, { reference })).status).toBe('pass');
     expect((await check({ type: 'matches_reference', ignore: ['/intents/**', '/order/total'] }, other, { reference })).status).toBe('pass');

@@ -113,11 +113,17 @@ function checkSync(a: Exclude<Assertion, { type: 'llm_judge' }>, o: CaseOutcome,
   const text = outputText(o.output_parts);
   switch (a.type) {
     case 'text_equals':
-      return fold(text, a.ignore_case) === fold(a.value, a.ignore_case) ? pass('the answer is the expected text') : fail(`expected the answer ${show(a.value)}, got ${show(text)}`);
+      return fold(text, a.ignore_case) === fold(a.value, a.ignore_case)
+        ? pass('the answer is the expected text')
+        : fail(`expected the answer ${show(a.value)}, got ${show(text)}`);
     case 'text_contains':
-      return fold(text, a.ignore_case).includes(fold(a.value, a.ignore_case)) ? pass(`the answer contains ${show(a.value)}`) : fail(`expected the answer to contain ${show(a.value)}, got ${show(text)}`);
+      return fold(text, a.ignore_case).includes(fold(a.value, a.ignore_case))
+        ? pass(`the answer contains ${show(a.value)}`)
+        : fail(`expected the answer to contain ${show(a.value)}, got ${show(text)}`);
     case 'text_not_contains':
-      return fold(text, a.ignore_case).includes(fold(a.value, a.ignore_case)) ? fail(`expected the answer not to contain ${show(a.value)}, got ${show(text)}`) : pass(`the answer does not contain ${show(a.value)}`);
+      return fold(text, a.ignore_case).includes(fold(a.value, a.ignore_case))
+        ? fail(`expected the answer not to contain ${show(a.value)}, got ${show(text)}`)
+        : pass(`the answer does not contain ${show(a.value)}`);
     case 'text_regex': {
       const re = regex(a.pattern, a.flags);
       if (typeof re === 'string') return error(re);
@@ -138,12 +144,16 @@ function checkSync(a: Exclude<Assertion, { type: 'llm_judge' }>, o: CaseOutcome,
       if (found.length === 0) return fail(`${a.path} matches nothing in ${show(part.data)}`);
       const value = found.length === 1 ? found[0] : found;
       if (a.type === 'json_path_equals') {
-        return canonicalJson(value) === canonicalJson(a.value) ? pass(`${a.path} is ${show(a.value)}`) : fail(`expected ${a.path} to be ${show(a.value)}, got ${show(value)}`);
+        return canonicalJson(value) === canonicalJson(a.value)
+          ? pass(`${a.path} is ${show(a.value)}`)
+          : fail(`expected ${a.path} to be ${show(a.value)}, got ${show(value)}`);
       }
       const re = regex(a.pattern, a.flags);
       if (typeof re === 'string') return error(re);
       const bad = found.find((v) => !re.test(typeof v === 'string' ? v : canonicalJson(v)));
-      return bad === undefined ? pass(`${a.path} matches /${a.pattern}/`) : fail(`expected ${a.path} to match /${a.pattern}/${a.flags ?? ''}, got ${show(bad)}`);
+      return bad === undefined
+        ? pass(`${a.path} matches /${a.pattern}/`)
+        : fail(`expected ${a.path} to match /${a.pattern}/${a.flags ?? ''}, got ${show(bad)}`);
     }
     case 'json_schema': {
       const schema = a.schema ?? (a.schema_file ? (ctx.readSchemaFile?.(a.schema_file) ?? null) : null);
@@ -161,7 +171,9 @@ function checkSync(a: Exclude<Assertion, { type: 'llm_judge' }>, o: CaseOutcome,
     }
     case 'data_schema_id': {
       const ids = o.output_parts.filter((p): p is DataPart => p.kind === 'data').map((p) => p.data.schema);
-      return ids.includes(a.value) ? pass(`a DataPart has schema ${show(a.value)}`) : fail(`expected a DataPart with schema ${show(a.value)}, got ${ids.length ? ids.map(show).join(', ') : 'no DataPart'}`);
+      return ids.includes(a.value)
+        ? pass(`a DataPart has schema ${show(a.value)}`)
+        : fail(`expected a DataPart with schema ${show(a.value)}, got ${ids.length ? ids.map(show).join(', ') : 'no DataPart'}`);
     }
     case 'final_state': {
       if (o.status !== a.state) return fail(`expected the run to end ${a.state}, it ended ${o.status}${o.reason ? ` (${o.reason})` : ''}`);
@@ -188,13 +200,23 @@ function matchesReference(a: Extract<Assertion, { type: 'matches_reference' }>, 
   const ref = ctx.reference;
   if (!ref) return error('the case has no reference output (expected.output)');
   if (ref.status && ref.status !== o.status) return fail(`expected the run to end ${ref.status} as the reference did, it ended ${o.status}`);
-  const opts: CompareOptions = { ...DEFAULT_COMPARE_OPTIONS, ...(a.ignore ? { ignore: a.ignore } : {}), ...(a.tolerance !== undefined ? { tolerance: a.tolerance } : {}), ...(a.arrays ? { arrays: a.arrays } : {}) };
+  const opts: CompareOptions = {
+    ...DEFAULT_COMPARE_OPTIONS,
+    ...(a.ignore ? { ignore: a.ignore } : {}),
+    ...(a.tolerance !== undefined ? { tolerance: a.tolerance } : {}),
+    ...(a.arrays ? { arrays: a.arrays } : {}),
+  };
   const cmp = compareParts({ parts: ref.parts, streamed: null }, { parts: o.output_parts, streamed: null }, opts, ignoreFilter(opts.ignore));
   if (cmp.equal) return pass('the output matches the reference');
   const diffs: string[] = [];
   for (const t of cmp.text) if (t.status !== 'equal') diffs.push(`text ${t.index + 1} ${t.status}`);
   for (const d of cmp.data) {
-    if (d.status === 'changed') diffs.push(...d.diff.changes.slice(0, 3).map((c) => `${d.key}${c.path} ${c.op}${c.op !== 'add' ? ` ${show(c.old)}` : ''}${c.op !== 'remove' ? ` -> ${show(c.new)}` : ''}`));
+    if (d.status === 'changed')
+      diffs.push(
+        ...d.diff.changes
+          .slice(0, 3)
+          .map((c) => `${d.key}${c.path} ${c.op}${c.op !== 'add' ? ` ${show(c.old)}` : ''}${c.op !== 'remove' ? ` -> ${show(c.new)}` : ''}`),
+      );
     else if (d.status !== 'equal') diffs.push(`DataPart ${d.key} ${d.status}`);
   }
   for (const f of cmp.files) if (f.status !== 'equal') diffs.push(`file ${f.key} ${f.status}`);
@@ -209,7 +231,11 @@ export async function checkAssertion(a: Assertion, outcome: CaseOutcome, ctx: As
     try {
       const { score, reason } = await ctx.judge(a.rubric, outcome);
       const min = a.min ?? 0.5;
-      return { type: a.type, label, ...(score >= min ? pass(`judged ${score} (>= ${min}): ${reason}`) : fail(`judged ${score}, expected at least ${min}: ${reason}`)) };
+      return {
+        type: a.type,
+        label,
+        ...(score >= min ? pass(`judged ${score} (>= ${min}): ${reason}`) : fail(`judged ${score}, expected at least ${min}: ${reason}`)),
+      };
     } catch (e) {
       return { type: a.type, label, status: 'error', message: `the judge failed: ${(e as Error).message}` };
     }

@@ -21,7 +21,10 @@ describe('dataset files', () => {
   });
 
   it('names the field of a case that does not fit the format', () => {
-    const d = parseDataset('x', '{"id":"a","input":{"text":"hi"},"expected":{"assertions":[{"type":"text_contains"}]}}\n{"id":"b","input":{}}\n{"id":"c","inpt":{"text":"x"}}');
+    const d = parseDataset(
+      'x',
+      '{"id":"a","input":{"text":"hi"},"expected":{"assertions":[{"type":"text_contains"}]}}\n{"id":"b","input":{}}\n{"id":"c","inpt":{"text":"x"}}',
+    );
     expect(d.cases).toEqual([]);
     expect(d.diagnostics.map((x) => [x.line, x.field])).toEqual([
       [1, 'expected.assertions[0].value'],
@@ -35,15 +38,26 @@ describe('dataset files', () => {
   it('refuses a repeated case id and a header that is not first, naming the line', () => {
     const d = parseDataset('x', `${one}\n${header}\n${one}`);
     expect(d.cases).toHaveLength(1);
-    expect(d.diagnostics.map((x) => x.message)).toEqual(['the {"dataset": ...} line must be the first line of the file', 'case id "refund-ok" is already used on line 1']);
+    expect(d.diagnostics.map((x) => x.message)).toEqual([
+      'the {"dataset": ...} line must be the first line of the file',
+      'case id "refund-ok" is already used on line 1',
+    ]);
     expect(parseDataset('x', '[1,2]').diagnostics[0]!.message).toContain('each line is one JSON object');
   });
 
   it('appends a case as one line that reads back the same', () => {
-    const text = appendCase(`${header}\n${one}`, { id: 'new', input: { text: 'where is ORD-23456?' }, expected: { output: { status: 'completed', parts: [{ kind: 'text', text: 'shipped' }] } } });
+    const text = appendCase(`${header}\n${one}`, {
+      id: 'new',
+      input: { text: 'where is ORD-23456?' },
+      expected: { output: { status: 'completed', parts: [{ kind: 'text', text: 'shipped' }] } },
+    });
     const d = parseDataset('x', text);
     expect(d.diagnostics).toEqual([]);
-    expect(d.cases[1]).toEqual({ id: 'new', input: { text: 'where is ORD-23456?' }, expected: { output: { status: 'completed', parts: [{ kind: 'text', text: 'shipped' }] } } });
+    expect(d.cases[1]).toEqual({
+      id: 'new',
+      input: { text: 'where is ORD-23456?' },
+      expected: { output: { status: 'completed', parts: [{ kind: 'text', text: 'shipped' }] } },
+    });
     expect(text.endsWith('\n')).toBe(true);
   });
 

@@ -84,7 +84,8 @@ export class DatasetService {
     const dataset = this.get(name);
     const run = this.o.store.getRun(body.run_id);
     if (!run) throw notFound('run', body.run_id);
-    if (isActive(run.status)) throw new PlaygroundError('invalid_request', `run ${run.run_id} is still ${run.status}: add it once it ended`, { run_id: run.run_id });
+    if (isActive(run.status))
+      throw new PlaygroundError('invalid_request', `run ${run.run_id} is still ${run.status}: add it once it ended`, { run_id: run.run_id });
     if (run.input_parts.length === 0) throw new PlaygroundError('invalid_request', `run ${run.run_id} has no input (a continue): add the run it continued`);
     const input = this.inputOf(name, run.input_parts, run.metadata);
     const id = body.case_id ?? freshCaseId(outputText(run.input_parts) || run.run_id, dataset.cases);
@@ -93,7 +94,9 @@ export class DatasetService {
     }
     const history = this.historyOf(name, run);
     type RefPart = NonNullable<NonNullable<DatasetCase['expected']>['output']>['parts'][number];
-    const parts = run.output_parts.flatMap((p): RefPart[] => (p.kind === 'text' ? [{ kind: 'text', text: p.text }] : p.kind === 'data' ? [{ kind: 'data', data: p.data }] : []));
+    const parts = run.output_parts.flatMap((p): RefPart[] =>
+      p.kind === 'text' ? [{ kind: 'text', text: p.text }] : p.kind === 'data' ? [{ kind: 'data', data: p.data }] : [],
+    );
     const c: DatasetCase = {
       id,
       ...(body.description ? { description: body.description } : {}),
@@ -143,7 +146,8 @@ export class DatasetService {
       const meta = { ...(p.name ? { name: p.name } : {}), ...(p.mime_type ? { mime_type: p.mime_type } : {}) };
       if (p.uri) return { kind: 'file', uri: p.uri, ...meta };
       const abs = path.resolve(this.abs(DATASETS_DIR), p.path ?? '');
-      if (!p.path || !abs.startsWith(this.abs(DATASETS_DIR) + path.sep)) throw new Error(`file part path ${JSON.stringify(p.path)} is not inside ${DATASETS_DIR}/`);
+      if (!p.path || !abs.startsWith(this.abs(DATASETS_DIR) + path.sep))
+        throw new Error(`file part path ${JSON.stringify(p.path)} is not inside ${DATASETS_DIR}/`);
       return { kind: 'file', bytes_base64: fs.readFileSync(abs).toString('base64'), name: p.name ?? path.basename(abs), ...meta };
     });
   }

@@ -41,10 +41,9 @@ export function modelSettings(m: ModelEnv): ModelSettings {
   return { provider: 'openai-compatible', model: m.model, base_url_host: host, real: true };
 }
 
-const SYSTEM = [
-  'You grade an AI agent\'s answer against a rubric.',
-  'Reply with JSON only: {"score": <number from 0 to 1>, "reason": "<one sentence>"}.',
-].join(' ');
+const SYSTEM = ["You grade an AI agent's answer against a rubric.", 'Reply with JSON only: {"score": <number from 0 to 1>, "reason": "<one sentence>"}.'].join(
+  ' ',
+);
 
 /** Reads `{"score", "reason"}` from the judge's reply (the first JSON object in it). */
 export function parseVerdict(content: string): { score: number; reason: string } {
@@ -72,7 +71,10 @@ export function createJudge(m: ModelEnv, timeoutMs = 30_000): Judge | null {
         stream: false,
         messages: [
           { role: 'system', content: SYSTEM },
-          { role: 'user', content: `Rubric:\n${rubric}\n\nThe run ended ${outcome.status}.\nAnswer:\n${answer}${data.length ? `\n\nData:\n${data.join('\n')}` : ''}` },
+          {
+            role: 'user',
+            content: `Rubric:\n${rubric}\n\nThe run ended ${outcome.status}.\nAnswer:\n${answer}${data.length ? `\n\nData:\n${data.join('\n')}` : ''}`,
+          },
         ],
       }),
       signal: AbortSignal.timeout(timeoutMs),

@@ -64,7 +64,8 @@ export class ExperimentRunner {
 
   /** Experiments an earlier studio left running end `cancelled`, reason `studio_shutdown`. */
   recover(): void {
-    for (const e of this.o.experiments.running()) if (!this.live.has(e.experiment_id)) this.o.experiments.finish(e.experiment_id, 'cancelled', 'studio_shutdown');
+    for (const e of this.o.experiments.running())
+      if (!this.live.has(e.experiment_id)) this.o.experiments.finish(e.experiment_id, 'cancelled', 'studio_shutdown');
   }
 
   start(raw: CreateExperimentBody): ExperimentAccepted {
@@ -73,7 +74,8 @@ export class ExperimentRunner {
     if (body.cases) {
       const known = new Set(dataset.cases.map((c) => c.id));
       const unknown = body.cases.filter((id) => !known.has(id));
-      if (unknown.length) throw new PlaygroundError('not_found', `the dataset ${dataset.name} has no case ${unknown.map((u) => `"${u}"`).join(', ')}`, { cases: unknown });
+      if (unknown.length)
+        throw new PlaygroundError('not_found', `the dataset ${dataset.name} has no case ${unknown.map((u) => `"${u}"`).join(', ')}`, { cases: unknown });
     }
     const wanted = body.cases ? new Set(body.cases) : null;
     const selected = dataset.cases.filter((c) => (!wanted || wanted.has(c.id)) && (!body.tags || body.tags.some((t) => c.tags?.includes(t))));
@@ -198,7 +200,13 @@ export class ExperimentRunner {
       if (!run) return;
       if (run.code_files && this.codeMoved(live, run.code_files)) return;
       if (!CASE_END.includes(run.status)) {
-        this.o.experiments.updateCase(live.id, seq, { status: 'error', run_id: run.run_id, run_status: run.status, run_reason: run.reason, message: `history turn ${i + 1} ended ${run.status}${run.reason ? ` (${run.reason})` : ''}` });
+        this.o.experiments.updateCase(live.id, seq, {
+          status: 'error',
+          run_id: run.run_id,
+          run_status: run.status,
+          run_reason: run.reason,
+          message: `history turn ${i + 1} ended ${run.status}${run.reason ? ` (${run.reason})` : ''}`,
+        });
         return;
       }
     }

@@ -116,9 +116,7 @@ export class ExperimentStore {
       sessions: p<{ session_id: string }>('SELECT session_id FROM sessions WHERE experiment_id = ?'),
       remove: p('DELETE FROM experiments WHERE experiment_id = ?'),
       removeCases: p('DELETE FROM experiment_cases WHERE experiment_id = ?'),
-      newestFinished: p<ExperimentRow>(
-        "SELECT * FROM experiments WHERE dataset = ? AND status IN ('completed', 'cancelled') AND ended_at IS NOT NULL ORDER BY experiment_id DESC LIMIT 1",
-      ),
+      newestFinished: p<ExperimentRow>("SELECT * FROM experiments WHERE dataset = ? AND status = 'completed' ORDER BY experiment_id DESC LIMIT 1"),
     };
   }
 

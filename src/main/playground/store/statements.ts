@@ -21,7 +21,9 @@ export function prepareStatements(db: Db) {
     insertSession: p('INSERT INTO sessions (session_id, title, created_at, updated_at) VALUES (?, ?, ?, ?)'),
     insertExperimentSession: p('INSERT INTO sessions (session_id, title, created_at, updated_at, experiment_id) VALUES (?, ?, ?, ?, ?)'),
     getSession: p<Session>(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.session_id = ?`),
-    listSessions: p<Session>(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.experiment_id IS NULL AND (? IS NULL OR s.session_id < ?) ORDER BY s.session_id DESC LIMIT ?`),
+    listSessions: p<Session>(
+      `SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.experiment_id IS NULL AND (? IS NULL OR s.session_id < ?) ORDER BY s.session_id DESC LIMIT ?`,
+    ),
     searchSessions: p<Session>(`SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.experiment_id IS NULL AND (? IS NULL OR s.session_id < ?)
         AND (s.title LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM runs r, json_each(r.input_parts) part WHERE r.session_id = s.session_id
           AND json_extract(part.value, '$.kind') = 'text' AND json_extract(part.value, '$.text') LIKE ? ESCAPE '\\'))

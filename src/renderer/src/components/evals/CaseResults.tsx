@@ -1,6 +1,6 @@
 // An experiment's case results (docs/studio-ui.md, Evals): one row per case × repeat with its
 // status, a mark per assertion, scores, duration and tokens. Virtualised with fixed-height
-// rows (no measuring), so 10,000 results scroll as smoothly as 20 (bench/experiment.bench.ts).
+// rows (no measuring), so 10,000 results scroll as smoothly as 20 (bench/evals-ui.bench.ts).
 // A row opens below the table with every assertion's message and the way to its run.
 import { memo, useCallback, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
