@@ -54,7 +54,7 @@ function DatasetList() {
   const openDataset = useUi((s) => s.openDataset);
   return (
     <nav className="datasets" aria-label="Datasets" data-testid="dataset-list">
-      <h2 className="sidebar__title">Datasets</h2>
+      <h2 className="sidebar__title datasets__title">Datasets</h2>
       {q.isPending ? <p className="sidebar__hint">Loading…</p> : null}
       {q.isError ? <p className="sidebar__hint sidebar__hint--error">Could not list the datasets: {errorMessage(q.error)}</p> : null}
       {q.data && q.data.items.length === 0 ? (
