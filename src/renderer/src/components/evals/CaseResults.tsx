@@ -30,9 +30,31 @@ function tokens(c: ExperimentCase): string {
   return input === null && output === null ? '' : `${input ?? '?'} / ${output ?? '?'}`;
 }
 
-const Row = memo(function Row({ c, index, selected, onSelect }: { c: ExperimentCase; index: number; selected: boolean; onSelect: (i: number) => void }) {
+/** One row, memoised whole (its offset is fixed: rows have one height), so a scroll step
+ * renders only the rows that come into view. */
+const Row = memo(function Row({
+  c,
+  index,
+  start,
+  selected,
+  onSelect,
+}: {
+  c: ExperimentCase;
+  index: number;
+  start: number;
+  selected: boolean;
+  onSelect: (i: number) => void;
+}) {
   return (
-    <>
+    <div
+      role="row"
+      aria-rowindex={index + 2}
+      className={`cases__row cases__row--${c.status}${selected ? ' is-selected' : ''}`}
+      data-testid="case-row"
+      data-case-id={c.case_id}
+      data-status={c.status}
+      style={{ height: ROW, transform: `translateY(${start}px)` }}
+    >
       <span role="cell" className="cases__id">
         <button
           type="button"
@@ -71,7 +93,7 @@ const Row = memo(function Row({ c, index, selected, onSelect }: { c: ExperimentC
       <span role="cell" className="cases__tags">
         {c.tags.join(', ')}
       </span>
-    </>
+    </div>
   );
 });
 
@@ -139,20 +161,7 @@ export function CaseResults({ cases, total }: { cases: ExperimentCase[]; total: 
           <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
             {virtual.getVirtualItems().map((item) => {
               const c = cases[item.index];
-              return (
-                <div
-                  key={keyOf(c)}
-                  role="row"
-                  aria-rowindex={item.index + 2}
-                  className={`cases__row cases__row--${c.status}${keyOf(c) === selected ? ' is-selected' : ''}`}
-                  data-testid="case-row"
-                  data-case-id={c.case_id}
-                  data-status={c.status}
-                  style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW, transform: `translateY(${item.start}px)` }}
-                >
-                  <Row c={c} index={item.index} selected={keyOf(c) === selected} onSelect={onSelect} />
-                </div>
-              );
+              return <Row key={keyOf(c)} c={c} index={item.index} start={item.start} selected={keyOf(c) === selected} onSelect={onSelect} />;
             })}
           </div>
         </div>
