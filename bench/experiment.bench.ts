@@ -54,6 +54,20 @@ async function main(): Promise<void> {
       `direct A2A: ${CASES} messages, concurrency ${CONCURRENCY}: ${(directMs / 1000).toFixed(1)} s, ${directRate.toFixed(1)} msgs/s (${failures} not completed)`,
     );
     console.log(`ratio: ${(expRate / directRate).toFixed(2)}x (target >= 0.8x)`);
+    // Where an experiment run's time goes: admitted -> invoking (queue, prepare, connect) and
+    // invoking -> ended (the runtime's answer, its trace capture and evaluators).
+    const api = `${studio.url}api/playground/v1`;
+    const sample = store.allCases(e.id).slice(0, 100);
+    let before = 0;
+    let exec = 0;
+    for (const c of sample) {
+      const run = (await (await fetch(`${api}/runs/${c.run_id}`)).json()) as { created_at: string; started_at: string; ended_at: string };
+      before += Date.parse(run.started_at) - Date.parse(run.created_at);
+      exec += Date.parse(run.ended_at) - Date.parse(run.started_at);
+    }
+    console.log(
+      `experiment runs (mean of ${sample.length}): ${(before / sample.length).toFixed(0)} ms admitted -> invoking, ${(exec / sample.length).toFixed(0)} ms invoking -> ended`,
+    );
   } finally {
     await studio.close();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -64,13 +78,13 @@ async function experiment(
   runner: Awaited<ReturnType<typeof startStudio>>['experiments']['runner'],
   store: Awaited<ReturnType<typeof startStudio>>['experiments']['store'],
   cases: string[] | null,
-): Promise<{ passed: number; other: number }> {
+): Promise<{ id: string; passed: number; other: number }> {
   const { experiment_id } = runner.start({ dataset: 'bench', concurrency: CONCURRENCY, ...(cases ? { cases } : {}) });
   for (;;) {
     const e = store.get(experiment_id)!;
     if (e.status !== 'running') {
       const c = store.counts(experiment_id);
-      return { passed: c.passed, other: c.total - c.passed };
+      return { id: experiment_id, passed: c.passed, other: c.total - c.passed };
     }
     await new Promise((r) => setTimeout(r, 20));
   }

@@ -186,7 +186,8 @@ export const ExperimentAggregatesSchema = z.object({
 });
 export type ExperimentAggregates = z.infer<typeof ExperimentAggregatesSchema>;
 
-/** GET /experiments/{id}. */
+/** GET /experiments/{id}. (GET /experiments/{id}/events streams ExperimentSummary as SSE
+ * `progress` events, then one `end`.) */
 export const ExperimentDetailSchema = ExperimentSummarySchema.extend({
   /** File path -> sha256 of the code the experiment ran with. */
   code_files: z.record(z.string(), z.string()),

@@ -50,6 +50,13 @@ export const ProjectViewSchema = ProjectStatusSchema.extend({
   files: z.array(z.string()),
   fingerprint: z.string(),
   file_sha256: z.record(z.string(), z.string()),
+  /** The problems of the dataset files (evals/*.jsonl, docs/evaluation.md), beside the
+   * manifest's: they never make the project invalid (an extension; absent from older studios). */
+  dataset_diagnostics: z
+    .array(
+      z.object({ file: z.string(), line: z.number().int().optional(), column: z.number().int().optional(), field: z.string().optional(), message: z.string() }),
+    )
+    .optional(),
 });
 export type ProjectView = z.infer<typeof ProjectViewSchema>;
 

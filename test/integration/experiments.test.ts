@@ -109,6 +109,10 @@ describe('datasets and experiments', () => {
       ['evals/scratch.jsonl', 3],
       ['evals/scratch.jsonl', 4],
     ]);
+    // Shown beside the manifest's diagnostics, without making the project invalid.
+    const project = await studioCall('GET', '/api/project');
+    expect(project.body.dataset_diagnostics.map((x: any) => x.line)).toEqual([3, 4]);
+    expect(project.body.state).toBe('ready');
     // A write based on the old content is refused.
     const stale = await studioCall('POST', '/api/save', { path: 'evals/scratch.jsonl', content: '', base_sha256: file.body.sha256 });
     expect(stale.status).toBe(409);
@@ -117,6 +121,7 @@ describe('datasets and experiments', () => {
 
     // Dataset files are not code: no pending change, the same fingerprint.
     const after = await studioCall('GET', '/api/project');
+    expect(after.body.files).toEqual(expect.arrayContaining(['evals/scratch.jsonl', 'evals/support.jsonl']));
     expect(after.body.fingerprint).toBe(before.body.fingerprint);
     expect(after.body.pending_changes).toEqual([]);
     expect((await t.call('GET', '/datasets/nope')).status).toBe(404);
@@ -166,6 +171,14 @@ describe('datasets and experiments', () => {
       },
     ]);
     const id = await start({ dataset: 'mixed', repeat: 3, concurrency: 3 });
+    // Progress as server-sent events: the stream ends with the final summary.
+    const stream = await fetch(`${t.api}/experiments/${id}/events`);
+    expect(stream.headers.get('content-type')).toContain('text/event-stream');
+    const text = await stream.text();
+    expect(text).toMatch(/^event: progress\ndata: /);
+    const last = text.trim().split('\n\n').pop()!;
+    expect(last.startsWith('event: end\ndata: ')).toBe(true);
+    expect(JSON.parse(last.slice('event: end\ndata: '.length)).counts).toMatchObject({ total: 6, passed: 3, failed: 3 });
     const d = await finished(id);
     expect(d.counts).toMatchObject({ total: 6, passed: 3, failed: 3 });
     expect(d.aggregates.cases).toEqual([

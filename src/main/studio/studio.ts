@@ -224,7 +224,7 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
   app.use(PLAYGROUND_PREFIX, createExperimentRoutes({ datasets, runner, experiments: experimentStore, service }));
   app.use(PLAYGROUND_PREFIX, playground.router);
   app.use(createConnectionRoutes(connection));
-  app.use(createStudioRoutes({ projectDir, project, runtimeStatus, store, blobs }));
+  app.use(createStudioRoutes({ projectDir, project, runtimeStatus, store, blobs, datasetDiagnostics: () => datasets.diagnostics() }));
   app.use(createStaticRouter(opts.rendererDir ?? path.join(repoRoot(), 'out', 'renderer'), opts.rendererDev));
   app.use(notFoundRoute);
   app.use(errorHandler(logger));

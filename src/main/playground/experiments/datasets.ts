@@ -54,6 +54,11 @@ export class DatasetService {
     });
   }
 
+  /** Every dataset file's diagnostics (GET /api/project `dataset_diagnostics`). */
+  diagnostics(): Dataset['diagnostics'] {
+    return this.names().flatMap((n) => this.read(n)?.diagnostics ?? []);
+  }
+
   /** The dataset as on disk, or undefined when there is no such file. */
   read(name: string): Dataset | undefined {
     if (!NAME.test(name)) return undefined;

@@ -13,6 +13,7 @@ import type { PlaygroundService } from '../service.ts';
 import { aggregates } from './aggregates.ts';
 import { compareExperiments, type CompareSide } from './compare.ts';
 import type { DatasetService } from './datasets.ts';
+import { streamExperiment } from './events.ts';
 import type { ExperimentRunner } from './runner.ts';
 import type { ExperimentRecord, ExperimentStore } from './store.ts';
 
@@ -126,6 +127,11 @@ export function createExperimentRoutes(o: ExperimentRoutesOptions): Router {
     const items = rows.slice(0, q.limit);
     const more = rows.length > q.limit;
     res.json({ items: items.map(({ seq: _seq, ...c }) => c), next_cursor: more ? encode(`seq:${items[items.length - 1]!.seq}`) : null });
+  });
+
+  router.get('/experiments/:id/events', (req, res) => {
+    const e = experiment(req.params.id); // 404 before any SSE header
+    streamExperiment(res, o.experiments, e.experiment_id);
   });
 
   router.delete('/experiments/:id', (req, res) => {

@@ -3,6 +3,7 @@
 import type { AssertionResult } from '../../../shared/datasets.ts';
 import type { CaseStatus, ExperimentCase, ExperimentCounts, ExperimentStatus, ExperimentSummary, ModelSettings } from '../../../shared/experiments.ts';
 import type { RunStatus, ScoreEntry } from '../../../shared/playground.ts';
+import { EventEmitter } from 'node:events';
 import type { Db } from '../store/db.ts';
 
 export interface ExperimentRecord {
@@ -92,6 +93,8 @@ const EMPTY_COUNTS = (): ExperimentCounts => ({ total: 0, pending: 0, running: 0
 
 export class ExperimentStore {
   private readonly s;
+  /** 'change' with the experiment id after every write of it (the progress stream). */
+  readonly changes = new EventEmitter().setMaxListeners(0);
 
   constructor(private readonly db: Db) {
     const p = <T = unknown>(sql: string) => db.prepare<unknown[], T>(sql);
@@ -156,11 +159,13 @@ export class ExperimentStore {
   /** Ends a running experiment (no-op on a finished one: it is immutable); its pending and
    * running cases become cancelled. Answers whether it ended it. */
   finish(id: string, status: ExperimentStatus, reason: string | null, changedFiles: string[] = []): boolean {
-    return this.db.transaction(() => {
+    const ended = this.db.transaction(() => {
       const done = this.s.finish.run(status, reason, JSON.stringify(changedFiles), new Date().toISOString(), id).changes > 0;
       if (done) this.s.cancelPending.run(id);
       return done;
     })();
+    if (ended) this.changes.emit('change', id);
+    return ended;
   }
 
   counts(id: string): ExperimentCounts {
@@ -197,6 +202,7 @@ export class ExperimentStore {
         AND EXISTS (SELECT 1 FROM experiments e WHERE e.experiment_id = ? AND e.status = 'running')`,
       )
       .run(...values, id, seq, id);
+    this.changes.emit('change', id);
   }
 
   sessionIds(id: string): string[] {

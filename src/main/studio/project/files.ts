@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-const SHOWN = /\.(?:ts|tsx|mts|cts|js|mjs|cjs|jsx|json|md|txt|yaml|yml)$/;
+const SHOWN = /\.(?:ts|tsx|mts|cts|js|mjs|cjs|jsx|json|jsonl|md|txt|yaml|yml)$/;
 const SKIP_DIRS = new Set(['node_modules', 'out', 'dist', 'coverage', 'test-results']);
 /** Files larger than this are listed but not opened, saved or fingerprinted by content. */
 export { MAX_SOURCE_BYTES } from '../../../shared/studio-api.ts';

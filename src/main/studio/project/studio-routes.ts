@@ -15,6 +15,7 @@ import type { BlobStore } from '../../playground/store/blobs.ts';
 import type { PlaygroundStore } from '../../playground/store/store.ts';
 import type { ProjectState } from './state.ts';
 import type { RuntimeStatusReply } from '../../../shared/studio-api.ts';
+import type { DatasetDiagnostic } from '../../../shared/datasets.ts';
 
 export interface StudioRoutesOptions {
   projectDir: string;
@@ -22,6 +23,8 @@ export interface StudioRoutesOptions {
   store: PlaygroundStore;
   blobs: BlobStore;
   runtimeStatus: () => RuntimeStatusReply;
+  /** The problems of the project's dataset files (evals/*.jsonl), with file:line. */
+  datasetDiagnostics?: () => DatasetDiagnostic[];
 }
 
 export function createStudioRoutes(o: StudioRoutesOptions): Router {
@@ -35,7 +38,14 @@ export function createStudioRoutes(o: StudioRoutesOptions): Router {
   router.get('/api/project', async (_req, res, next) => {
     try {
       const code = o.project.code();
-      res.json({ ...o.project.status(), files: projectFiles(o.projectDir), fingerprint: code.fingerprint, file_sha256: code.files });
+      res.json({
+        ...o.project.status(),
+        files: projectFiles(o.projectDir),
+        fingerprint: code.fingerprint,
+        file_sha256: code.files,
+        // Beside the manifest's diagnostics, not among them: a bad dataset line never stops a run.
+        dataset_diagnostics: o.datasetDiagnostics?.() ?? [],
+      });
     } catch (err) {
       next(err);
     }
