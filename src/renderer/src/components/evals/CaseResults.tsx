@@ -133,7 +133,15 @@ function CaseDetail({ c }: { c: ExperimentCase }) {
 export function CaseResults({ cases, total }: { cases: ExperimentCase[]; total: number }) {
   const parent = useRef<HTMLDivElement>(null);
   const [selected, setSelected] = useState<string | null>(null);
-  const virtual = useVirtualizer({ count: cases.length, getScrollElement: () => parent.current, estimateSize: () => ROW, overscan: 10 });
+  // Rendered with React's own scheduling, not flushSync inside the scroll event: the overscan
+  // (8 rows, more than two scroll steps) covers the frame it may lag.
+  const virtual = useVirtualizer({
+    count: cases.length,
+    getScrollElement: () => parent.current,
+    estimateSize: () => ROW,
+    overscan: 8,
+    useFlushSync: false,
+  });
   const open = selected ? cases.find((c) => keyOf(c) === selected) : undefined;
   const onSelect = useCallback((i: number) => setSelected((s) => (s === keyOf(cases[i]) ? null : keyOf(cases[i]))), [cases]);
   return (

@@ -220,7 +220,8 @@ export function SourceView() {
   }, [ready, target, primary]);
 
   // The project's diagnostics as markers in the files they name.
-  const diagnosticsJson = JSON.stringify(project.data?.diagnostics ?? []);
+  // The manifest's problems and the dataset files' (evals/*.jsonl), each at its line.
+  const diagnosticsJson = JSON.stringify([...(project.data?.diagnostics ?? []), ...(project.data?.dataset_diagnostics ?? [])]);
   useEffect(() => {
     const monaco = monacoRef.current;
     if (!monaco) return;
