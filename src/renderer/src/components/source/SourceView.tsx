@@ -219,8 +219,7 @@ export function SourceView() {
     void restored.current?.then(() => openRef.current(primary.path, primary.line, primary.end_line));
   }, [ready, target, primary]);
 
-  // The project's diagnostics as markers in the files they name.
-  // The manifest's problems and the dataset files' (evals/*.jsonl), each at its line.
+  // The project's diagnostics (the manifest's and the dataset files') as markers in their files.
   const diagnosticsJson = JSON.stringify([...(project.data?.diagnostics ?? []), ...(project.data?.dataset_diagnostics ?? [])]);
   useEffect(() => {
     const monaco = monacoRef.current;
