@@ -69,7 +69,7 @@ interface UiState {
 
 type HashState = Pick<UiState, 'sessionId' | 'runId' | 'view' | 'compareLeft' | 'compareRight' | 'evalsDataset' | 'experimentId' | 'expLeft' | 'expRight'>;
 
-function parseHash(hash: string): HashState {
+export function parseHash(hash: string): HashState {
   const m = /^#\/(?:sessions\/([^/?]+))?(?:\/runs\/([^/?]+))?(?:\/?(graph|compare|source|evals))?(?:\?(.*))?$/.exec(hash);
   const view = (m?.[3] as MainView | undefined) ?? 'run';
   const query = new URLSearchParams(m?.[4] ?? '');
