@@ -40,6 +40,11 @@ describe('datasets and experiments', () => {
     const original = await run.waitForNewRun(null);
     await run.waitForStatus('completed');
 
+    // Each turn of the conversation offers it too.
+    await page.getByTestId('session-mode-conversation').click();
+    await page.locator(`[data-testid="turn"][data-run-id="${original}"]`).getByTestId('add-to-dataset').waitFor();
+    await page.getByTestId('session-mode-run').click();
+
     // Two clicks: "Add to dataset", then Add (the dataset is picked).
     await run.root.getByTestId('add-to-dataset').click();
     const dialog = page.getByTestId('add-case-dialog');
