@@ -102,6 +102,10 @@ describe('datasets and experiments', () => {
     await page.getByTestId('filter-failures').click();
     await page.locator(`[data-testid="case-row"][data-case-id="${caseId}"][data-status="failed"]`).getByTestId('case-open').click();
     await page.locator('[data-testid="case-assertion"][data-status="fail"]').waitFor();
+    // The failing case opens its run (a run of the experiment's hidden session) in the run view.
+    await page.getByTestId('case-open-run').click();
+    await page.locator('[data-testid="run-view"][data-status="completed"]').waitFor();
+    await studio.showView('evals');
 
     // The compare of the two experiments: the case regressed, src/graph.ts changed.
     await page.getByTestId('filter-since').selectOption(firstId);

@@ -2,6 +2,9 @@
 // the composer, the graph, the comparison of two runs, the source, or the evals: datasets
 // and experiments).
 import { useEffect, useMemo, useRef } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { SessionSchema } from '../../shared/playground.ts';
+import { api } from './api/client.ts';
 import { useCreateSession, useRuns, useSessions } from './api/queries.ts';
 import { Announcer } from './components/Announcer.tsx';
 import { Shortcuts } from './components/Shortcuts.tsx';
@@ -139,17 +142,26 @@ export function App() {
   // (Asked once more first: the session may be newer than the list, e.g. a link or an import.)
   const rechecked = useRef<string | null>(null);
   const { isSuccess: sessionsLoaded, isFetching: sessionsFetching, refetch: refetchSessions } = sessions;
+  // An experiment's hidden session is never listed (docs/playground-api.md) but opens: a
+  // failing case's run is shown from GET /sessions/{id}.
+  const hidden = useQuery({
+    queryKey: ['session', sessionId],
+    enabled: sessionsLoaded && sessionId !== null && !known.has(sessionId),
+    queryFn: ({ signal }) => api(`/sessions/${encodeURIComponent(sessionId!)}`, SessionSchema, { signal }),
+    retry: false,
+  });
+  const hiddenOk = hidden.isSuccess && hidden.data.session_id === sessionId && Boolean(hidden.data.experiment_id);
   useEffect(() => {
-    if (!sessionsLoaded || !sessionId || known.has(sessionId) || sessionsFetching) return;
+    if (!sessionsLoaded || !sessionId || known.has(sessionId) || sessionsFetching || hiddenOk || hidden.isFetching) return;
     if (rechecked.current !== sessionId) {
       rechecked.current = sessionId;
       void refetchSessions();
       return;
     }
     selectSession(null);
-  }, [sessionsLoaded, sessionsFetching, refetchSessions, sessionId, known, selectSession]);
+  }, [sessionsLoaded, sessionsFetching, refetchSessions, sessionId, known, selectSession, hiddenOk, hidden.isFetching]);
 
-  const validSession = sessionId && known.has(sessionId) ? sessionId : null;
+  const validSession = sessionId && (known.has(sessionId) || hiddenOk) ? sessionId : null;
 
   return (
     <div className="app" data-testid="app">
