@@ -3,6 +3,8 @@
 //  1. as an experiment of the headless studio over a dataset of N single-turn cases
 //     (each a real run: hidden session, executor, trace capture, event log, assertions), and
 //  2. sent straight to the same runtime child over A2A (`message/stream`, read to the end),
+//  3. the same with a capture token on each (the runtime's trace work and posts, which a
+//     studio run pays; the studio drops them as unknown),
 // both with the same concurrency (default 4). Target: the experiment at >= 0.8x the direct
 // throughput.
 // Usage: node bin/run-ts.mjs bench/experiment.bench.ts   (BENCH_CASES, BENCH_CONCURRENCY)
@@ -11,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
 import { runtimeClient } from '../src/main/playground/executor/a2a.ts';
+import { RESERVED_CAPTURE_KEY } from '../src/shared/runtime-contract.ts';
 import { startStudio } from '../src/main/studio/studio.ts';
 import { REPO } from './load.ts';
 
@@ -45,6 +48,11 @@ async function main(): Promise<void> {
     const failures = await direct(baseUrl, CASES);
     const directMs = Date.now() - t2;
 
+    // 3. The same, each with a capture token the studio does not know: the runtime does all its
+    // trace work and posts it (the studio answers 404 and drops it).
+    const t3 = Date.now();
+    await direct(baseUrl, CASES, true);
+    const capturedMs = Date.now() - t3;
     const expRate = (CASES / expMs) * 1000;
     const directRate = (CASES / directMs) * 1000;
     console.log(
@@ -53,6 +61,7 @@ async function main(): Promise<void> {
     console.log(
       `direct A2A: ${CASES} messages, concurrency ${CONCURRENCY}: ${(directMs / 1000).toFixed(1)} s, ${directRate.toFixed(1)} msgs/s (${failures} not completed)`,
     );
+    console.log(`direct A2A with trace capture on: ${(capturedMs / 1000).toFixed(1)} s, ${((CASES / capturedMs) * 1000).toFixed(1)} msgs/s`);
     console.log(`ratio: ${(expRate / directRate).toFixed(2)}x (target >= 0.8x)`);
     // Where an experiment run's time goes: admitted -> invoking (queue, prepare, connect) and
     // invoking -> ended (the runtime's answer, its trace capture and evaluators).
@@ -92,7 +101,7 @@ async function experiment(
 
 /** `n` messages to the runtime over A2A message/stream, `CONCURRENCY` at a time, each read to
  * its end; answers how many did not complete. */
-async function direct(baseUrl: string, n: number): Promise<number> {
+async function direct(baseUrl: string, n: number, captured = false): Promise<number> {
   let next = 0;
   let bad = 0;
   const worker = async () => {
@@ -100,8 +109,10 @@ async function direct(baseUrl: string, n: number): Promise<number> {
       const i = next++;
       const client = runtimeClient(baseUrl);
       let state = '';
+      const metadata = captured ? { [RESERVED_CAPTURE_KEY]: { capture_token: `bench-${randomUUID()}` } } : undefined;
       const stream = client.sendMessageStream({
         message: { kind: 'message', role: 'user', messageId: randomUUID(), parts: [{ kind: 'text', text: TEXTS[i % TEXTS.length]! }] },
+        ...(metadata ? { metadata } : {}),
       });
       for await (const ev of stream) {
         const e = ev as { kind?: string; status?: { state?: string } };
