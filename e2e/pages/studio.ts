@@ -56,7 +56,7 @@ export class StudioPage {
     return this.page.locator(`[data-testid="run-item"][data-run-id="${runId}"]`);
   }
 
-  async showView(view: 'run' | 'graph' | 'compare' | 'source'): Promise<void> {
+  async showView(view: 'run' | 'graph' | 'compare' | 'source' | 'evals'): Promise<void> {
     await this.byTestId(`view-${view}`).click();
   }
 }

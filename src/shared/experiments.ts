@@ -227,6 +227,8 @@ export const ExperimentCaseSchema = z.object({
   scores: z.array(ScoreEntrySchema),
   /** Why the case errored before its assertions (its history failed, no run could start). */
   message: z.string().nullable(),
+  /** Tokens the case's runs used, when the model reported them (additive: absent = unknown). */
+  tokens: z.object({ input: z.number().int().nullable(), output: z.number().int().nullable() }).nullable().optional(),
 });
 export type ExperimentCase = z.infer<typeof ExperimentCaseSchema>;
 export const ExperimentCasePageSchema = page(ExperimentCaseSchema);

@@ -1,5 +1,6 @@
 // The studio's layout: top bar, sessions sidebar, and the main area (a run's timeline with
-// the composer, the graph, the comparison of two runs, or the source).
+// the composer, the graph, the comparison of two runs, the source, or the evals: datasets
+// and experiments).
 import { useEffect, useMemo, useRef } from 'react';
 import { useCreateSession, useRuns, useSessions } from './api/queries.ts';
 import { Announcer } from './components/Announcer.tsx';
@@ -9,6 +10,7 @@ import { EmptyState } from './components/EmptyState.tsx';
 import { GraphPanel } from './components/graph/GraphPanel.tsx';
 import { CompareView } from './components/compare/CompareView.tsx';
 import { SourceView } from './components/source/SourceView.tsx';
+import { EvalsView } from './components/evals/EvalsView.tsx';
 import { useProject } from './api/project.ts';
 import { useSession } from './api/branches.ts';
 import { RunView } from './components/run/RunView.tsx';
@@ -140,7 +142,8 @@ export function App() {
   }, [sessions.isSuccess]);
 
   // A session from the URL that no longer exists is dropped. A conversation branch is not in
-  // the list (it is grouped under its root): it is known when it answers on its own.
+  // the list (it is grouped under its root), nor is an experiment's hidden session (a failing
+  // case's run opens in it): each is known when it answers on its own.
   const one = useSession(sessionId);
   const known = useMemo(
     () => new Set([...(sessions.data?.map((s) => s.session_id) ?? []), ...(one.data ? [one.data.session_id] : [])]),
@@ -174,6 +177,7 @@ export function App() {
           {view === 'graph' ? <GraphPanel sessionId={validSession} /> : null}
           {view === 'compare' ? <CompareView /> : null}
           {view === 'source' ? <SourceView /> : null}
+          {view === 'evals' ? <EvalsView /> : null}
           {view === 'run' ? validSession ? <SessionMain key={validSession} sessionId={validSession} /> : sessions.isSuccess ? <NoSession /> : null : null}
         </main>
       </div>

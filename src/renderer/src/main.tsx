@@ -19,6 +19,8 @@ import './styles/conversation.css';
 import './styles/inspector.css';
 import './styles/source.css';
 import './styles/compare.css';
+import './styles/evals.css';
+import './styles/evals-cases.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {

@@ -13,12 +13,12 @@ export const SHORTCUTS: { keys: string; does: string }[] = [
   { keys: 'Alt+M', does: 'Write a message (focus the composer)' },
   { keys: 'Alt+↓ / Alt+↑', does: 'Next / previous run of the session' },
   { keys: 'Alt+C', does: 'Compare the open run with another' },
-  { keys: 'Alt+1 … Alt+4', does: 'Runs / Graph / Compare / Source' },
+  { keys: 'Alt+1 … Alt+5', does: 'Runs / Graph / Compare / Source / Evals' },
   { keys: '?', does: 'Show or hide this list' },
   { keys: 'Esc', does: 'Close a dialog' },
 ];
 
-const VIEW_CODES: Record<string, MainView> = { Digit1: 'run', Digit2: 'graph', Digit3: 'compare', Digit4: 'source' };
+const VIEW_CODES: Record<string, MainView> = { Digit1: 'run', Digit2: 'graph', Digit3: 'compare', Digit4: 'source', Digit5: 'evals' };
 
 function typingIn(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;

@@ -14,6 +14,7 @@ const VIEWS: { id: MainView; label: string; shortcut: string }[] = [
   { id: 'graph', label: 'Graph', shortcut: '2' },
   { id: 'compare', label: 'Compare', shortcut: '3' },
   { id: 'source', label: 'Source', shortcut: '4' },
+  { id: 'evals', label: 'Evals', shortcut: '5' },
 ];
 
 /** Edits seen on disk and whether the agent runs them yet. */

@@ -2,7 +2,7 @@
 // here. The selection is mirrored in the URL hash so a reload comes back to the same run.
 import { create } from 'zustand';
 
-export type MainView = 'run' | 'graph' | 'compare' | 'source';
+export type MainView = 'run' | 'graph' | 'compare' | 'source' | 'evals';
 
 export type ComposerMode = { kind: 'new' } | { kind: 'resume'; runId: string };
 
@@ -42,6 +42,15 @@ interface UiState {
   compareRight: string | null;
   /** Shows the compare view for two runs (right may be picked there). */
   openCompare(left: string | null, right: string | null): void;
+  /** The evals view (docs/studio-ui.md, Evals): the open dataset, experiment, or compare of
+   * two experiments (left the baseline). */
+  evalsDataset: string | null;
+  experimentId: string | null;
+  expLeft: string | null;
+  expRight: string | null;
+  openDataset(name: string | null): void;
+  openExperiment(id: string): void;
+  openExperimentCompare(left: string, right: string): void;
   /** The session's main area: one run's timeline, or the whole conversation. */
   sessionMode: SessionMode;
   setSessionMode(mode: SessionMode): void;
@@ -70,10 +79,10 @@ interface UiState {
   selectNode(nodeId: string | null): void;
 }
 
-type HashState = Pick<UiState, 'sessionId' | 'runId' | 'view' | 'compareLeft' | 'compareRight'>;
+type HashState = Pick<UiState, 'sessionId' | 'runId' | 'view' | 'compareLeft' | 'compareRight' | 'evalsDataset' | 'experimentId' | 'expLeft' | 'expRight'>;
 
-function parseHash(hash: string): HashState {
-  const m = /^#\/(?:sessions\/([^/?]+))?(?:\/runs\/([^/?]+))?(?:\/?(graph|compare|source))?(?:\?(.*))?$/.exec(hash);
+export function parseHash(hash: string): HashState {
+  const m = /^#\/(?:sessions\/([^/?]+))?(?:\/runs\/([^/?]+))?(?:\/?(graph|compare|source|evals))?(?:\?(.*))?$/.exec(hash);
   const view = (m?.[3] as MainView | undefined) ?? 'run';
   const query = new URLSearchParams(m?.[4] ?? '');
   return {
@@ -82,6 +91,10 @@ function parseHash(hash: string): HashState {
     view,
     compareLeft: view === 'compare' ? query.get('left') : null,
     compareRight: view === 'compare' ? query.get('right') : null,
+    evalsDataset: view === 'evals' ? query.get('dataset') : null,
+    experimentId: view === 'evals' ? query.get('experiment') : null,
+    expLeft: view === 'evals' ? query.get('left') : null,
+    expRight: view === 'evals' ? query.get('right') : null,
   };
 }
 
@@ -96,11 +109,33 @@ export function hashFor(s: HashState): string {
     if (s.compareRight) q.set('right', s.compareRight);
     h += `?${q.toString()}`;
   }
+  if (s.view === 'evals') {
+    const q = new URLSearchParams();
+    if (s.evalsDataset) q.set('dataset', s.evalsDataset);
+    if (s.experimentId) q.set('experiment', s.experimentId);
+    if (s.expLeft && s.expRight) {
+      q.set('left', s.expLeft);
+      q.set('right', s.expRight);
+    }
+    if (q.size) h += `?${q.toString()}`;
+  }
   return h;
 }
 
 const initial: HashState =
-  typeof window === 'undefined' ? { sessionId: null, runId: null, view: 'run', compareLeft: null, compareRight: null } : parseHash(window.location.hash);
+  typeof window === 'undefined'
+    ? {
+        sessionId: null,
+        runId: null,
+        view: 'run',
+        compareLeft: null,
+        compareRight: null,
+        evalsDataset: null,
+        experimentId: null,
+        expLeft: null,
+        expRight: null,
+      }
+    : parseHash(window.location.hash);
 
 export const useUi = create<UiState>()((set) => ({
   ...initial,
@@ -111,6 +146,9 @@ export const useUi = create<UiState>()((set) => ({
   sourceTarget: null,
   openSource: (sourceTarget) => set({ sourceTarget, view: 'source' }),
   openCompare: (compareLeft, compareRight) => set({ compareLeft, compareRight, view: 'compare' }),
+  openDataset: (evalsDataset) => set({ evalsDataset, experimentId: null, expLeft: null, expRight: null, view: 'evals' }),
+  openExperiment: (experimentId) => set({ experimentId, expLeft: null, expRight: null, view: 'evals' }),
+  openExperimentCompare: (expLeft, expRight) => set({ expLeft, expRight, experimentId: null, view: 'evals' }),
   focusSpanId: null,
   sessionMode: 'run',
   setSessionMode: (sessionMode) => set({ sessionMode }),

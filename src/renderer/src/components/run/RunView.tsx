@@ -19,6 +19,7 @@ import { ScoresTable } from './ScoresTable.tsx';
 import { Section } from './Section.tsx';
 import { StateSection } from './StatePanel.tsx';
 import { ForkLineage } from './ForkActions.tsx';
+import { AddToDataset } from '../evals/AddToDataset.tsx';
 import { StatusBanner, type RunFailure } from './StatusBanner.tsx';
 import { streamSummary } from './stream-summary.ts';
 import { loadRunIntoDraft } from '../../state/resend.ts';
@@ -148,6 +149,7 @@ function Actions({ run, active }: { run: RunDetail; active: boolean }) {
       >
         Compare with…
       </button>
+      {!active ? <AddToDataset runId={run.run_id} /> : null}
       {error && !(error instanceof ApiError && error.activeRunId) ? (
         <span className="field-error" role="alert">
           {errorMessage(error)}

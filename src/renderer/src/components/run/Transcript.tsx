@@ -15,6 +15,7 @@ import { useUi } from '../../state/ui.ts';
 import { StatusBadge } from '../StatusBadge.tsx';
 import { PartsView } from './Parts.tsx';
 import { EditTurn, VersionSwitcher } from './TurnBranches.tsx';
+import { AddToDataset } from '../evals/AddToDataset.tsx';
 
 const ORIGIN: Record<TranscriptTurn['origin'], string> = { send: 'You', resume: 'Your reply', rerun: 'Rerun' };
 
@@ -71,6 +72,7 @@ function AgentSide({ turn }: { turn: TranscriptTurn }) {
         >
           timeline of {shortId(turn.run_id)}
         </button>
+        {isActive(turn.status) ? null : <AddToDataset runId={turn.run_id} small />}
       </span>
       {isActive(turn.status) ? (
         <p className="muted">Working… open the timeline to watch it live.</p>

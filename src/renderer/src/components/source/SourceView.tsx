@@ -220,8 +220,8 @@ export function SourceView() {
     void restored.current?.then(() => openRef.current(primary.path, primary.line, primary.end_line));
   }, [ready, target, primary]);
 
-  // The project's diagnostics as markers in the files they name.
-  const diagnosticsJson = JSON.stringify(project.data?.diagnostics ?? []);
+  // The project's diagnostics (the manifest's and the dataset files') as markers in their files.
+  const diagnosticsJson = JSON.stringify([...(project.data?.diagnostics ?? []), ...(project.data?.dataset_diagnostics ?? [])]);
   useEffect(() => {
     const monaco = monacoRef.current;
     if (!monaco) return;
