@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useStudioWorld } from './fixtures.ts';
 import { ComposerPage } from './pages/composer.ts';
+import { StateEditorPage } from './pages/state-editor.ts';
 import { openNewSession } from './pages/session.ts';
 
 const REPO = resolve(import.meta.dirname, '..');
@@ -66,10 +67,18 @@ describe('the debugger inside a subgraph', () => {
     const detail = section.locator(`[data-testid="state-detail"][data-checkpoint-id="${await afterLookup.getAttribute('data-checkpoint-id')}"]`);
     expect(await detail.textContent()).toContain('Inside subgraph inner');
     await detail.getByTestId('edit-and-fork').click();
-    const editor = detail.getByTestId('fork-editor');
-    const state = JSON.parse(await editor.inputValue()) as Record<string, unknown>;
+    const sessionId = (await w.api.run(origin)).session_id;
+    const checkpoint = await afterLookup.getAttribute('data-checkpoint-id');
+    const ns = (await afterLookup.getAttribute('data-ns'))!;
+    const state = (await w.api.call('GET', `/sessions/${sessionId}/checkpoints/${checkpoint}?ns=${encodeURIComponent(ns)}`)).body.values as Record<
+      string,
+      unknown
+    >;
     expect(state.found).toEqual(['a', 'b', 'c']);
-    await editor.fill(JSON.stringify({ ...state, found: ['x', 'y'] }, null, 2));
+    const editor = new StateEditorPage(w.page, detail);
+    await editor.paste(JSON.stringify({ ...state, found: ['x', 'y'] }, null, 2));
+    await expect.poll(() => editor.problems().count(), { timeout: 15_000 }).toBe(0);
+    await expect.poll(() => detail.getByTestId('fork-submit').isDisabled()).toBe(false);
     await detail.getByTestId('fork-submit').click();
 
     const forked = await run.waitForNewRun(origin);
