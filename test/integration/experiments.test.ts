@@ -85,6 +85,11 @@ describe('datasets and experiments', () => {
     expect(run.output_parts.some((p: any) => p.kind === 'text' && p.text.includes('ORD-12345 is approved'))).toBe(true);
     const hidden = (await t.call('GET', `/sessions/${twoTurns.session_id}`)).body;
     expect(hidden).toMatchObject({ experiment_id: baseline, run_count: 2 });
+    // It keeps what the experiment ran: a message to it is refused, and nothing is added.
+    const sent = await t.call('POST', `/sessions/${twoTurns.session_id}/runs`, { parts: [{ kind: 'text', text: 'one more' }] });
+    expect(sent.status).toBe(409);
+    expect(sent.body.detail).toMatchObject({ error: 'experiment_session', experiment_id: baseline });
+    expect((await t.call('GET', `/sessions/${twoTurns.session_id}`)).body.run_count).toBe(2);
     const sessions = (await t.call('GET', '/sessions?limit=200')).body.items;
     expect(sessions.map((s: any) => s.session_id)).toEqual([session, studio.session].filter((s) => sessions.some((x: any) => x.session_id === s)));
     expect(sessions.some((s: any) => s.experiment_id)).toBe(false);

@@ -16,6 +16,8 @@ export const PLAYGROUND_ERRORS = {
   run_not_resumable: 409,
   /** A session's run is paused at a breakpoint: continue or stop it first. */
   run_paused: 409,
+  /** A message to an experiment's hidden session: it runs one case, and stays as it ran. */
+  experiment_session: 409,
   /** A save over a file that changed on disk since the editor opened it. */
   file_changed: 409,
   /** POST /datasets of a name whose file exists. */

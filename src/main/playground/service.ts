@@ -121,6 +121,16 @@ export class PlaygroundService {
   /** POST /sessions/{id}/runs (spec 4.3): 202 at once; the executor does the work. */
   createRun(sessionId: string, body: CreateRunBody): RunAccepted {
     const session = this.getSession(sessionId);
+    // An experiment's case session keeps what the experiment ran (docs/playground-api.md,
+    // "Datasets and experiments"): a message would add a turn the experiment never ran.
+    if (session.experiment_id)
+      throw new PlaygroundError(
+        'experiment_session',
+        `session ${sessionId} runs a case of experiment ${session.experiment_id}; send in a session of your own`,
+        {
+          experiment_id: session.experiment_id,
+        },
+      );
     this.assertNoActiveRun();
     const input = inputToTagged(body.parts, this.o.blobs);
     // A session nobody named takes its first message as its title.

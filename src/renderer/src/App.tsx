@@ -28,6 +28,8 @@ function SessionMain({ sessionId }: { sessionId: string }) {
   const mode = useUi((s) => s.sessionMode);
   const setMode = useUi((s) => s.setSessionMode);
   const runs = useRuns(sessionId);
+  const session = useSession(sessionId);
+  const experiment = session.data?.experiment_id ?? null;
 
   // Opening a session shows its latest run.
   const latest = runs.data?.length ? [...runs.data].sort((a, b) => a.created_at.localeCompare(b.created_at)).at(-1) : undefined;
@@ -70,7 +72,14 @@ function SessionMain({ sessionId }: { sessionId: string }) {
           </EmptyState>
         ) : null}
       </div>
-      <Composer sessionId={sessionId} />
+      {experiment ? (
+        // An experiment's case session keeps what the experiment ran: it takes no messages.
+        <p className="muted session-main__note" data-testid="experiment-session-note">
+          This session runs a case of an experiment; it takes no messages. Send in a session of your own.
+        </p>
+      ) : (
+        <Composer sessionId={sessionId} />
+      )}
     </div>
   );
 }
