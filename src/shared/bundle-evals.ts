@@ -119,8 +119,8 @@ export type ImportExperiment = z.infer<typeof ImportExperimentSchema>;
 // ---- import answers -----------------------------------------------------------------------
 
 /** What import does with a bundle's dataset: `create` (no such file), `identical` (the file
- * has the same content: nothing written), `renamed` (a different file has the name: written
- * as `as`, the author's file untouched). */
+ * `as` has the same content: nothing written), `renamed` (a different file has the name:
+ * written as `as` = `<name>-imported[-N]`, the author's file untouched). */
 export const DatasetImportSchema = z.object({
   name: z.string(),
   action: z.enum(['create', 'identical', 'renamed']),

@@ -52,19 +52,21 @@ export function checkEvals(b: ParsedBundle, add: Add): void {
 
 const IMPORTED = '-imported';
 
-/** A free dataset name for a clash: `<name>-imported`, then `-imported-2`, `-3`, ... */
-function freeName(name: string, taken: (n: string) => boolean): string {
+/** For a clash: the first `<name>-imported`, `-imported-2`, ... that holds the same text
+ * (an earlier import of it: nothing to write) or is free. */
+function clashName(name: string, text: string, planned: Set<string>, datasets: DatasetService): { as: string; same: boolean } {
   const base = name.slice(0, 80);
   for (let n = 1; ; n += 1) {
     const candidate = `${base}${IMPORTED}${n === 1 ? '' : `-${n}`}`;
-    if (DatasetNameSchema.safeParse(candidate).success && !taken(candidate)) return candidate;
+    if (!DatasetNameSchema.safeParse(candidate).success || planned.has(candidate)) continue;
+    const existing = datasets.text(candidate);
+    if (existing === undefined || existing === text) return { as: candidate, same: existing === text };
   }
 }
 
 /** What the import does with each dataset of the bundle, in bundle order. */
 export function planDatasets(b: ParsedBundle, datasets: DatasetService): DatasetImport[] {
   const planned = new Set<string>();
-  const taken = (n: string) => planned.has(n) || datasets.text(n) !== undefined;
   return (b.datasets ?? []).map((d) => {
     const existing = datasets.text(d.name);
     let action: DatasetImport['action'];
@@ -72,8 +74,9 @@ export function planDatasets(b: ParsedBundle, datasets: DatasetService): Dataset
     if (existing === undefined && !planned.has(d.name)) action = 'create';
     else if (existing === d.text) action = 'identical';
     else {
-      action = 'renamed';
-      as = freeName(d.name, taken);
+      const clash = clashName(d.name, d.text, planned, datasets);
+      as = clash.as;
+      action = clash.same ? 'identical' : 'renamed';
     }
     planned.add(as);
     return { name: d.name, action, as, file: datasetFile(as) };
