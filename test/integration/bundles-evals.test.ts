@@ -185,6 +185,29 @@ describe('bundles with datasets and experiments', () => {
     expect(fs.readdirSync(path.join(bDir, 'evals')).sort()).toEqual(['mini-imported.jsonl', 'mini.jsonl', 'support.jsonl']);
   });
 
+  it('an experiment exported while running arrives cancelled (exported_while_running), its running case cancelled on an interrupted run', async () => {
+    const live = JSON.parse(text) as Bundle;
+    const e = live.experiments![0];
+    e.status = 'running';
+    e.ended_at = null;
+    const c = e.cases[1];
+    Object.assign(c, { status: 'running', run_status: 'running', assertions: [] });
+    Object.assign(
+      live.runs.find((r) => r.run_id === c.run_id)!,
+      { status: 'running', ended_at: null },
+    );
+    const plan = await b.call<ImportPlan>('POST', '/bundles/import?dry_run=true', { bundle: live });
+    expect(plan.body).toMatchObject({ cancelled_experiments: 1, interrupted_runs: 1 });
+    const res = await b.call<ImportResult>('POST', '/bundles/import', { bundle: live });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const id = res.body.mapping.experiments[experiment];
+    const got = (await b.call<ExperimentDetail>('GET', `/experiments/${id}`)).body;
+    expect(got).toMatchObject({ status: 'cancelled', reason: 'exported_while_running', ended_at: expect.any(String) });
+    const cases = (await b.call<{ items: ExperimentCase[] }>('GET', `/experiments/${id}/cases`)).body.items;
+    expect(cases[1]).toMatchObject({ status: 'cancelled', run_status: 'interrupted', run_reason: 'exported_while_active' });
+    expect((await b.call<RunDetail>('GET', `/runs/${cases[1].run_id}`)).body).toMatchObject({ status: 'interrupted', reason: 'exported_while_active' });
+  });
+
   it('a bundle without the new keys exports and imports exactly as before', async () => {
     const session = (await a.t.call('POST', '/sessions', { title: 'plain' })).body.session_id;
     const sent = await a.t.call('POST', `/sessions/${session}/runs`, { parts: [{ kind: 'text', text: 'Where is my order ORD-23456?' }] });
