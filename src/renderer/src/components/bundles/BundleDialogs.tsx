@@ -216,6 +216,7 @@ function Problems({ problems, message }: { problems: BundleProblem[]; message: s
 function ImportDialog({ onClose }: { onClose: () => void }) {
   const qc = useQueryClient();
   const selectSession = useUi((s) => s.selectSession);
+  const openExperiment = useUi((s) => s.openExperiment);
   const [text, setText] = useState<string | null>(null);
   const [fileName, setFileName] = useState<string | null>(null);
   const [plan, setPlan] = useState<ImportPlan | null>(null);
@@ -255,8 +256,11 @@ function ImportDialog({ onClose }: { onClose: () => void }) {
         await qc.invalidateQueries({ queryKey: ['experiments'] });
         await qc.invalidateQueries({ queryKey: evalKeys.datasets });
       }
+      // An experiment's sessions are hidden: land on the experiment instead.
+      const experiment = Object.values(result.mapping.experiments).sort()[0];
       const first = Object.values(result.mapping.sessions).sort()[0];
-      if (first) selectSession(first);
+      if (experiment) openExperiment(experiment);
+      else if (first) selectSession(first);
       onClose();
     } catch (err) {
       fail(err);
