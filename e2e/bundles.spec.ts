@@ -9,6 +9,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { startStudio } from '../src/main/studio/studio.ts';
 import { EXAMPLE_PROJECT, useStudioWorld } from './fixtures.ts';
+import { audit } from './pages/axe.ts';
 import { openNewSession } from './pages/session.ts';
 import { StudioPage } from './pages/studio.ts';
 
@@ -108,6 +109,7 @@ describe('bundles', () => {
     for (const box of await dialog.getByTestId('export-session').all()) await box.uncheck();
     await dialog.locator(`[data-testid="export-experiment"][data-experiment-id="${id}"]`).check();
     expect(await dialog.getByTestId('export-with-datasets').isChecked()).toBe(true);
+    await audit(page, 'the export dialog with an experiment');
     expect(await dialog.getByTestId('export-confirm').textContent()).toBe('Export 0 sessions and 1 experiment');
     const dir = await mkdtemp(join(tmpdir(), 'agent-studio-e2e-bundle-'));
     const file = join(dir, 'experiment.agentbundle.json');
@@ -129,6 +131,7 @@ describe('bundles', () => {
       expect(await imp.getByTestId('plan-experiments').textContent()).toContain('1 experiment with 2 case results');
       expect(await imp.getByTestId('plan-dataset').getAttribute('data-action')).toBe('identical');
       await screenshot('43-import-plan-experiment');
+      await audit(page, 'the import plan of an experiment');
       await imp.getByTestId('import-confirm').click();
       const view = page.locator('[data-testid="experiment-view"][data-status="completed"]');
       await view.waitFor();
