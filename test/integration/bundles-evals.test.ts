@@ -7,6 +7,7 @@
 // new keys imports as before.
 import fs from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bundle, ImportPlan, ImportResult } from '../../src/shared/bundle.ts';
 import type { ExperimentCase, ExperimentDetail } from '../../src/shared/experiments.ts';
@@ -183,6 +184,11 @@ describe('bundles with datasets and experiments', () => {
     const again = await b.call<ImportResult>('POST', '/bundles/import', text);
     expect(again.body.datasets).toEqual([{ name: 'mini', action: 'identical', as: 'mini-imported', file: 'evals/mini-imported.jsonl' }]);
     expect(fs.readdirSync(path.join(bDir, 'evals')).sort()).toEqual(['mini-imported.jsonl', 'mini.jsonl', 'support.jsonl']);
+    // Once that copy is edited too, the next import takes the next free name.
+    fs.appendFileSync(miniFile(bDir, 'mini-imported'), '\n');
+    const third = await b.call<ImportResult>('POST', '/bundles/import', text);
+    expect(third.body.mapping.datasets).toEqual({ mini: 'mini-imported-2' });
+    expect(fs.readFileSync(miniFile(bDir, 'mini-imported-2'), 'utf8')).toBe(MINI);
   });
 
   it('an experiment exported while running arrives cancelled (exported_while_running), its running case cancelled on an interrupted run', async () => {
@@ -206,6 +212,27 @@ describe('bundles with datasets and experiments', () => {
     const cases = (await b.call<{ items: ExperimentCase[] }>('GET', `/experiments/${id}/cases`)).body.items;
     expect(cases[1]).toMatchObject({ status: 'cancelled', run_status: 'interrupted', run_reason: 'exported_while_active' });
     expect((await b.call<RunDetail>('GET', `/runs/${cases[1].run_id}`)).body).toMatchObject({ status: 'interrupted', reason: 'exported_while_active' });
+  });
+
+  it('a database newer than this build refuses the import (409) before any dataset file is written', async () => {
+    const dir = copyExample('bundle-evals-c');
+    const c = await startTestStudio({ projectDir: dir, runtimeCommand: false });
+    try {
+      const db = new Database(path.join(c.dataDir, 'playground.sqlite'));
+      db.prepare('INSERT INTO schema_version (version, name, sha256, applied_at) VALUES (?, ?, ?, ?)').run(
+        999,
+        'future',
+        'x'.repeat(64),
+        new Date().toISOString(),
+      );
+      db.close();
+      const res = await c.call('POST', '/bundles/import', text);
+      expect(res.status).toBe(409);
+      expect(fs.existsSync(miniFile(dir))).toBe(false);
+    } finally {
+      await c.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a bundle without the new keys exports and imports exactly as before', async () => {
