@@ -1,5 +1,6 @@
 // POST /bundles/export (spec 4.3 rules 6 and 8): the selected sessions and runs, their
-// events and the blobs their parts reference, streamed as one JSON document. Deterministic:
+// events and the blobs their parts reference, and when asked the optional datasets and
+// experiments keys (export-evals.ts), streamed as one JSON document. Deterministic:
 // the same selection of the same data gives the same bytes (fixed key order, everything
 // sorted by id, no export time inside). Memory stays bounded: events are read a page at a
 // time and each blob is read and base64-encoded in chunks.

@@ -1,8 +1,9 @@
 // POST /bundles/import (spec 4.3 rule 7, 9.4): everything is checked before anything is
 // written: the shape, every id relation (runs to sessions, parents, events to runs, file
-// parts to blobs) and every blob's size and sha256. Then the new blob files are written
-// (content-addressed: a blob already stored is not written again) and the rows go in one
-// transaction; if that fails, the blob files it wrote are removed again.
+// parts to blobs), every blob's size and sha256, and the optional datasets and experiments
+// (import-evals.ts). Then the dataset files are written (by the route), the new blob files
+// (content-addressed: a blob already stored is not written again), and the rows go in one
+// transaction; if that fails, the files it wrote are removed again.
 import {
   BUNDLE_FORMAT,
   BundleImportSchema,
