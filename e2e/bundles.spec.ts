@@ -1,6 +1,7 @@
 // Bundles in the browser: one author exports a session (a file download), a teammate's
 // fresh studio shows the import plan first, imports it and opens the imported run with its
-// answer and file intact; a damaged bundle shows each problem and imports nothing.
+// answer and file intact; a damaged bundle shows each problem and imports nothing. An
+// experiment goes along with its dataset: the plan says so and the teammate lands on it.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { startStudio } from '../src/main/studio/studio.ts';
 import { EXAMPLE_PROJECT, useStudioWorld } from './fixtures.ts';
+import { audit } from './pages/axe.ts';
 import { openNewSession } from './pages/session.ts';
 import { StudioPage } from './pages/studio.ts';
 
@@ -87,6 +89,53 @@ describe('bundles', () => {
       const bytes = await (await fetch(`${teammate.url}api/playground/v1/blobs/${sha}`)).text();
       expect(bytes).toBe('receipt 42\n');
       await screenshot('42-imported-run');
+    } finally {
+      await teammate.close();
+      await rm(dir, { recursive: true, force: true });
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('shares an experiment with its dataset: the plan lists both, the teammate lands on the experiment', async () => {
+    const { page, url, api, screenshot } = world();
+    const started = await api.call('POST', '/experiments', { dataset: 'support', cases: ['refund-approved', 'refund-denied-window'] });
+    expect(started.status).toBe(202);
+    const id = started.body.experiment_id as string;
+    await expect.poll(async () => (await api.call('GET', `/experiments/${id}`)).body.status, { timeout: 60_000 }).toBe('completed');
+
+    await new StudioPage(page, url).open();
+    await page.getByTestId('export-bundle').click();
+    const dialog = page.getByTestId('export-dialog');
+    for (const box of await dialog.getByTestId('export-session').all()) await box.uncheck();
+    await dialog.locator(`[data-testid="export-experiment"][data-experiment-id="${id}"]`).check();
+    expect(await dialog.getByTestId('export-with-datasets').isChecked()).toBe(true);
+    await audit(page, 'the export dialog with an experiment');
+    expect(await dialog.getByTestId('export-confirm').textContent()).toBe('Export 0 sessions and 1 experiment');
+    const dir = await mkdtemp(join(tmpdir(), 'agent-studio-e2e-bundle-'));
+    const file = join(dir, 'experiment.agentbundle.json');
+    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByTestId('export-confirm').click()]);
+    await download.saveAs(file);
+    const bundle = JSON.parse(await readFile(file, 'utf8'));
+    expect(bundle.datasets.map((d: { name: string }) => d.name)).toEqual(['support']);
+    expect(bundle.experiments.map((e: { experiment_id: string }) => e.experiment_id)).toEqual([id]);
+
+    // The teammate has the same project: the dataset is already there, nothing is written.
+    const dataDir = await mkdtemp(join(tmpdir(), 'agent-studio-e2e-teammate-'));
+    const teammate = await startStudio({ projectDir: EXAMPLE_PROJECT, dataDir, port: 0, runtimeCommand: false, logger: pino({ level: 'warn' }) });
+    try {
+      await new StudioPage(page, teammate.url.replace(/\/$/, '')).open();
+      await page.getByTestId('import-bundle').click();
+      const imp = page.getByTestId('import-dialog');
+      await imp.getByTestId('import-file').setInputFiles(file);
+      await imp.getByTestId('import-plan').waitFor();
+      expect(await imp.getByTestId('plan-experiments').textContent()).toContain('1 experiment with 2 case results');
+      expect(await imp.getByTestId('plan-dataset').getAttribute('data-action')).toBe('identical');
+      await screenshot('43-import-plan-experiment');
+      await audit(page, 'the import plan of an experiment');
+      await imp.getByTestId('import-confirm').click();
+      const view = page.locator('[data-testid="experiment-view"][data-status="completed"]');
+      await view.waitFor();
+      expect(await view.getAttribute('data-experiment-id')).not.toBe(id);
     } finally {
       await teammate.close();
       await rm(dir, { recursive: true, force: true });

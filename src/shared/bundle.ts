@@ -4,6 +4,8 @@
 // the requests of both, and the import's answers. The fields beyond the spec are documented
 // in docs/playground-api.md.
 import { z } from 'zod';
+import { BundleDatasetSchema, BundleExperimentSchema, DatasetImportSchema, ImportDatasetSchema, ImportExperimentSchema } from './bundle-evals.ts';
+import { DatasetNameSchema } from './datasets.ts';
 import { EVENT_KINDS, RUN_STATES, RunDetailSchema } from './playground.ts';
 
 export const BUNDLE_FORMAT = 'svc.playground.bundle/1';
@@ -62,14 +64,25 @@ export const BundleSchema = z.object({
   /** Beyond the spec: the input contracts the runs' DataParts name; null when the runtime
    * was not running to say. */
   input_contracts: z.array(BundleContractSchema).nullable(),
+  /** Optional (only when the export asked for them; bundle-evals.ts): dataset files. */
+  datasets: z.array(BundleDatasetSchema).optional(),
+  /** Optional: experiments with their cases; their hidden sessions and runs are in
+   * `sessions` and `runs`. */
+  experiments: z.array(BundleExperimentSchema).optional(),
 });
 export type Bundle = z.infer<typeof BundleSchema>;
 
 // ---- requests -----------------------------------------------------------------------------
 
 const ids = z.array(z.string().min(1).max(200)).max(10_000).default([]);
-/** POST /bundles/export: the sessions (every run of each) and runs to export. */
-export const BundleExportRequestSchema = z.object({ session_ids: ids, run_ids: ids });
+/** POST /bundles/export: the sessions (every run of each) and runs to export; optionally
+ * experiments (with their hidden sessions and runs) and dataset files by name. */
+export const BundleExportRequestSchema = z.object({
+  session_ids: ids,
+  run_ids: ids,
+  experiment_ids: ids,
+  datasets: z.array(DatasetNameSchema).max(1000).default([]),
+});
 export type BundleExportRequest = z.input<typeof BundleExportRequestSchema>;
 
 /** POST /bundles/import?dry_run=true: answer the plan, write nothing. */
@@ -129,6 +142,8 @@ export const BundleImportSchema = z.object({
   blobs: z.record(z.string(), z.object({ bytes_base64: z.string(), size: z.number().int().min(0) })),
   source: z.looseObject({ project: z.string().optional() }).optional(),
   input_contracts: z.array(z.unknown()).nullable().optional(),
+  datasets: z.array(ImportDatasetSchema).max(1000).optional(),
+  experiments: z.array(ImportExperimentSchema).max(10_000).optional(),
 });
 export type ParsedBundle = z.infer<typeof BundleImportSchema>;
 
@@ -145,17 +160,34 @@ export type BundleProblem = z.infer<typeof BundleProblemSchema>;
 export const ImportPlanSchema = z.object({
   dry_run: z.boolean(),
   project: z.string().nullable(),
-  create: z.object({ sessions: z.number().int(), runs: z.number().int(), events: z.number().int() }),
+  create: z.object({
+    sessions: z.number().int(),
+    runs: z.number().int(),
+    events: z.number().int(),
+    /** Experiments and their case rows (0 for a bundle without experiments). */
+    experiments: z.number().int(),
+    experiment_cases: z.number().int(),
+  }),
   blobs: z.object({ new: z.number().int(), already_stored: z.number().int(), bytes_new: z.number().int() }),
   /** Runs exported while still active: imported as interrupted. */
   interrupted_runs: z.number().int(),
   /** Metadata keys whose values arrive redacted. */
   redacted_metadata_keys: z.array(z.string()),
+  /** Experiments exported while running: imported as cancelled (`exported_while_running`). */
+  cancelled_experiments: z.number().int(),
+  /** What happens to each dataset of the bundle (none: empty). */
+  datasets: z.array(DatasetImportSchema),
 });
 export type ImportPlan = z.infer<typeof ImportPlanSchema>;
 
 /** 201 of an import: the plan, and old id -> new id for every session and run. */
 export const ImportResultSchema = ImportPlanSchema.extend({
-  mapping: z.object({ sessions: z.record(z.string(), z.string()), runs: z.record(z.string(), z.string()) }),
+  mapping: z.object({
+    sessions: z.record(z.string(), z.string()),
+    runs: z.record(z.string(), z.string()),
+    experiments: z.record(z.string(), z.string()),
+    /** Dataset name in the bundle -> its name in this project. */
+    datasets: z.record(z.string(), z.string()),
+  }),
 });
 export type ImportResult = z.infer<typeof ImportResultSchema>;

@@ -135,6 +135,9 @@ export const ExperimentSummarySchema = z.object({
   counts: ExperimentCountsSchema,
   /** passed / (passed + failed + error): the cases that ended; null before any did. */
   pass_rate: z.number().nullable(),
+  /** Set when the experiment came in a bundle: its id there, the project it came from, and
+   * when it was imported (additive: absent in older results files). */
+  imported: z.object({ from_experiment_id: z.string(), project: z.string().nullable(), at: z.string() }).nullable().optional(),
 });
 export type ExperimentSummary = z.infer<typeof ExperimentSummarySchema>;
 export const ExperimentPageSchema = page(ExperimentSummarySchema);

@@ -220,7 +220,16 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
   app.use(PLAYGROUND_PREFIX, createProjectPlaygroundRoutes({ sources, blobs, store, runtime: runtimeClient, runtimeStatus }));
   app.use(
     PLAYGROUND_PREFIX,
-    createBundleRoutes({ store, blobs, log, logger, projectName: () => project.status().name, contracts: () => runtimeContracts(runtimeClient) }),
+    createBundleRoutes({
+      store,
+      blobs,
+      log,
+      logger,
+      projectName: () => project.status().name,
+      contracts: () => runtimeContracts(runtimeClient),
+      experiments: experimentStore,
+      datasets,
+    }),
   );
   const threadStates = new ThreadStateService(store, runtimeClient);
   app.use(PLAYGROUND_PREFIX, createThreadStateRoutes(threadStates, new ForkService(store, service, runtimeClient)));

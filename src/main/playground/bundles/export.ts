@@ -1,5 +1,6 @@
 // POST /bundles/export (spec 4.3 rules 6 and 8): the selected sessions and runs, their
-// events and the blobs their parts reference, streamed as one JSON document. Deterministic:
+// events and the blobs their parts reference, and when asked the optional datasets and
+// experiments keys (export-evals.ts), streamed as one JSON document. Deterministic:
 // the same selection of the same data gives the same bytes (fixed key order, everything
 // sorted by id, no export time inside). Memory stays bounded: events are read a page at a
 // time and each blob is read and base64-encoded in chunks.
@@ -11,6 +12,8 @@ import { PlaygroundError } from '../errors.ts';
 import type { EventLog } from '../events/log.ts';
 import type { BlobStore } from '../store/blobs.ts';
 import type { PlaygroundStore, RunRecord } from '../store/store.ts';
+import { writeEvals, type EvalsPlan } from './export-evals.ts';
+import type { ExperimentStore } from '../experiments/store.ts';
 
 /** The reserved metadata key (spec 4.3 rule 8). */
 const RESERVED = 'svc.playground';
@@ -38,22 +41,32 @@ export function inlineHashes(parts: readonly TaggedPart[]): string[] {
   return parts.flatMap((p) => (p.kind === 'file' && p.source === 'inline' ? [p.sha256] : []));
 }
 
-/** Resolves the selection: every run of each selected session, each selected run and its
- * session; unknown ids are a 404 naming them all. */
-export function planExport(store: PlaygroundStore, sel: Selection): ExportPlan {
+/** Resolves the selection: every run of each selected session (and of each selected
+ * experiment's hidden sessions), each selected run and its session; unknown ids are a 404
+ * naming them all. */
+export function planExport(store: PlaygroundStore, sel: Selection, evals?: Pick<EvalsPlan, 'sessionIds' | 'missing' | 'asked'>): ExportPlan {
   const missingSessions = sel.session_ids.filter((id) => !store.getSession(id));
   const missingRuns = sel.run_ids.filter((id) => !store.getRun(id));
-  if (missingSessions.length || missingRuns.length) {
-    const names = [...missingSessions.map((id) => `session '${id}'`), ...missingRuns.map((id) => `run '${id}'`)];
-    throw new PlaygroundError('not_found', `nothing to export under ${names.join(', ')}`, { session_ids: missingSessions, run_ids: missingRuns });
+  const missingExperiments = evals?.missing.experiment_ids ?? [];
+  const missingDatasets = evals?.missing.datasets ?? [];
+  if (missingSessions.length || missingRuns.length || missingExperiments.length || missingDatasets.length) {
+    const names = [
+      ...missingSessions.map((id) => `session '${id}'`),
+      ...missingRuns.map((id) => `run '${id}'`),
+      ...missingExperiments.map((id) => `experiment '${id}'`),
+      ...missingDatasets.map((id) => `dataset '${id}'`),
+    ];
+    const more = evals ? { experiment_ids: missingExperiments, datasets: missingDatasets } : {};
+    throw new PlaygroundError('not_found', `nothing to export under ${names.join(', ')}`, { session_ids: missingSessions, run_ids: missingRuns, ...more });
   }
-  if (sel.session_ids.length === 0 && sel.run_ids.length === 0) {
-    throw new PlaygroundError('invalid_request', 'select what to export: session_ids, run_ids, or both');
+  if (sel.session_ids.length === 0 && sel.run_ids.length === 0 && !evals?.asked.experiments && !evals?.asked.datasets) {
+    throw new PlaygroundError('invalid_request', 'select what to export: session_ids, run_ids, experiment_ids, datasets (any of them)');
   }
   const runs = new Map<string, RunRecord>();
-  for (const sid of sel.session_ids) for (const id of store.sessionRunIds(sid)) runs.set(id, store.getRun(id)!);
+  const selectedSessions = [...sel.session_ids, ...(evals?.sessionIds ?? [])];
+  for (const sid of selectedSessions) for (const id of store.sessionRunIds(sid)) runs.set(id, store.getRun(id)!);
   for (const id of sel.run_ids) runs.set(id, store.getRun(id)!);
-  const sessionIds = new Set([...sel.session_ids, ...[...runs.values()].map((r) => r.session_id)]);
+  const sessionIds = new Set([...selectedSessions, ...[...runs.values()].map((r) => r.session_id)]);
   const sessions = [...sessionIds].map((id) => store.getSession(id)!).sort(byId((s) => s.session_id));
   const sortedRuns = [...runs.values()].sort(byId((r) => r.run_id));
   const blobs = new Set<string>();
@@ -150,6 +163,8 @@ export interface BundleExtras {
   project: string;
   schemaVersion: number;
   contracts: Bundle['input_contracts'];
+  /** The optional datasets and experiments keys (written only when asked for). */
+  evals?: { plan: EvalsPlan; experiments: ExperimentStore };
 }
 
 export async function writeBundle(
@@ -207,6 +222,8 @@ export async function writeBundle(
   }
   await put(
     out,
-    `},"source":${JSON.stringify({ project: extras.project, schema_version: extras.schemaVersion })},"input_contracts":${JSON.stringify(extras.contracts)}}`,
+    `},"source":${JSON.stringify({ project: extras.project, schema_version: extras.schemaVersion })},"input_contracts":${JSON.stringify(extras.contracts)}`,
   );
+  if (extras.evals) await writeEvals((chunk) => put(out, chunk), extras.evals.plan, extras.evals.experiments);
+  await put(out, '}');
 }

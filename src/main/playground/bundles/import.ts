@@ -1,8 +1,9 @@
 // POST /bundles/import (spec 4.3 rule 7, 9.4): everything is checked before anything is
 // written: the shape, every id relation (runs to sessions, parents, events to runs, file
-// parts to blobs) and every blob's size and sha256. Then the new blob files are written
-// (content-addressed: a blob already stored is not written again) and the rows go in one
-// transaction; if that fails, the blob files it wrote are removed again.
+// parts to blobs), every blob's size and sha256, and the optional datasets and experiments
+// (import-evals.ts). Then the dataset files are written (by the route), the new blob files
+// (content-addressed: a blob already stored is not written again), and the rows go in one
+// transaction; if that fails, the files it wrote are removed again.
 import {
   BUNDLE_FORMAT,
   BundleImportSchema,
@@ -19,6 +20,9 @@ import { BlobStore } from '../store/blobs.ts';
 import { SUPPORTED_SCHEMA_VERSION } from '../store/migrations.ts';
 import type { PlaygroundStore, RunRecord } from '../store/store.ts';
 import { inlineHashes } from './export.ts';
+import type { DatasetImport } from '../../../shared/bundle-evals.ts';
+import type { ExperimentStore } from '../experiments/store.ts';
+import { checkEvals, insertExperiments } from './import-evals.ts';
 
 const MAX_PROBLEMS = 200;
 const SHA = /^[0-9a-f]{64}$/;
@@ -128,6 +132,7 @@ export function checkBundle(raw: unknown): CheckedBundle {
       else if (b.blobs[sha].size !== use.size) add(`${use.path}/size`, `the part says ${use.size} bytes, its blob has ${b.blobs[sha].size}`);
     }
   }
+  checkEvals(b, add);
   if (problems.length) throw invalid(problems);
   return { bundle: b, rawEvents: (raw as { events: Record<string, unknown>[] }).events, bytes };
 }
@@ -140,7 +145,7 @@ function invalid(problems: BundleProblem[]): PlaygroundError {
   );
 }
 
-export function planOf(c: CheckedBundle, blobs: BlobStore, dryRun: boolean): ImportPlan {
+export function planOf(c: CheckedBundle, blobs: BlobStore, dryRun: boolean, datasets: DatasetImport[] = []): ImportPlan {
   const b = c.bundle;
   let fresh = 0;
   let freshBytes = 0;
@@ -155,10 +160,18 @@ export function planOf(c: CheckedBundle, blobs: BlobStore, dryRun: boolean): Imp
   return {
     dry_run: dryRun,
     project: typeof b.source?.project === 'string' ? b.source.project : null,
-    create: { sessions: b.sessions.length, runs: b.runs.length, events: b.events.length },
+    create: {
+      sessions: b.sessions.length,
+      runs: b.runs.length,
+      events: b.events.length,
+      experiments: b.experiments?.length ?? 0,
+      experiment_cases: (b.experiments ?? []).reduce((n, e) => n + e.cases.length, 0),
+    },
     blobs: { new: fresh, already_stored: c.bytes.size - fresh, bytes_new: freshBytes },
     interrupted_runs: b.runs.filter((r) => ACTIVE_STATES.includes(r.status as RunStatus)).length,
     redacted_metadata_keys: [...redacted].sort(),
+    cancelled_experiments: (b.experiments ?? []).filter((e) => e.status === 'running').length,
+    datasets,
   };
 }
 
@@ -203,8 +216,8 @@ function importedRun(r: ParsedBundle['runs'][number], ids: ImportIds): RunRecord
   };
 }
 
-/** Writes the checked bundle under new ids; answers the plan and the id mapping. */
-export function writeImport(store: PlaygroundStore, blobs: BlobStore, c: CheckedBundle, now = new Date().toISOString()): ImportResult {
+/** 409 when the local database is newer than this build (nothing is written then). */
+export function assertSupportedStore(store: PlaygroundStore): void {
   if (store.schemaVersion > SUPPORTED_SCHEMA_VERSION) {
     throw new PlaygroundError(
       'unsupported_database_version',
@@ -215,13 +228,26 @@ export function writeImport(store: PlaygroundStore, blobs: BlobStore, c: Checked
       },
     );
   }
-  const plan = planOf(c, blobs, false);
+}
+
+/** The experiments store and what happens to each dataset (already written by the caller). */
+export interface ImportEvals {
+  experiments: ExperimentStore;
+  datasets: DatasetImport[];
+}
+
+/** Writes the checked bundle under new ids; answers the plan and the id mapping. */
+export function writeImport(store: PlaygroundStore, blobs: BlobStore, c: CheckedBundle, evals?: ImportEvals, now = new Date().toISOString()): ImportResult {
+  assertSupportedStore(store);
+  if (c.bundle.experiments?.length && !evals) throw new Error('a bundle with experiments needs the experiments store');
+  const plan = planOf(c, blobs, false, evals?.datasets ?? []);
   const b = c.bundle;
   const sessions: Record<string, string> = {};
   const runs: Record<string, string> = {};
   for (const s of [...b.sessions].sort((x, y) => (x.session_id < y.session_id ? -1 : 1))) sessions[s.session_id] = newSessionId();
   for (const r of [...b.runs].sort((x, y) => (x.run_id < y.run_id ? -1 : 1))) runs[r.run_id] = newRunId();
 
+  let experiments: Record<string, string> = {};
   const written: string[] = [];
   try {
     for (const [hash, buf] of c.bytes) {
@@ -255,10 +281,12 @@ export function writeImport(store: PlaygroundStore, blobs: BlobStore, c: Checked
         const body = JSON.stringify({ seq, run_id: id, ts: now, kind: 'run.status', status: 'interrupted', reason: 'exported_while_active' });
         store.insertEvents([{ run_id: id, seq, kind: 'run.status', body }]);
       }
+      if (evals) experiments = insertExperiments(b, evals.datasets, evals.experiments, { sessions, runs, project: plan.project, now });
     });
   } catch (err) {
     for (const sha of written) blobs.delete(sha);
     throw err;
   }
-  return { ...plan, mapping: { sessions, runs } };
+  const datasets = Object.fromEntries((evals?.datasets ?? []).map((d) => [d.name, d.as]));
+  return { ...plan, mapping: { sessions, runs, experiments, datasets } };
 }

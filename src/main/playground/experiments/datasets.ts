@@ -71,6 +71,27 @@ export class DatasetService {
     return parseDataset(name, text);
   }
 
+  /** The dataset file's text as on disk, or undefined when there is no such file. */
+  text(name: string): string | undefined {
+    if (!NAME.test(name)) return undefined;
+    try {
+      return fs.readFileSync(this.abs(datasetFile(name)), 'utf8');
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Writes a dataset file through the save path (a bundle's dataset, a new file). */
+  async write(name: string, text: string): Promise<void> {
+    fs.mkdirSync(this.abs(DATASETS_DIR), { recursive: true });
+    await this.o.save(datasetFile(name), text);
+  }
+
+  /** Removes a dataset file this studio just wrote (an import that failed after it). */
+  removeFile(name: string): void {
+    fs.rmSync(this.abs(datasetFile(name)), { force: true });
+  }
+
   get(name: string): Dataset {
     const d = this.read(name);
     if (!d) throw notFound('dataset', name);

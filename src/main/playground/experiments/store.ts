@@ -24,7 +24,14 @@ export interface ExperimentRecord {
   created_at: string;
   started_at: string | null;
   ended_at: string | null;
+  /** Set when the experiment came in a bundle (docs/playground-api.md). */
+  imported_from?: string | null;
+  imported_project?: string | null;
+  imported_at?: string | null;
 }
+
+/** A case row as a bundle brings it (its run and session already under their new ids). */
+export type ImportedCase = Omit<CaseRecord, 'seq' | 'tokens'>;
 
 export interface CaseRecord extends ExperimentCase {
   seq: number;
@@ -88,6 +95,28 @@ function decodeCase(r: CaseRow): CaseRecord {
   };
 }
 
+function encodeExperiment(e: ExperimentRecord): Record<string, unknown> {
+  return {
+    experiment_id: e.experiment_id,
+    dataset: e.dataset,
+    dataset_file: e.dataset_file,
+    dataset_hash: e.dataset_hash,
+    status: e.status,
+    reason: e.reason,
+    repeat_count: e.repeat,
+    concurrency: e.concurrency,
+    cases_filter: e.cases_filter ? JSON.stringify(e.cases_filter) : null,
+    tags_filter: e.tags_filter ? JSON.stringify(e.tags_filter) : null,
+    code_fingerprint: e.code_fingerprint,
+    code_files: JSON.stringify(e.code_files),
+    model: JSON.stringify(e.model),
+    changed_files: JSON.stringify(e.changed_files),
+    created_at: e.created_at,
+    started_at: e.started_at,
+    ended_at: e.ended_at,
+  };
+}
+
 const CASE_JSON = new Set(['assertions', 'scores']);
 const EMPTY_COUNTS = (): ExperimentCounts => ({ total: 0, pending: 0, running: 0, passed: 0, failed: 0, error: 0, cancelled: 0 });
 
@@ -105,6 +134,16 @@ export class ExperimentStore {
           @tags_filter, @code_fingerprint, @code_files, @model, @changed_files, @created_at, @started_at, @ended_at)`),
       insertCase: p(`INSERT INTO experiment_cases (experiment_id, seq, case_id, repeat_index, description, tags, input_preview, status)
           VALUES (?, ?, ?, ?, ?, ?, ?, 'pending')`),
+      insertImported: p(`INSERT INTO experiments (experiment_id, dataset, dataset_file, dataset_hash, status, reason, repeat_count, concurrency,
+          cases_filter, tags_filter, code_fingerprint, code_files, model, changed_files, created_at, started_at, ended_at, imported_from,
+          imported_project, imported_at) VALUES (@experiment_id, @dataset, @dataset_file, @dataset_hash, @status, @reason, @repeat_count,
+          @concurrency, @cases_filter, @tags_filter, @code_fingerprint, @code_files, @model, @changed_files, @created_at, @started_at,
+          @ended_at, @imported_from, @imported_project, @imported_at)`),
+      insertFullCase: p(`INSERT INTO experiment_cases (experiment_id, seq, case_id, repeat_index, description, tags, input_preview, status,
+          run_id, session_id, run_status, run_reason, error_code, duration_ms, assertions, scores, message)
+          VALUES (@experiment_id, @seq, @case_id, @repeat, @description, @tags, @input_preview, @status, @run_id, @session_id,
+          @run_status, @run_reason, @error_code, @duration_ms, @assertions, @scores, @message)`),
+      setSession: p('UPDATE sessions SET experiment_id = ? WHERE session_id = ?'),
       get: p<ExperimentRow>('SELECT * FROM experiments WHERE experiment_id = ?'),
       list: p<ExperimentRow>(`SELECT * FROM experiments WHERE (? IS NULL OR dataset = ?) AND (? IS NULL OR experiment_id < ?)
           ORDER BY experiment_id DESC LIMIT ?`),
@@ -125,17 +164,31 @@ export class ExperimentStore {
 
   insert(e: ExperimentRecord, cases: { case_id: string; repeat: number; description: string | null; tags: string[]; input_preview: string }[]): void {
     this.db.transaction(() => {
-      this.s.insert.run({
-        ...e,
-        repeat_count: e.repeat,
-        cases_filter: e.cases_filter ? JSON.stringify(e.cases_filter) : null,
-        tags_filter: e.tags_filter ? JSON.stringify(e.tags_filter) : null,
-        code_files: JSON.stringify(e.code_files),
-        model: JSON.stringify(e.model),
-        changed_files: JSON.stringify(e.changed_files),
-      });
+      this.s.insert.run(encodeExperiment(e));
       cases.forEach((c, seq) => this.s.insertCase.run(e.experiment_id, seq + 1, c.case_id, c.repeat, c.description, JSON.stringify(c.tags), c.input_preview));
     })();
+  }
+
+  /** A finished experiment from a bundle, its cases and the hidden sessions they ran in;
+   * the caller runs it inside its own transaction (with the sessions and runs). */
+  insertImported(e: ExperimentRecord, cases: ImportedCase[], sessionIds: string[]): void {
+    this.s.insertImported.run({
+      ...encodeExperiment(e),
+      imported_from: e.imported_from ?? null,
+      imported_project: e.imported_project ?? null,
+      imported_at: e.imported_at ?? null,
+    });
+    cases.forEach((c, i) =>
+      this.s.insertFullCase.run({
+        ...c,
+        experiment_id: e.experiment_id,
+        seq: i + 1,
+        tags: JSON.stringify(c.tags),
+        assertions: JSON.stringify(c.assertions),
+        scores: JSON.stringify(c.scores),
+      }),
+    );
+    for (const s of sessionIds) this.s.setSession.run(e.experiment_id, s);
   }
 
   get(id: string): ExperimentRecord | undefined {
@@ -234,6 +287,7 @@ export class ExperimentStore {
       ended_at: e.ended_at,
       counts,
       pass_rate: ended ? counts.passed / ended : null,
+      imported: e.imported_from ? { from_experiment_id: e.imported_from, project: e.imported_project ?? null, at: e.imported_at ?? '' } : null,
     };
   }
 }

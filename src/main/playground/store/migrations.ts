@@ -212,6 +212,17 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 10,
+    name: 'imported_experiments',
+    sql: `
+      -- An experiment that came in a bundle (docs/playground-api.md, "POST /bundles/import"):
+      -- its id in the bundle, the project it came from, and when it was imported.
+      ALTER TABLE experiments ADD COLUMN imported_from TEXT;
+      ALTER TABLE experiments ADD COLUMN imported_project TEXT;
+      ALTER TABLE experiments ADD COLUMN imported_at TEXT;
+    `,
+  },
 ];
 
 /** The newest schema this build understands (bundle import refuses newer databases, spec 4.3 rule 7). */

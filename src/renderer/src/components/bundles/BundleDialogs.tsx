@@ -12,6 +12,7 @@ import {
   type ImportPlan,
 } from '../../../../shared/bundle.ts';
 import { ApiError, apiUrl, errorMessage, readReply, toApiError } from '../../api/client.ts';
+import { evalKeys, useExperiments } from '../../api/experiments.ts';
 import { keys, useSessions } from '../../api/queries.ts';
 import { formatBytes } from '../../lib/format.ts';
 import { useUi } from '../../state/ui.ts';
@@ -27,6 +28,9 @@ function ExportDialog({ onClose }: { onClose: () => void }) {
   const sessions = useSessions();
   const current = useUi((s) => s.sessionId);
   const [picked, setPicked] = useState<Set<string>>(() => new Set(current ? [current] : []));
+  const experiments = useExperiments(null);
+  const [pickedExps, setPickedExps] = useState<Set<string>>(() => new Set());
+  const [withDatasets, setWithDatasets] = useState(true);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState<{ name: string; size: number } | null>(null);
@@ -35,7 +39,8 @@ function ExportDialog({ onClose }: { onClose: () => void }) {
     setBusy(true);
     setError(null);
     try {
-      const request: BundleExportRequest = { session_ids: [...picked], run_ids: [] };
+      const datasets = withDatasets ? [...new Set((experiments.data ?? []).filter((e) => pickedExps.has(e.experiment_id)).map((e) => e.dataset))] : [];
+      const request: BundleExportRequest = { session_ids: [...picked], run_ids: [], experiment_ids: [...pickedExps], datasets };
       const res = await postBundle('/bundles/export', JSON.stringify(request));
       const blob = await res.blob();
       const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'sessions.agentbundle.json';
@@ -80,6 +85,39 @@ function ExportDialog({ onClose }: { onClose: () => void }) {
           </li>
         ))}
       </ul>
+      {experiments.data?.length ? (
+        <>
+          <p className="dialog__body">Experiments (each with its cases and their runs):</p>
+          <ul className="bundle__list" aria-label="Experiments to export">
+            {experiments.data.map((e) => (
+              <li key={e.experiment_id}>
+                <label className="check">
+                  <input
+                    type="checkbox"
+                    checked={pickedExps.has(e.experiment_id)}
+                    onChange={(ev) => {
+                      const next = new Set(pickedExps);
+                      if (ev.target.checked) next.add(e.experiment_id);
+                      else next.delete(e.experiment_id);
+                      setPickedExps(next);
+                    }}
+                    data-testid="export-experiment"
+                    data-experiment-id={e.experiment_id}
+                  />
+                  {e.dataset}{' '}
+                  <span className="muted small">
+                    ({e.status}, {e.counts.total} cases, {e.created_at.slice(0, 16).replace('T', ' ')})
+                  </span>
+                </label>
+              </li>
+            ))}
+          </ul>
+          <label className="check">
+            <input type="checkbox" checked={withDatasets} onChange={(ev) => setWithDatasets(ev.target.checked)} data-testid="export-with-datasets" />
+            Include their dataset files
+          </label>
+        </>
+      ) : null}
       <p className="banner banner--warning" data-testid="export-review">
         Review before sharing: texts, data and files go out exactly as they are; only metadata values are replaced by <code>[redacted]</code> (keys kept).
         Environment files and capture tokens are never included.
@@ -98,8 +136,10 @@ function ExportDialog({ onClose }: { onClose: () => void }) {
         <button type="button" className="btn" onClick={onClose}>
           {saved ? 'Done' : 'Cancel'}
         </button>
-        <button type="button" className="btn btn--primary" disabled={busy || picked.size === 0} onClick={run} data-testid="export-confirm">
-          {busy ? 'Exporting…' : `Export ${picked.size} session${picked.size === 1 ? '' : 's'}`}
+        <button type="button" className="btn btn--primary" disabled={busy || picked.size + pickedExps.size === 0} onClick={run} data-testid="export-confirm">
+          {busy
+            ? 'Exporting…'
+            : `Export ${picked.size} session${picked.size === 1 ? '' : 's'}${pickedExps.size ? ` and ${pickedExps.size} experiment${pickedExps.size === 1 ? '' : 's'}` : ''}`}
         </button>
       </div>
     </>
@@ -122,6 +162,30 @@ function Plan({ plan }: { plan: ImportPlan }) {
           {plan.blobs.already_stored ? `, ${plan.blobs.already_stored} already stored here (kept once)` : ''}
         </li>
         {plan.interrupted_runs ? <li>{plan.interrupted_runs} run(s) exported while active arrive interrupted</li> : null}
+        {plan.create.experiments ? (
+          <li data-testid="plan-experiments">
+            {plan.create.experiments} experiment{plan.create.experiments === 1 ? '' : 's'} with {plan.create.experiment_cases} case results, marked imported
+            {plan.cancelled_experiments ? ` (${plan.cancelled_experiments} exported while running arrive cancelled)` : ''}
+          </li>
+        ) : null}
+        {plan.datasets.map((d) => (
+          <li key={d.name} data-testid="plan-dataset" data-action={d.action}>
+            dataset <code>{d.name}</code>:{' '}
+            {d.action === 'create' ? (
+              <>
+                written to <code>{d.file}</code>
+              </>
+            ) : d.action === 'identical' ? (
+              <>
+                already here as <code>{d.file}</code> (nothing written)
+              </>
+            ) : (
+              <>
+                your <code>{d.name}</code> differs, so it is written to <code>{d.file}</code> (yours is not touched)
+              </>
+            )}
+          </li>
+        ))}
         {plan.redacted_metadata_keys.length ? (
           <li>
             metadata values arrive redacted: <code>{plan.redacted_metadata_keys.join(', ')}</code>
@@ -152,6 +216,7 @@ function Problems({ problems, message }: { problems: BundleProblem[]; message: s
 function ImportDialog({ onClose }: { onClose: () => void }) {
   const qc = useQueryClient();
   const selectSession = useUi((s) => s.selectSession);
+  const openExperiment = useUi((s) => s.openExperiment);
   const [text, setText] = useState<string | null>(null);
   const [fileName, setFileName] = useState<string | null>(null);
   const [plan, setPlan] = useState<ImportPlan | null>(null);
@@ -187,8 +252,15 @@ function ImportDialog({ onClose }: { onClose: () => void }) {
       const res = await postBundle('/bundles/import', text);
       const result = readReply('/bundles/import', res.status, ImportResultSchema, await res.json());
       await qc.invalidateQueries({ queryKey: keys.sessions });
+      if (Object.keys(result.mapping.experiments).length || Object.keys(result.mapping.datasets).length) {
+        await qc.invalidateQueries({ queryKey: ['experiments'] });
+        await qc.invalidateQueries({ queryKey: evalKeys.datasets });
+      }
+      // An experiment's sessions are hidden: land on the experiment instead.
+      const experiment = Object.values(result.mapping.experiments).sort()[0];
       const first = Object.values(result.mapping.sessions).sort()[0];
-      if (first) selectSession(first);
+      if (experiment) openExperiment(experiment);
+      else if (first) selectSession(first);
       onClose();
     } catch (err) {
       fail(err);
