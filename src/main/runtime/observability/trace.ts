@@ -43,7 +43,7 @@ export class LogTraceSink implements TraceSink {
 
 /** Events wait at most this long before they are posted: the studio shows a run's spans
  * and trace events while it runs, in a few posts rather than one per event. */
-export const CAPTURE_FLUSH_MS = 15;
+export const CAPTURE_FLUSH_MS = 50;
 
 /** Collects one invocation's events and posts them to the studio as they come (batched for
  * CAPTURE_FLUSH_MS); `flush` resolves once the studio has every event so far, so the
