@@ -39,9 +39,17 @@ async function main(): Promise<void> {
     if (!baseUrl) throw new Error('the runtime did not start');
     const { runner, store } = studio.experiments;
 
-    // Warm-up: a few turns straight and one small experiment, so both sides run warm code.
-    await direct(baseUrl, 8);
-    await experiment(runner, store, ['case-0', 'case-1', 'case-2', 'case-3']);
+    // Warm-up of every side measured below (the JIT optimises the runtime's code over the first
+    // few hundred turns; the side measured first would pay it): turns straight, captured, and a
+    // small experiment.
+    const WARM = Number(process.env.BENCH_WARMUP ?? 200);
+    await direct(baseUrl, WARM);
+    await direct(baseUrl, WARM, true);
+    await experiment(
+      runner,
+      store,
+      Array.from({ length: Math.min(WARM, CASES) }, (_, i) => `case-${i}`),
+    );
 
     const pid = studio.runtime.status()?.pid ?? null;
     let cpu = cpuNow(pid);
