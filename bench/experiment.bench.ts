@@ -6,7 +6,9 @@
 //  3. the same with a capture token on each (the runtime's trace work and posts, which a
 //     studio run pays; the studio drops them as unknown),
 // both with the same concurrency (default 4). Target: the experiment at >= 0.8x the direct
-// throughput.
+// throughput. Also the CPU each process spends a message (this process, which is the studio,
+// and the runtime child, from /proc): unlike the throughput, that hardly moves with the load of
+// other work on the machine.
 // Usage: node bin/run-ts.mjs bench/experiment.bench.ts   (BENCH_CASES, BENCH_CONCURRENCY)
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -37,31 +39,51 @@ async function main(): Promise<void> {
     if (!baseUrl) throw new Error('the runtime did not start');
     const { runner, store } = studio.experiments;
 
-    // Warm-up: a few turns straight and one small experiment, so both sides run warm code.
-    await direct(baseUrl, 8);
-    await experiment(runner, store, ['case-0', 'case-1', 'case-2', 'case-3']);
+    // Warm-up of every side measured below (the JIT optimises the runtime's code over the first
+    // few hundred turns; the side measured first would pay it): turns straight, captured, and a
+    // small experiment.
+    const WARM = Number(process.env.BENCH_WARMUP ?? 200);
+    await direct(baseUrl, WARM);
+    await direct(baseUrl, WARM, true);
+    await experiment(
+      runner,
+      store,
+      Array.from({ length: Math.min(WARM, CASES) }, (_, i) => `case-${i}`),
+    );
 
+    const pid = studio.runtime.status()?.pid ?? null;
+    let cpu = cpuNow(pid);
+    const lap = () => {
+      const now = cpuNow(pid);
+      const per = (a: number, b: number) => `${((a - b) / CASES).toFixed(1)} ms`;
+      const text = `CPU a message: studio ${per(now.studio, cpu.studio)}, runtime ${pid ? per(now.runtime, cpu.runtime) : '?'}`;
+      cpu = now;
+      return text;
+    };
     const t1 = Date.now();
     const e = await experiment(runner, store, null);
     const expMs = Date.now() - t1;
+    const expCpu = lap();
     const t2 = Date.now();
     const failures = await direct(baseUrl, CASES);
     const directMs = Date.now() - t2;
+    const directCpu = lap();
 
     // 3. The same, each with a capture token the studio does not know: the runtime does all its
     // trace work and posts it (the studio answers 404 and drops it).
     const t3 = Date.now();
     await direct(baseUrl, CASES, true);
     const capturedMs = Date.now() - t3;
+    const capturedCpu = lap();
     const expRate = (CASES / expMs) * 1000;
     const directRate = (CASES / directMs) * 1000;
     console.log(
-      `experiment: ${CASES} cases, concurrency ${CONCURRENCY}: ${(expMs / 1000).toFixed(1)} s, ${expRate.toFixed(1)} cases/s (${e.passed} passed, ${e.other} other)`,
+      `experiment: ${CASES} cases, concurrency ${CONCURRENCY}: ${(expMs / 1000).toFixed(1)} s, ${expRate.toFixed(1)} cases/s (${e.passed} passed, ${e.other} other); ${expCpu}`,
     );
     console.log(
-      `direct A2A: ${CASES} messages, concurrency ${CONCURRENCY}: ${(directMs / 1000).toFixed(1)} s, ${directRate.toFixed(1)} msgs/s (${failures} not completed)`,
+      `direct A2A: ${CASES} messages, concurrency ${CONCURRENCY}: ${(directMs / 1000).toFixed(1)} s, ${directRate.toFixed(1)} msgs/s (${failures} not completed); ${directCpu}`,
     );
-    console.log(`direct A2A with trace capture on: ${(capturedMs / 1000).toFixed(1)} s, ${((CASES / capturedMs) * 1000).toFixed(1)} msgs/s`);
+    console.log(`direct A2A with trace capture on: ${(capturedMs / 1000).toFixed(1)} s, ${((CASES / capturedMs) * 1000).toFixed(1)} msgs/s; ${capturedCpu}`);
     console.log(`ratio: ${(expRate / directRate).toFixed(2)}x (target >= 0.8x)`);
     // Where an experiment run's time goes: admitted -> invoking (queue, prepare, connect) and
     // invoking -> ended (the runtime's answer, its trace capture and evaluators).
@@ -97,6 +119,20 @@ async function experiment(
     }
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** CPU milliseconds used so far by this process and by the runtime child (/proc, Linux). */
+function cpuNow(pid: number | null): { studio: number; runtime: number } {
+  const c = process.cpuUsage();
+  let runtime = 0;
+  try {
+    // utime and stime, fields 14 and 15 of /proc/PID/stat, in clock ticks (100 a second).
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    runtime = (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    // not Linux, or no child
+  }
+  return { studio: (c.user + c.system) / 1000, runtime };
 }
 
 /** `n` messages to the runtime over A2A message/stream, `CONCURRENCY` at a time, each read to

@@ -226,7 +226,8 @@ export class RunExecutor {
     run.generation = this.o.runtime.generation;
     run.captureToken = this.traces.open(run.runId);
     run.startedAt = Date.now();
-    this.enter(run, 'invoke', { started_at: new Date(run.startedAt).toISOString(), ...snapshotCode(run.runId, this.o.project, this.o.store, this.o.logger) });
+    const startedAt = new Date(run.startedAt).toISOString();
+    this.enter(run, 'invoke', () => ({ started_at: startedAt, ...snapshotCode(run.runId, this.o.project, this.o.store, this.o.logger) }));
     this.phase(run, 'invoke', 'started', {
       ...(run.contextId ? { context_id: run.contextId } : {}),
       ...(run.taskId ? { task_id: run.taskId } : {}),
@@ -281,7 +282,7 @@ export class RunExecutor {
   // Transitions ----------------------------------------------------------------------
 
   /** A transition to an active state, written with the fields that change with it. */
-  private enter(run: ActiveRun, event: AdvanceEvent, patch: RunPatch = {}): void {
+  private enter(run: ActiveRun, event: AdvanceEvent, patch: RunPatch | (() => RunPatch) = {}): void {
     const t = run.lifecycle.fire(event);
     if (t) this.record.status(run.runId, t.to, patch);
   }

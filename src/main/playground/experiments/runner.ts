@@ -193,8 +193,10 @@ export class ExperimentRunner {
     if (this.codeMoved(live, null)) return;
     const sessionId = newSessionId();
     const now = new Date().toISOString();
-    this.o.store.insertExperimentSession(sessionId, `${c.id} (${live.id})`, live.id, now);
-    this.o.experiments.updateCase(live.id, seq, { status: 'running', session_id: sessionId });
+    this.o.store.transaction(() => {
+      this.o.store.insertExperimentSession(sessionId, `${c.id} (${live.id})`, live.id, now);
+      this.o.experiments.updateCase(live.id, seq, { status: 'running', session_id: sessionId });
+    });
     for (const [i, turn] of (c.history ?? []).entries()) {
       const run = await this.runTurn(live, sessionId, turn);
       if (!run) return;

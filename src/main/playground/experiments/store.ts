@@ -4,6 +4,7 @@ import type { AssertionResult } from '../../../shared/datasets.ts';
 import type { CaseStatus, ExperimentCase, ExperimentCounts, ExperimentStatus, ExperimentSummary, ModelSettings } from '../../../shared/experiments.ts';
 import type { RunStatus, ScoreEntry } from '../../../shared/playground.ts';
 import { EventEmitter } from 'node:events';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store/db.ts';
 
 export interface ExperimentRecord {
@@ -124,6 +125,7 @@ export class ExperimentStore {
   private readonly s;
   /** 'change' with the experiment id after every write of it (the progress stream). */
   readonly changes = new EventEmitter().setMaxListeners(0);
+  private readonly updateCache = new Map<string, Statement<unknown[]>>();
 
   constructor(private readonly db: Db) {
     const p = <T = unknown>(sql: string) => db.prepare<unknown[], T>(sql);
@@ -249,12 +251,15 @@ export class ExperimentStore {
     }
     if (!cols.length) return;
     // Column names come from the CasePatch type, never from a request; values are bound.
-    this.db
-      .prepare(
-        `UPDATE experiment_cases SET ${cols.join(', ')} WHERE experiment_id = ? AND seq = ?
-        AND EXISTS (SELECT 1 FROM experiments e WHERE e.experiment_id = ? AND e.status = 'running')`,
-      )
-      .run(...values, id, seq, id);
+    const sql = `UPDATE experiment_cases SET ${cols.join(', ')} WHERE experiment_id = ? AND seq = ?
+        AND EXISTS (SELECT 1 FROM experiments e WHERE e.experiment_id = ? AND e.status = 'running')`;
+    // A handful of column sets recur (one per step of a case): each is prepared once.
+    let stmt = this.updateCache.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare<unknown[]>(sql);
+      this.updateCache.set(sql, stmt);
+    }
+    stmt.run(...values, id, seq, id);
     this.changes.emit('change', id);
   }
 
