@@ -8,8 +8,8 @@
 // Usage: node bin/run-ts.mjs bench/large-state.bench.ts [mb=5] [samples=10] [store=sqlite]
 import os from 'node:os';
 import pg from 'pg';
-import { pct } from './load.ts';
-import { startBenchStudio } from './studio-thread.ts';
+
+import { p50Of, startBenchStudio } from './studio-thread.ts';
 
 const [mbArg = '5', samplesArg = '10', store = 'sqlite'] = process.argv.slice(2);
 const [mb, samples] = [Number(mbArg), Number(samplesArg)];
@@ -30,19 +30,7 @@ try {
   const last = await json('GET', `/sessions/${session}/checkpoints/${steps.at(-1)!.checkpoint_id}`);
   const bytes = Object.values(last.sizes as Record<string, number>).reduce((a, b) => a + b, 0);
 
-  const time = async (fn: () => Promise<unknown>): Promise<number> => {
-    await fn();
-    const ms: number[] = [];
-    for (let i = 0; i < samples; i++) {
-      const s = performance.now();
-      await fn();
-      ms.push(performance.now() - s);
-    }
-    return pct(
-      ms.sort((a, b) => a - b),
-      50,
-    );
-  };
+  const time = (fn: () => Promise<unknown>): Promise<number> => p50Of(fn, samples);
   const rows: [string, number][] = [
     ['Playground detail of the last checkpoint', await time(() => json('GET', `/sessions/${session}/checkpoints/${steps.at(-1)!.checkpoint_id}`))],
     [`Playground list of the run's ${steps.length} checkpoints`, await time(() => json('GET', `/runs/${run}/checkpoints`))],

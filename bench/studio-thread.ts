@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { startStudio, type RunningStudio } from '../src/main/studio/studio.ts';
-import { REPO } from './load.ts';
+import { REPO, pct } from './load.ts';
 
 export const TEXTS = ['Where is my order ORD-12345?', 'I want a refund for order ORD-12345. Where is my order ORD-23456?', 'How do I reset my password?'];
 
@@ -58,4 +58,19 @@ export async function longThread(b: BenchStudio, turns: number, lastText?: strin
     runs.push(run_id);
   }
   return { session, runs, seconds: Math.round((Date.now() - t0) / 1000) };
+}
+
+/** The p50 in ms of `samples` calls of `fn`, after `warm` calls that are not counted. */
+export async function p50Of(fn: () => Promise<unknown>, samples: number, warm = 1): Promise<number> {
+  for (let i = 0; i < warm; i++) await fn();
+  const ms: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const s = performance.now();
+    await fn();
+    ms.push(performance.now() - s);
+  }
+  return pct(
+    ms.sort((a, b) => a - b),
+    50,
+  );
 }

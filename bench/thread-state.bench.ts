@@ -13,8 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { openSqliteStore } from '../src/main/runtime/store/sqlite.ts';
 import { exampleGraph } from './example.ts';
-import { pct } from './load.ts';
-import { longThread, startBenchStudio } from './studio-thread.ts';
+
+import { longThread, p50Of, startBenchStudio } from './studio-thread.ts';
 
 const [turns = 200, samples = 30] = process.argv.slice(2).map(Number);
 const bench = await startBenchStudio('thread-state');
@@ -30,19 +30,7 @@ try {
   const store = openSqliteStore(path.join(dataDir, file));
   const graph = await exampleGraph(store.checkpointer('studio'));
 
-  const time = async (fn: () => Promise<unknown>): Promise<number> => {
-    for (let i = 0; i < 3; i++) await fn();
-    const ms: number[] = [];
-    for (let i = 0; i < samples; i++) {
-      const s = performance.now();
-      await fn();
-      ms.push(performance.now() - s);
-    }
-    return pct(
-      ms.sort((a, b) => a - b),
-      50,
-    );
-  };
+  const time = (fn: () => Promise<unknown>): Promise<number> => p50Of(fn, samples, 3);
   const rows: [string, number][] = [];
   for (const [label, c] of [
     ['newest checkpoint', last],

@@ -23,7 +23,7 @@ export class BranchService {
   constructor(
     private readonly store: PlaygroundStore,
     private readonly blobs: BlobStore,
-    private readonly service: Pick<PlaygroundService, 'assertNoActiveRun' | 'admit' | 'deleteSession'>,
+    private readonly service: Pick<PlaygroundService, 'assertNoActiveRun' | 'admitFirst'>,
     private readonly states: Pick<ThreadStateService, 'runCheckpoints'>,
     private readonly runtime: Pick<RuntimeClient, 'fork'>,
   ) {}
@@ -56,25 +56,20 @@ export class BranchService {
       });
       return s;
     });
-    try {
-      return this.service.admit(
-        {
-          session_id: session.session_id,
-          parent_run_id: null,
-          origin: 'send',
-          context_id: thread,
-          task_id: null,
-          input_parts: input.parts,
-          metadata: body.metadata !== undefined ? storableMetadata(body.metadata) : turn.metadata,
-          changed_files: [],
-          revision: body.revision ?? turn.revision,
-        },
-        input.blobs,
-      );
-    } catch (err) {
-      this.service.deleteSession(session.session_id); // a run started meanwhile (409): no empty branch left behind
-      throw err;
-    }
+    return this.service.admitFirst(
+      {
+        session_id: session.session_id,
+        parent_run_id: null,
+        origin: 'send',
+        context_id: thread,
+        task_id: null,
+        input_parts: input.parts,
+        metadata: body.metadata !== undefined ? storableMetadata(body.metadata) : turn.metadata,
+        changed_files: [],
+        revision: body.revision ?? turn.revision,
+      },
+      input.blobs,
+    );
   }
 
   /** A new thread seeded with the state at the start of the turn: the parent of the first

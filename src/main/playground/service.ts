@@ -274,6 +274,17 @@ export class PlaygroundService {
 
   /** Inserts the run as `queued` with its first events and hands it to the executor.
    * Runs synchronously from the active-run check to the insert (see the header). */
+  /** Admits the first run of a session made for it (a fork's, a branch's). A refused admit (a
+   * run started meanwhile: 409) deletes that session, so no empty one is left behind. */
+  admitFirst(run: Omit<NewRun, 'run_id' | 'status' | 'created_at'>, blobs: StoredBlob[]): RunAccepted {
+    try {
+      return this.admit(run, blobs);
+    } catch (err) {
+      this.deleteSession(run.session_id);
+      throw err;
+    }
+  }
+
   admit(run: Omit<NewRun, 'run_id' | 'status' | 'created_at'>, blobs: StoredBlob[], exclusive = true): RunAccepted {
     const row: NewRun = { ...run, run_id: newRunId(), status: INITIAL_RUN_STATE, created_at: new Date().toISOString() };
     this.o.store.transaction(() => {

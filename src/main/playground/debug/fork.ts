@@ -20,7 +20,7 @@ const RUNTIME_WAIT_MS = 10_000;
 export class ForkService {
   constructor(
     private readonly store: PlaygroundStore,
-    private readonly service: Pick<PlaygroundService, 'assertNoActiveRun' | 'admit' | 'deleteSession'>,
+    private readonly service: Pick<PlaygroundService, 'assertNoActiveRun' | 'admitFirst'>,
     private readonly runtime: Pick<RuntimeClient, 'fork'>,
   ) {}
 
@@ -51,26 +51,21 @@ export class ForkService {
     const title = this.store.getSession(origin.session_id)?.title ?? origin.session_id;
     const now = new Date().toISOString();
     const session = this.store.insertSession(newSessionId(), `Fork of ${title}`.slice(0, 200), now);
-    try {
-      return this.service.admit(
-        {
-          session_id: session.session_id,
-          parent_run_id: null,
-          origin: 'send',
-          context_id: thread,
-          task_id: null,
-          // The turn it continues: the origin's input, shown as the fork's question.
-          input_parts: origin.input_parts,
-          metadata: origin.metadata,
-          changed_files: [],
-          revision: origin.revision,
-          forked_from: JSON.stringify(fork),
-        },
-        blobsOf(origin.input_parts),
-      );
-    } catch (err) {
-      this.service.deleteSession(session.session_id); // a run started meanwhile (409): no empty fork left behind
-      throw err;
-    }
+    return this.service.admitFirst(
+      {
+        session_id: session.session_id,
+        parent_run_id: null,
+        origin: 'send',
+        context_id: thread,
+        task_id: null,
+        // The turn it continues: the origin's input, shown as the fork's question.
+        input_parts: origin.input_parts,
+        metadata: origin.metadata,
+        changed_files: [],
+        revision: origin.revision,
+        forked_from: JSON.stringify(fork),
+      },
+      blobsOf(origin.input_parts),
+    );
   }
 }
