@@ -137,7 +137,8 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       const done = await resume(paused.run_id, 'continue');
       expect(done.status).toBe('completed');
       expect(scoredOf(answerText(done))).toEqual(['a!', 'b!', 'c!']);
-      // The continued task hands back its kept update: no task ran again.
+      // Only the paused task is in the continued run, handing back its kept update (that the node's
+      // code does not run again is checked in send-gates.test.ts).
       expect(await branches(done.run_id)).toEqual(['score[2] completed']);
     });
   });
