@@ -36,8 +36,8 @@ export function checkBundle(read: ReadBundle): CheckedBundle {
   const { meta, staging } = read;
   const problems = staging.problems;
   const add = (path: string, message: string) => problems.add(path, message);
-  if (meta.format !== BUNDLE_FORMAT) throw unsupportedFormat(meta.format);
   if (problems.full) throw invalid(problems);
+  if (meta.format !== BUNDLE_FORMAT) throw unsupportedFormat(meta.format);
   if (meta.events !== STREAMED) add('/events', 'expected an array of events');
   if (meta.blobs !== STREAMED) add('/blobs', 'expected an object of blobs by sha256');
   if (read.present.linked_blobs && meta.linked_blobs !== STREAMED) add('/linked_blobs', 'expected an object of blobs by sha256');

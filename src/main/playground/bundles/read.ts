@@ -3,9 +3,8 @@
 // staging area as they arrive. A wrong `format`, a body that is no JSON object, or 200
 // problems stop the reading early; the rest of the bundle is never read then.
 import type { IncomingMessage } from 'node:http';
-import { Readable, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { parser } from 'stream-json/parser.js';
+import { getManyValues, none, type Many } from 'stream-chain/defs.js';
+import { jsonParser } from 'stream-json/parser.js';
 import { BUNDLE_FORMAT } from '../../../shared/bundle.ts';
 import { HttpInputError } from '../../http/input-error.ts';
 import { PlaygroundError } from '../errors.ts';
@@ -34,46 +33,39 @@ const notABundle = () =>
     problems: [{ path: '', message: 'expected an object' }],
   });
 
-/** Stops the reading (the error is thrown once the pipeline unwinds). */
-class Stop extends Error {}
-
 /** Streams the body into a new staging area; the caller disposes of it. */
 export async function readBundle(req: IncomingMessage, blobs: BlobStore, limitBytes: number, limitText: string): Promise<ReadBundle> {
   checkBodyHeaders(req, limitBytes, limitText);
   const staging = Staging.open(blobs);
-  let early: Error | null = null;
   try {
     const walker = new BundleWalker(staging);
+    // The tokenizer itself, called on each text chunk (no stream per token: about twice as fast).
+    const tokenize = jsonParser({ packKeys: true, streamKeys: false, packStrings: false, streamStrings: true, packNumbers: true, streamNumbers: false });
     let first = true;
-    const consume = new Writable({
-      objectMode: true,
-      highWaterMark: 1024,
-      write(token: Token, _enc, done) {
-        try {
-          if (first && token.name !== 'startObject') throw (early = notABundle());
-          first = false;
-          walker.push(token);
-          if (staging.formatSeen !== undefined && staging.formatSeen !== BUNDLE_FORMAT) throw (early = unsupportedFormat(staging.formatSeen));
-          if (staging.problems.full) throw (early = new Stop());
-          done();
-        } catch (err) {
-          done(err as Error);
-        }
-      },
-    });
-    const tokens = parser.asStream({ packKeys: true, streamKeys: false, packStrings: false, streamStrings: true, packNumbers: true, streamNumbers: false });
-    try {
-      await pipeline(Readable.from(bodyText(req, limitBytes, limitText)), tokens, consume);
-    } catch (err) {
-      const stopped = early as Error | null;
-      if (stopped && !(stopped instanceof Stop)) throw stopped;
-      if (!stopped) {
-        if (err instanceof HttpInputError || err instanceof PlaygroundError) throw err;
+    let stopped = false;
+    const feed = (text: string | typeof none): void => {
+      let out;
+      try {
+        out = tokenize(text as string);
+      } catch (err) {
         throw new HttpInputError('invalid_json', `the request body is not valid JSON (${(err as Error).message.replace(/^Parser /, 'parser ')})`);
       }
+      if (out === none) return;
+      for (const token of getManyValues(out as Many<Token>)) {
+        if (first && token.name !== 'startObject') throw notABundle();
+        first = false;
+        walker.push(token);
+      }
+      if (staging.formatSeen !== undefined && staging.formatSeen !== BUNDLE_FORMAT) throw unsupportedFormat(staging.formatSeen);
+      if (staging.problems.full) stopped = true;
+    };
+    for await (const text of bodyText(req, limitBytes, limitText)) {
+      feed(text);
+      if (stopped) break;
     }
+    if (!stopped) feed(none);
     staging.finish();
-    if (!(early as Error | null) && !walker.done) throw new HttpInputError('invalid_json', 'the request body is not valid JSON (it ended early)');
+    if (!stopped && !walker.done) throw new HttpInputError('invalid_json', 'the request body is not valid JSON (it ended early)');
     if (walker.wrapped && walker.streamedAtTop)
       throw new PlaygroundError('invalid_bundle', 'send the bundle, or {"bundle": <it>}, not both', { problems: [{ path: '', message: 'both a bundle and a wrapper' }] });
     const root = (walker.done ? walker.bundle() : undefined) ?? {};
