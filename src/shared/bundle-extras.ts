@@ -39,7 +39,10 @@ export const BundleBranchSchema = z.object({ session_id: z.string(), run_id: z.s
 
 export const ImportRunExtrasSchema = z.object({
   linked_blobs: z.array(sha).max(100_000).optional(),
-  fork: z.object({ run_id: id, session_id: id, checkpoint_id: ref, checkpoint_ns: z.string().max(1000), node: ref.nullable(), patch }).nullable().optional(),
+  fork: z
+    .object({ run_id: id, session_id: id, checkpoint_id: ref, checkpoint_ns: z.string().max(1000), node: ref.nullable(), patch })
+    .nullable()
+    .optional(),
   edit: z.object({ checkpoint_id: ref, node: ref.nullable(), edited_checkpoint_id: ref, patch }).nullable().optional(),
 });
 export type ImportRunExtras = z.infer<typeof ImportRunExtrasSchema>;
@@ -52,7 +55,11 @@ export const ImportDatasetFileSchema = z
   .superRefine((f, ctx) => {
     const segments = f.path.split('/');
     if (!f.path.startsWith(`${f.dataset}.files/`) || segments.length < 2 || !segments.slice(1).every((s) => SEGMENT.test(s)))
-      ctx.addIssue({ code: 'custom', path: ['path'], message: `a file beside dataset '${f.dataset}' is '${f.dataset}.files/<name>' (letters, digits, '.', '_', '-')` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['path'],
+        message: `a file beside dataset '${f.dataset}' is '${f.dataset}.files/<name>' (letters, digits, '.', '_', '-')`,
+      });
   });
 export type ImportDatasetFile = z.infer<typeof ImportDatasetFileSchema>;
 

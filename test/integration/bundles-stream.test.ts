@@ -17,7 +17,12 @@ import { copyExample, startTestStudio, waitForRun, type TestStudio } from './hel
 const TWO = 'I want a refund for order ORD-12345. Where is my order ORD-23456?';
 const RECORDED = Buffer.from(JSON.stringify({ request: { model: 'gpt-test', messages: [{ role: 'user', content: TWO }] }, response: { content: 'ok' } }));
 const ATTACHED = Buffer.from('%PDF-1.4 an invoice beside the dataset\n');
-const EDIT = { checkpoint_id: 'ckpt-paused', node: 'router', edited_checkpoint_id: 'ckpt-edited', patch: [{ op: 'replace', path: '/intents', value: ['refund'] }] };
+const EDIT = {
+  checkpoint_id: 'ckpt-paused',
+  node: 'router',
+  edited_checkpoint_id: 'ckpt-edited',
+  patch: [{ op: 'replace', path: '/intents', value: ['refund'] }],
+};
 const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 
 type Ckpt = { checkpoint_id: string; writes: Record<string, string[]>; next: string[] };
@@ -92,7 +97,11 @@ describe('streamed bundles with the optional keys of D-97', () => {
     expect(run.linked_blobs).toEqual([sha256(RECORDED)]);
     expect(run.edit).toEqual(EDIT);
     expect(bundle.runs.find((r) => r.run_id === ids.forkRun)!.fork).toMatchObject({ run_id: ids.run, session_id: ids.session, node: 'router' });
-    expect(bundle.sessions.find((s) => s.session_id === ids.branchSession)!.branch_of).toEqual({ session_id: ids.session, run_id: ids.run, root_session_id: ids.session });
+    expect(bundle.sessions.find((s) => s.session_id === ids.branchSession)!.branch_of).toEqual({
+      session_id: ids.session,
+      run_id: ids.run,
+      root_session_id: ids.session,
+    });
     expect(bundle.dataset_files).toEqual([{ dataset: 'support', path: 'support.files/invoices/inv-1.pdf', sha256: sha256(ATTACHED), size: ATTACHED.length }]);
     expect(Object.keys(bundle.linked_blobs!).sort()).toEqual([sha256(RECORDED), sha256(ATTACHED)].sort());
     // The code snapshot's blobs stay home (the bundle carries the code's hashes only).
@@ -104,7 +113,11 @@ describe('streamed bundles with the optional keys of D-97', () => {
     expect(dataset_files).toEqual({ new: 1, identical: 0 });
     const [run2, fork2] = [mapping.runs[ids.run], mapping.runs[ids.forkRun]];
     expect((await b.call<RunDetail>('GET', `/runs/${run2}`)).body.edit).toEqual(EDIT);
-    expect((await b.call<RunDetail>('GET', `/runs/${fork2}`)).body.fork).toMatchObject({ run_id: run2, session_id: mapping.sessions[ids.session], node: 'router' });
+    expect((await b.call<RunDetail>('GET', `/runs/${fork2}`)).body.fork).toMatchObject({
+      run_id: run2,
+      session_id: mapping.sessions[ids.session],
+      node: 'router',
+    });
     expect((await b.call<Session>('GET', `/sessions/${mapping.sessions[ids.forkSession]}`)).body.forked_from_run_id).toBe(run2);
     expect((await b.call<Session>('GET', `/sessions/${mapping.sessions[ids.branchSession]}`)).body.branch_of).toEqual({
       session_id: mapping.sessions[ids.session],
@@ -161,7 +174,9 @@ describe('streamed bundles with the optional keys of D-97', () => {
       changed_files: [],
       revision: null,
     };
-    const events = Array.from({ length: 30_000 }, (_, i) => JSON.stringify({ seq: i + 1, run_id: 'r1', ts: 't', kind: 'output.delta', text: `token ${i} `.repeat(4) }));
+    const events = Array.from({ length: 30_000 }, (_, i) =>
+      JSON.stringify({ seq: i + 1, run_id: 'r1', ts: 't', kind: 'output.delta', text: `token ${i} `.repeat(4) }),
+    );
     const body = (lastEvent: string, bytes: Buffer) =>
       `{"format":"svc.playground.bundle/1","sessions":[{"session_id":"s1","title":"late","created_at":"t","updated_at":"t"}],"runs":[${JSON.stringify(runRow)}],` +
       `"events":[${[...events, lastEvent].join(',')}],"blobs":{"${sha256(file)}":{"bytes_base64":"${bytes.toString('base64')}","size":${file.length}}}}`;
@@ -189,12 +204,16 @@ describe('streamed bundles with the optional keys of D-97', () => {
   it('answers a body over the limit, garbage, and a body that is no bundle with their documented errors', async () => {
     // A declared length over 2 GB is refused before the body is read.
     const tooLarge = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request(`${b.api}/bundles/import`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(3 * 1024 ** 3) } }, (res) => {
-        let data = '';
-        res.setEncoding('utf8');
-        res.on('data', (c) => (data += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data }));
-      });
+      const req = http.request(
+        `${b.api}/bundles/import`,
+        { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(3 * 1024 ** 3) } },
+        (res) => {
+          let data = '';
+          res.setEncoding('utf8');
+          res.on('data', (c) => (data += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data }));
+        },
+      );
       req.on('error', reject);
       req.write('{"format":"svc.playground.bundle/1","events":[');
     });

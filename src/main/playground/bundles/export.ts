@@ -213,7 +213,10 @@ export async function writeBundle(
     }
   }
   await put(out, '],"blobs":');
-  await writeBlobMap(out, plan.blobs.map((sha) => [sha, deps.blobs.pathOf(sha)]));
+  await writeBlobMap(
+    out,
+    plan.blobs.map((sha) => [sha, deps.blobs.pathOf(sha)]),
+  );
   await put(
     out,
     `,"source":${JSON.stringify({ project: extras.project, schema_version: extras.schemaVersion })},"input_contracts":${JSON.stringify(extras.contracts)}`,
@@ -221,14 +224,18 @@ export async function writeBundle(
   if (extras.evals) await writeEvals((chunk) => put(out, chunk), extras.evals.plan, extras.evals.experiments);
   // D-97: the files beside the datasets, then every blob no file part uses.
   const files = extras.datasetFiles ?? [];
-  if (files.length) await put(out, `,"dataset_files":${JSON.stringify(files.map((f) => ({ dataset: f.dataset, path: f.path, sha256: f.sha256, size: f.size })))}`);
+  if (files.length)
+    await put(out, `,"dataset_files":${JSON.stringify(files.map((f) => ({ dataset: f.dataset, path: f.path, sha256: f.sha256, size: f.size })))}`);
   const inBlobs = new Set(plan.blobs);
   const more = new Map<string, string>();
   for (const list of plan.linked.values()) for (const sha of list) if (!inBlobs.has(sha)) more.set(sha, deps.blobs.pathOf(sha));
   for (const f of files) if (!inBlobs.has(f.sha256) && !more.has(f.sha256)) more.set(f.sha256, f.abs);
   if (more.size) {
     await put(out, ',"linked_blobs":');
-    await writeBlobMap(out, [...more].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+    await writeBlobMap(
+      out,
+      [...more].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
+    );
   }
   await put(out, '}');
 }

@@ -38,7 +38,8 @@ export function checkExtras(b: ParsedBundle, staging: Staging, add: Add): void {
     const br = s.branch_of;
     if (!br) return;
     const at = `/sessions/${i}/branch_of`;
-    if (!sessions.has(br.session_id) || br.session_id === s.session_id) add(`${at}/session_id`, `the branch's origin session '${br.session_id}' is not another session of the bundle`);
+    if (!sessions.has(br.session_id) || br.session_id === s.session_id)
+      add(`${at}/session_id`, `the branch's origin session '${br.session_id}' is not another session of the bundle`);
     if (runSession.get(br.run_id) !== br.session_id) add(`${at}/run_id`, `run '${br.run_id}' is not a run of the bundle in session '${br.session_id}'`);
     if (!sessions.has(br.root_session_id)) add(`${at}/root_session_id`, `session '${br.root_session_id}' is not in the bundle`);
   });
@@ -51,7 +52,8 @@ export function checkExtras(b: ParsedBundle, staging: Staging, add: Add): void {
     if (paths.has(f.path)) add(`${at}/path`, `'${f.path}' appears twice`);
     paths.add(f.path);
     if (!inBundle(f.sha256)) add(`${at}/sha256`, `the file's bytes (blob ${f.sha256}) are not in the bundle`);
-    else if (sizeOf(f.sha256) !== undefined && sizeOf(f.sha256) !== f.size) add(`${at}/size`, `the file says ${f.size} bytes, its blob has ${sizeOf(f.sha256)}`);
+    else if (sizeOf(f.sha256) !== undefined && sizeOf(f.sha256) !== f.size)
+      add(`${at}/size`, `the file says ${f.size} bytes, its blob has ${sizeOf(f.sha256)}`);
   });
   for (const sha of staging.keys.linked_blobs) {
     if (SHA.test(sha) && !used.has(sha)) add(`/linked_blobs${pointer([sha])}`, 'no run or dataset file of the bundle uses this blob');

@@ -22,7 +22,8 @@ const NO_FILES: DatasetFilesPlan = { new: 0, identical: 0 };
 export function runBlobs(b: ParsedBundle): Set<string> {
   const out = new Set<string>();
   for (const r of b.runs) {
-    for (const sha of [...inlineHashes(r.input_parts as TaggedPart[]), ...inlineHashes(r.output_parts as TaggedPart[]), ...(r.linked_blobs ?? [])]) out.add(sha);
+    for (const sha of [...inlineHashes(r.input_parts as TaggedPart[]), ...inlineHashes(r.output_parts as TaggedPart[]), ...(r.linked_blobs ?? [])])
+      out.add(sha);
   }
   return out;
 }

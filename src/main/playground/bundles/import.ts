@@ -108,7 +108,9 @@ function eventRelations(staging: Staging, runs: Set<string>, add: (path: string,
     for (const id of runs) insert.run(id);
   })();
   const stray = db
-    .prepare<[number], { i: number; run_id: string; seq: number }>('SELECT i, run_id, seq FROM ev WHERE run_id NOT IN (SELECT run_id FROM runs) ORDER BY i LIMIT ?')
+    .prepare<[number], { i: number; run_id: string; seq: number }>(
+      'SELECT i, run_id, seq FROM ev WHERE run_id NOT IN (SELECT run_id FROM runs) ORDER BY i LIMIT ?',
+    )
     .all(MAX_PROBLEMS);
   for (const e of stray) add(`/events/${e.i}/run_id`, `event ${e.seq} belongs to run '${e.run_id}', which is not in the bundle`);
   const rows = db.prepare<[], { run_id: string; last: number }>('SELECT run_id, MAX(seq) AS last FROM ev GROUP BY run_id').all();

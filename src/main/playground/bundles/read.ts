@@ -67,7 +67,9 @@ export async function readBundle(req: IncomingMessage, blobs: BlobStore, limitBy
     staging.finish();
     if (!stopped && !walker.done) throw new HttpInputError('invalid_json', 'the request body is not valid JSON (it ended early)');
     if (walker.wrapped && walker.streamedAtTop)
-      throw new PlaygroundError('invalid_bundle', 'send the bundle, or {"bundle": <it>}, not both', { problems: [{ path: '', message: 'both a bundle and a wrapper' }] });
+      throw new PlaygroundError('invalid_bundle', 'send the bundle, or {"bundle": <it>}, not both', {
+        problems: [{ path: '', message: 'both a bundle and a wrapper' }],
+      });
     const root = (walker.done ? walker.bundle() : undefined) ?? {};
     if (typeof root !== 'object' || root === null || Array.isArray(root)) throw notABundle();
     const meta = root as Record<string, unknown>;

@@ -72,7 +72,8 @@ export class Staging implements WalkSink {
     this.db = new Database(path.join(dir, 'events.sqlite'));
     this.db.pragma('journal_mode = OFF');
     this.db.pragma('synchronous = OFF');
-    this.db.exec(`CREATE TABLE ev (i INTEGER PRIMARY KEY, run_id TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, body TEXT NOT NULL, UNIQUE (run_id, seq));
+    this.db
+      .exec(`CREATE TABLE ev (i INTEGER PRIMARY KEY, run_id TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, body TEXT NOT NULL, UNIQUE (run_id, seq));
       CREATE TABLE runs (run_id TEXT PRIMARY KEY);`);
     this.insertEvent = this.db.prepare('INSERT OR IGNORE INTO ev (i, run_id, seq, kind, body) VALUES (?, ?, ?, ?, ?)');
     this.db.exec('BEGIN');
@@ -174,7 +175,8 @@ export class Staging implements WalkSink {
       return drop();
     }
     const size = fields.size;
-    if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0) this.problems.add(`${at}/size`, 'expected the size in bytes (an integer, 0 or more)');
+    if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0)
+      this.problems.add(`${at}/size`, 'expected the size in bytes (an integer, 0 or more)');
     if (!streamed || !w) {
       this.problems.add(`${at}/bytes_base64`, 'expected the bytes as base64 text');
       return drop();
@@ -245,4 +247,3 @@ export class Staging implements WalkSink {
     }
   }
 }
-
