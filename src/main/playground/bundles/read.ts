@@ -36,6 +36,11 @@ const notABundle = () =>
 /** Streams the body into a new staging area; the caller disposes of it. */
 export async function readBundle(req: IncomingMessage, blobs: BlobStore, limitBytes: number, limitText: string): Promise<ReadBundle> {
   checkBodyHeaders(req, limitBytes, limitText);
+  return readBundleText(bodyText(req, limitBytes, limitText), blobs);
+}
+
+/** The same from any source of text chunks. */
+export async function readBundleText(texts: AsyncIterable<string>, blobs: BlobStore): Promise<ReadBundle> {
   const staging = Staging.open(blobs);
   try {
     const walker = new BundleWalker(staging);
@@ -59,7 +64,7 @@ export async function readBundle(req: IncomingMessage, blobs: BlobStore, limitBy
       if (staging.formatSeen !== undefined && staging.formatSeen !== BUNDLE_FORMAT) throw unsupportedFormat(staging.formatSeen);
       if (staging.problems.full) stopped = true;
     };
-    for await (const text of bodyText(req, limitBytes, limitText)) {
+    for await (const text of texts) {
       feed(text);
       if (stopped) break;
     }
