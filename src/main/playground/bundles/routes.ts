@@ -71,10 +71,11 @@ export function createBundleRoutes(o: BundleRoutesOptions): Router {
   });
 
   router.post('/bundles/import', async (req, res) => {
-    const { dry_run } = BundleImportQuerySchema.parse(req.query);
-    const dryRun = dry_run === 'true' || dry_run === '1';
     let read: ReadBundle;
+    let dryRun: boolean;
     try {
+      const { dry_run } = BundleImportQuerySchema.parse(req.query);
+      dryRun = dry_run === 'true' || dry_run === '1';
       read = await readBundle(req, o.blobs, BUNDLE_IMPORT_BODY_LIMIT_BYTES, BUNDLE_IMPORT_BODY_LIMIT);
     } catch (err) {
       // Refused before the whole body was read: answer, then close the connection (the rest of

@@ -24,6 +24,15 @@ const EVENTS_PER_COMMIT = 5000;
  * a slice of it: a map of blob keys would hold 64 KiB per blob). */
 const own = (s: string): string => Buffer.from(s, 'utf8').toString('utf8');
 
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export const pointer = (path: readonly PropertyKey[]) => path.map((k) => `/${String(k).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 
 export class Problems {
@@ -83,10 +92,15 @@ export class Staging implements WalkSink {
     this.db.exec('BEGIN');
   }
 
-  /** A fresh staging folder beside the blob folder (the same file system: moves are renames). */
+  /** A fresh staging folder beside the blob folder (the same file system: moves are renames);
+   * folders left by a studio process that is gone (a crash mid-import) are removed first. */
   static open(blobs: BlobStore): Staging {
     const root = path.join(path.dirname(blobs.dir), 'import-staging');
     fs.mkdirSync(root, { recursive: true });
+    for (const name of fs.readdirSync(root)) {
+      const pid = Number(/^(\d+)-/.exec(name)?.[1]);
+      if (pid && pid !== process.pid && !alive(pid)) fs.rmSync(path.join(root, name), { recursive: true, force: true });
+    }
     return new Staging(fs.mkdtempSync(path.join(root, `${process.pid}-`)), blobs, new Problems());
   }
 
