@@ -34,6 +34,12 @@ export class BlobStore {
     return { sha256, size: bytes.length };
   }
 
+  /** Moves in a file whose bytes the caller checked hash to `sha256` (a bundle import's
+   * staged file, on the same file system: a rename, so never a partial file). */
+  adopt(file: string, sha256: string): void {
+    fs.renameSync(file, this.pathOf(sha256));
+  }
+
   get(sha256: string): Buffer {
     return fs.readFileSync(this.pathOf(sha256));
   }
