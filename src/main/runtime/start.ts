@@ -33,6 +33,8 @@ import { ReplicaAwareRequestHandler, type SharedTasks } from './a2a/replicas.ts'
 import { RequestMetaStore } from './a2a/request-meta.ts';
 import { buildAgentCard } from './a2a/card.ts';
 import { a2aRouter } from './a2a/routes.ts';
+import { V1Bridge } from './a2a/v1/bridge.ts';
+import { cardV1 } from './a2a/v1/card.ts';
 import { isLoopbackAddress } from '../http/loopback.ts';
 import { listen, runtimeServer } from './http/app.ts';
 import { probeRouter } from './http/probes.ts';
@@ -281,6 +283,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
   metrics.watch(metricSources({ executor: a.executor, store, agentId: settings.agentId, outbound: f.outbound, nats: a.nats, control: a.control, m }));
   const drain = new Drain(() => a.tasks.unsettled);
   a.tasks.onChange = () => drain.changed();
+  const gate = { ...gateOptions(settings, a.stats, store), refusal: (m: string) => drain.rpcRefusal(m) };
   const server = runtimeServer({
     edge: { loopback, corsOrigins: settings.corsOrigins, replicaId: settings.replicaId ?? undefined }, // the header only with REPLICA_ID (D-55)
     drain,
@@ -289,9 +292,17 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
       callerAuthRouter(a.callers, log),
       a2aRouter({
         handler: a.handler,
+        v1: new V1Bridge({
+          handler: a.handler,
+          card: () => cardV1(a.card),
+          requestMeta: a.requestMeta,
+          admit: gate,
+          onRequest: gate.onRequest,
+          listTasks: (q) => store.listTasks(settings.agentId, q),
+        }), // D-86
         card: a.card,
         requestMeta: a.requestMeta,
-        gate: { ...gateOptions(settings, a.stats, store), refusal: (m) => drain.rpcRefusal(m) },
+        gate,
       }),
       probeRouter({ store, registry, activeTasks: () => a.executor.activeCount, draining: () => drain.reason }),
       debugRoutes(settings, registry, store, log),

@@ -1,0 +1,124 @@
+// A2A 1.0 beside 0.3.0 on one port (D-86, D-88): the official @a2a-js/sdk 1.3 client with its
+// default options (it reads the card, picks the 1.0 JSON-RPC interface and sends
+// `A2A-Version: 1.0`) and over HTTP+JSON, while the 0.3 client on the same runtime sees no change.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { ClientFactory, type Client } from 'a2a-sdk-1/client';
+import { Role, TaskState, type Task } from 'a2a-sdk-1';
+import { sendParams, startTestRuntime, type TestRuntime } from './helpers/runtime.ts';
+
+const text = (t: string) => ({ content: { $case: 'text' as const, value: t }, metadata: undefined, filename: '', mediaType: '' });
+const userMsg = (t: string, extra: Record<string, unknown> = {}) => ({ messageId: randomUUID(), role: Role.ROLE_USER, parts: [text(t)], ...extra });
+
+function asTask(r: unknown): Task {
+  expect((r as Task).id).toBeTruthy();
+  return r as Task;
+}
+
+async function rest(url: string, path: string, init: RequestInit = {}, version = '1.0') {
+  const res = await fetch(`${url}v1${path}`, { ...init, headers: { 'content-type': 'application/json', 'a2a-version': version, ...(init.headers ?? {}) } });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+describe('A2A 1.0 beside 0.3.0 on the support-desk example', () => {
+  let rt: TestRuntime;
+  let client: Client;
+  beforeAll(async () => {
+    rt = await startTestRuntime();
+    client = await new ClientFactory().createFromUrl(rt.url);
+  });
+  afterAll(async () => rt?.close());
+
+  it('gives a 1.0 client the 1.0 card and any other client the 0.3 card listing both versions', async () => {
+    const v1: any = await (await fetch(`${rt.url}.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } })).json();
+    expect(v1.protocolVersion).toBeUndefined();
+    expect(v1.supportedInterfaces).toEqual([
+      { url: rt.url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      { url: `${rt.url}v1`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      { url: rt.url, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+    ]);
+    const v03: any = await (await fetch(`${rt.url}.well-known/agent-card.json`)).json();
+    expect(v03).toMatchObject({ protocolVersion: '0.3.0', url: rt.url, preferredTransport: 'JSONRPC' });
+    expect(v03.supportedInterfaces).toEqual(v1.supportedInterfaces);
+    expect(client.protocolVersion).toBe('1.0');
+  });
+
+  it('sends, gets and lists through the 1.3 client with default options', async () => {
+    const sent = asTask(await client.sendMessage({ message: userMsg('Where is my order ORD-12345?') }));
+    expect(sent.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(sent.artifacts[0]?.parts.some((p) => p.content?.$case === 'text')).toBe(true);
+    const got = await client.getTask({ id: sent.id });
+    expect(got.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(got.history.length).toBeGreaterThan(0);
+    const listed = await client.listTasks({ contextId: sent.contextId });
+    expect(listed.tasks.map((t) => t.id)).toEqual([sent.id]);
+    expect(listed.totalSize).toBe(1);
+    expect(listed.nextPageToken).toBe('');
+    // Artifacts only when asked for (spec 1.0, ListTasks).
+    expect(listed.tasks[0]?.artifacts).toEqual([]);
+    const withArtifacts = await client.listTasks({ contextId: sent.contextId, includeArtifacts: true });
+    expect(withArtifacts.tasks[0]?.artifacts.length).toBeGreaterThan(0);
+  });
+
+  it('streams status and artifact updates to the final state', async () => {
+    const events = [];
+    for await (const e of client.sendMessageStream({ message: userMsg('I want a refund for ORD-12345') })) events.push(e);
+    const cases = events.map((e) => e.payload?.$case);
+    expect(cases).toContain('artifactUpdate');
+    const last = events.at(-1)?.payload;
+    expect(last?.$case).toBe('statusUpdate');
+    expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+
+  it('cancels a running task and follows one with SubscribeToTask', async () => {
+    const slow = { scriptedDelayMs: 400 };
+    const running = asTask(await client.sendMessage({ message: userMsg('Where is ORD-12345?'), configuration: { returnImmediately: true }, metadata: slow }));
+    expect([TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING]).toContain(running.status?.state);
+    const canceled = await client.cancelTask({ id: running.id });
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+
+    const followed = asTask(await client.sendMessage({ message: userMsg('Where is ORD-12345?'), configuration: { returnImmediately: true }, metadata: slow }));
+    const events = [];
+    for await (const e of client.resubscribeTask({ id: followed.id })) events.push(e);
+    const last = events.at(-1)?.payload;
+    expect(last?.$case === 'statusUpdate' ? last.value.status?.state : last?.$case === 'task' ? last.value.status?.state : undefined).toBe(
+      TaskState.TASK_STATE_COMPLETED,
+    );
+  });
+
+  it('serves the HTTP+JSON binding and refuses an unsupported version', async () => {
+    const message = { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'Where is ORD-12345?' }] };
+    const sent = await rest(rt.url, '/message:send', { method: 'POST', body: JSON.stringify({ message }) });
+    expect(sent.status).toBe(200);
+    expect(sent.body.task.status.state).toBe('TASK_STATE_COMPLETED');
+    const got = await rest(rt.url, `/tasks/${sent.body.task.id}`);
+    expect(got.body.id).toBe(sent.body.task.id);
+    expect((await rest(rt.url, `/tasks/${randomUUID()}`)).status).toBe(404);
+    expect((await rest(rt.url, '/message:send', { method: 'POST', body: JSON.stringify({ message }) }, '99.0')).status).toBe(400);
+    const rpc = await fetch(rt.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'A2A-Version': '99.0' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message } }),
+    });
+    expect(((await rpc.json()) as any).error.code).toBe(-32009);
+  });
+
+  it('reads a task sent through 0.3 through 1.0, and a 1.0 task through the 0.3 client', async () => {
+    const res: any = await rt.client.sendMessage(sendParams('Where is my order ORD-12345?'));
+    const viaV1 = await client.getTask({ id: res.result.id });
+    expect(viaV1.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(viaV1.artifacts.map((a) => a.artifactId)).toEqual(res.result.artifacts.map((a: any) => a.artifactId));
+    const sent = asTask(await client.sendMessage({ message: userMsg('Where is ORD-12345?') }));
+    const via03: any = await rt.client.getTask({ id: sent.id });
+    expect(via03.result).toMatchObject({ kind: 'task', id: sent.id, status: { state: 'completed' } });
+  });
+
+  it('answers the 1.0 push notification methods with PushNotificationNotSupportedError', async () => {
+    const rpc = await fetch(rt.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTaskPushNotificationConfig', params: { taskId: 'x', id: 'y' } }),
+    });
+    expect(((await rpc.json()) as any).error.code).toBe(-32003);
+  });
+});
