@@ -21,8 +21,13 @@ status=0
 if [ $V1 -eq 1 ]; then
   TRANSPORTS="${1:-jsonrpc,http_json}"
   echo "== A2A 1.0 kit: $TRANSPORTS"
-  # pytest directly (run_tck.py also asks for pytest-html, which Debian does not package).
-  if ! (cd "$KIT" && /usr/bin/python3 -m pytest tests/compatibility/ --sut-host="http://127.0.0.1:$PORT" --transport="$TRANSPORTS" --tb=line -q -p no:cacheprovider) >"$DATA/v1.log" 2>&1; then status=1; fi
+  # pytest directly (run_tck.py also asks for pytest-html, which Debian does not package), with
+  # scripts/a2a-tck-v1 standing in for what Debian's Python packages lack. The gRPC tests need
+  # google.rpc, which Debian does not package either; the runtime serves no gRPC.
+  SHIM="$PWD/scripts/a2a-tck-v1"
+  if ! (cd "$KIT" && PYTHONPATH="$SHIM" /usr/bin/python3 -m pytest -c "$SHIM/pytest.ini" --rootdir="$KIT" tests/compatibility/ \
+    --ignore=tests/compatibility/grpc --sut-host="http://127.0.0.1:$PORT" --transport="$TRANSPORTS" --tb=line -q -rs -p no:cacheprovider) >"$DATA/v1.log" 2>&1; then status=1; fi
+  sed -n '/BY TRANSPORT/,/^═/p' "$DATA/v1.log"
   grep -E '^(FAILED|ERROR) |[0-9]+ (passed|failed)' "$DATA/v1.log" || tail -5 "$DATA/v1.log"
   exit $status
 fi

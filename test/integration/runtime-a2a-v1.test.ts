@@ -4,11 +4,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { ClientFactory, type Client } from 'a2a-sdk-1/client';
-import { Role, TaskState, type Task } from 'a2a-sdk-1';
+import { CancelTaskRequest, GetTaskRequest, ListTasksRequest, SendMessageRequest, SubscribeToTaskRequest, TaskState, type Task } from 'a2a-sdk-1';
 import { sendParams, startTestRuntime, type TestRuntime } from './helpers/runtime.ts';
 
-const text = (t: string) => ({ content: { $case: 'text' as const, value: t }, metadata: undefined, filename: '', mediaType: '' });
-const userMsg = (t: string, extra: Record<string, unknown> = {}) => ({ messageId: randomUUID(), role: Role.ROLE_USER, parts: [text(t)], ...extra });
+// Requests as 1.0 JSON, read by the SDK's own parser.
+const userMsg = (t: string) => ({ messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: t }] });
+const send = (json: Record<string, unknown>) => SendMessageRequest.fromJSON(json);
 
 function asTask(r: unknown): Task {
   expect((r as Task).id).toBeTruthy();
@@ -44,25 +45,25 @@ describe('A2A 1.0 beside 0.3.0 on the support-desk example', () => {
   });
 
   it('sends, gets and lists through the 1.3 client with default options', async () => {
-    const sent = asTask(await client.sendMessage({ message: userMsg('Where is my order ORD-12345?') }));
+    const sent = asTask(await client.sendMessage(send({ message: userMsg('Where is my order ORD-12345?') })));
     expect(sent.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(sent.artifacts[0]?.parts.some((p) => p.content?.$case === 'text')).toBe(true);
-    const got = await client.getTask({ id: sent.id });
+    const got = await client.getTask(GetTaskRequest.fromJSON({ id: sent.id }));
     expect(got.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(got.history.length).toBeGreaterThan(0);
-    const listed = await client.listTasks({ contextId: sent.contextId });
+    const listed = await client.listTasks(ListTasksRequest.fromJSON({ contextId: sent.contextId }));
     expect(listed.tasks.map((t) => t.id)).toEqual([sent.id]);
     expect(listed.totalSize).toBe(1);
     expect(listed.nextPageToken).toBe('');
     // Artifacts only when asked for (spec 1.0, ListTasks).
     expect(listed.tasks[0]?.artifacts).toEqual([]);
-    const withArtifacts = await client.listTasks({ contextId: sent.contextId, includeArtifacts: true });
+    const withArtifacts = await client.listTasks(ListTasksRequest.fromJSON({ contextId: sent.contextId, includeArtifacts: true }));
     expect(withArtifacts.tasks[0]?.artifacts.length).toBeGreaterThan(0);
   });
 
   it('streams status and artifact updates to the final state', async () => {
     const events = [];
-    for await (const e of client.sendMessageStream({ message: userMsg('I want a refund for ORD-12345') })) events.push(e);
+    for await (const e of client.sendMessageStream(send({ message: userMsg('I want a refund for ORD-12345') }))) events.push(e);
     const cases = events.map((e) => e.payload?.$case);
     expect(cases).toContain('artifactUpdate');
     const last = events.at(-1)?.payload;
@@ -72,14 +73,18 @@ describe('A2A 1.0 beside 0.3.0 on the support-desk example', () => {
 
   it('cancels a running task and follows one with SubscribeToTask', async () => {
     const slow = { scriptedDelayMs: 400 };
-    const running = asTask(await client.sendMessage({ message: userMsg('Where is ORD-12345?'), configuration: { returnImmediately: true }, metadata: slow }));
+    const running = asTask(
+      await client.sendMessage(send({ message: userMsg('Where is ORD-12345?'), configuration: { returnImmediately: true }, metadata: slow })),
+    );
     expect([TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING]).toContain(running.status?.state);
-    const canceled = await client.cancelTask({ id: running.id });
+    const canceled = await client.cancelTask(CancelTaskRequest.fromJSON({ id: running.id }));
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
 
-    const followed = asTask(await client.sendMessage({ message: userMsg('Where is ORD-12345?'), configuration: { returnImmediately: true }, metadata: slow }));
+    const followed = asTask(
+      await client.sendMessage(send({ message: userMsg('Where is ORD-12345?'), configuration: { returnImmediately: true }, metadata: slow })),
+    );
     const events = [];
-    for await (const e of client.resubscribeTask({ id: followed.id })) events.push(e);
+    for await (const e of client.resubscribeTask(SubscribeToTaskRequest.fromJSON({ id: followed.id }))) events.push(e);
     const last = events.at(-1)?.payload;
     expect(last?.$case === 'statusUpdate' ? last.value.status?.state : last?.$case === 'task' ? last.value.status?.state : undefined).toBe(
       TaskState.TASK_STATE_COMPLETED,
@@ -105,11 +110,11 @@ describe('A2A 1.0 beside 0.3.0 on the support-desk example', () => {
 
   it('reads a task sent through 0.3 through 1.0, and a 1.0 task through the 0.3 client', async () => {
     const res: any = await rt.client.sendMessage(sendParams('Where is my order ORD-12345?'));
-    const viaV1 = await client.getTask({ id: res.result.id });
+    const viaV1 = await client.getTask(GetTaskRequest.fromJSON({ id: res.result.id }));
     expect(viaV1.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(viaV1.artifacts.map((a) => a.artifactId)).toEqual(res.result.artifacts.map((a: any) => a.artifactId));
-    const sent = asTask(await client.sendMessage({ message: userMsg('Where is ORD-12345?') }));
-    const via03: any = await rt.client.getTask({ id: sent.id });
+    const sent = asTask(await client.sendMessage(send({ message: userMsg('Where is ORD-12345?') })));
+    const via03: any = await rt.client.getTask(GetTaskRequest.fromJSON({ id: sent.id }));
     expect(via03.result).toMatchObject({ kind: 'task', id: sent.id, status: { state: 'completed' } });
   });
 

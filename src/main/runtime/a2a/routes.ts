@@ -2,6 +2,7 @@
 // @a2a-js/sdk 0.3's express handler for A2A 0.3.0, and A2A 1.0 beside it (D-86): a request
 // asking for 1.0 (`A2A-Version`) goes to the 1.x SDK's JSON-RPC transport, and the HTTP+JSON
 // binding is under A2A_REST_BASE. The agent card at its well-known paths and at / (D-88).
+import { createHash } from 'node:crypto';
 import express, { type Request, type RequestHandler } from 'express';
 import type { AgentCard } from '@a2a-js/sdk';
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
@@ -13,7 +14,7 @@ import { A2A_REST_BASE, AGENT_CARD_ROUTE, LEGACY_AGENT_CARD_ROUTE } from '../../
 import { principalUserBuilder } from '../auth/principal.ts';
 import { STORE_UNAVAILABLE_RPC } from './store-outage.ts';
 import { card03WithInterfaces, cardJsonV1 } from './v1/card.ts';
-import { speaks03, v1JsonRpc, v1Rest } from './v1/routes.ts';
+import { speaks03, v1ContentType, v1JsonRpc, v1Rest } from './v1/routes.ts';
 import type { V1Bridge } from './v1/bridge.ts';
 
 /** A store outage the SDK answers (with HTTP 200) goes out as 503, like the endpoint's other
@@ -26,6 +27,9 @@ const outageStatus: RequestHandler = (_req, res, next) => {
   };
   next();
 };
+
+/** How long a client may keep the card: short, since a reload or PATCH /api/v1/card/url changes it. */
+const CARD_MAX_AGE_S = 60;
 
 export interface A2aRouteDeps {
   handler: A2ARequestHandler;
@@ -45,7 +49,7 @@ export function a2aRouter(deps: A2aRouteDeps): express.Router {
     jsonRpcHandler({ requestHandler: deps.handler, userBuilder: principalUserBuilder }),
   ];
   const v1 = v1JsonRpc(deps.v1, deps.gate.refusal);
-  router.post('/', jsonBody({ limit: RUNTIME_RPC_BODY_LIMIT }), (req, res, next) => (speaks03(req) ? next() : v1(req, res, next)), ...v03);
+  router.post('/', v1ContentType, jsonBody({ limit: RUNTIME_RPC_BODY_LIMIT }), (req, res, next) => (speaks03(req) ? next() : v1(req, res, next)), ...v03);
   router.use(
     A2A_REST_BASE,
     (req, res, next) => (req.is('application/json') ? jsonBody({ limit: RUNTIME_RPC_BODY_LIMIT })(req, res, next) : next()),
@@ -53,9 +57,20 @@ export function a2aRouter(deps: A2aRouteDeps): express.Router {
   );
   // A client asking for A2A 1.0 gets the 1.0 card; any other the 0.3 card, which also lists
   // the 1.0 interfaces (D-88).
+  const modified = new Map<string, string>(); // a card's body → when it was first served (D-88)
   const card = (req: Request, res: express.Response) => {
+    const body = JSON.stringify(speaks03(req) ? card03WithInterfaces(deps.card) : cardJsonV1(deps.card));
+    if (!modified.has(body)) {
+      if (modified.size > 8) modified.clear();
+      modified.set(body, new Date().toUTCString());
+    }
     res.append('vary', 'A2A-Version');
-    res.json(speaks03(req) ? card03WithInterfaces(deps.card) : cardJsonV1(deps.card));
+    // Spec 1.0 section 8.6.1: cacheable, with a validator; a reload or a new url changes the body.
+    res.setHeader('cache-control', `public, max-age=${CARD_MAX_AGE_S}`);
+    res.setHeader('last-modified', modified.get(body) as string);
+    res.setHeader('etag', `W/"${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`);
+    if (req.fresh) return res.status(304).end();
+    res.type('application/json').send(body);
   };
   router.get(AGENT_CARD_ROUTE, card);
   // D-77: clients written before A2A 0.3 look for the card at its older path.

@@ -17,10 +17,12 @@ import type {
   SubscribeToTaskRequest,
 } from 'a2a-sdk-1';
 import type { Message, Task, TaskPushNotificationConfig, ListTaskPushNotificationConfigsResponse } from 'a2a-sdk-1';
-import { PushNotificationNotSupportedError, RequestMalformedError } from 'a2a-sdk-1/errors';
+import { ExtendedAgentCardNotConfiguredError, PushNotificationNotSupportedError, RequestMalformedError, UnsupportedOperationError } from 'a2a-sdk-1/errors';
 import type { IncomingHttpHeaders } from 'node:http';
 import { PrincipalUser, principalOf } from '../../auth/principal.ts';
+import { changes, FOLLOW_POLL_MS, statusEvent } from '../follow.ts';
 import { limitHistory } from '../history.ts';
+import { hangupSignal } from './hangup.ts';
 import { RpcInputError, validateMessage, validateSendParams } from '../request-meta.ts';
 import { admitSend, type AdmitOptions, type RequestMetaStore } from '../send-admission.ts';
 import type { TaskListPage, TaskListQuery } from '../../store/task-list.ts';
@@ -39,6 +41,7 @@ export interface BridgeDeps {
   onRequest: (method: string) => void;
 }
 
+const TERMINAL = new Set(['completed', 'failed', 'canceled', 'rejected']);
 const DEFAULT_PAGE = 50;
 const MAX_PAGE = 100;
 
@@ -60,7 +63,7 @@ async function call<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-async function* stream<T>(events: AsyncGenerator<T>, map: (e: T) => StreamResponse): AsyncGenerator<StreamResponse, void, undefined> {
+async function* stream<T, U = StreamResponse>(events: AsyncGenerator<T>, map: (e: T) => U): AsyncGenerator<U, void, undefined> {
   try {
     for await (const e of events) yield map(e);
   } catch (err) {
@@ -82,8 +85,12 @@ export class V1Bridge implements A2ARequestHandler {
     return this.deps.card();
   }
 
+  /** GetExtendedAgentCard: the card, when it says there is one (with caller authentication,
+   * D-77); else ExtendedAgentCardNotConfiguredError, as spec 1.0 section 3.3.4 asks. */
   async getAuthenticatedExtendedAgentCard(): Promise<AgentCard> {
-    return this.deps.card();
+    const card = this.deps.card();
+    if (!card.capabilities?.extendedAgentCard) throw new ExtendedAgentCardNotConfiguredError();
+    return card;
   }
 
   /** SendMessage's params as message/send's, checked and admitted like a 0.3 send. */
@@ -127,9 +134,29 @@ export class V1Bridge implements A2ARequestHandler {
     return taskToV1(await call(() => this.deps.handler.cancelTask({ id: req.id }, context03(context))));
   }
 
+  /** SubscribeToTask (spec 1.0 section 3.1.6): UnsupportedOperationError on a terminal task;
+   * else the task, then its events until a terminal state. The 0.3 stream also ends when the
+   * task waits for input (input-required, auth-required); from there the stored task is
+   * followed (follow.ts) until it ends or the client hangs up. */
   async *resubscribe(req: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
     this.deps.onRequest('tasks/resubscribe');
-    yield* stream(this.deps.handler.resubscribe({ id: req.id }, context03(context)), eventToV1);
+    const ctx = context03(context);
+    const load = () => call(() => this.deps.handler.getTask({ id: req.id }, ctx));
+    if (TERMINAL.has((await load()).status.state)) throw new UnsupportedOperationError({ message: `Task ${req.id} is in a terminal state` });
+    let state: string | undefined;
+    for await (const e of stream(this.deps.handler.resubscribe({ id: req.id }, ctx), (e) => e)) {
+      if (e.kind === 'task' || e.kind === 'status-update') state = e.status.state;
+      yield eventToV1(e);
+    }
+    const hangup = hangupSignal(headersOf(context));
+    let seen = await load();
+    if (seen.status.state !== state) yield eventToV1(statusEvent(seen));
+    while (!TERMINAL.has(seen.status.state) && !hangup.aborted) {
+      await new Promise((r) => setTimeout(r, FOLLOW_POLL_MS));
+      const now = await load();
+      for (const e of changes(seen, now)) yield eventToV1(e);
+      seen = now;
+    }
   }
 
   /** ListTasks (D-87): the caller's own tasks only (ownership.ts); without authentication every task of the agent. */
