@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { ClientFactory, type Client } from 'a2a-sdk-1/client';
 import { CancelTaskRequest, GetTaskRequest, ListTasksRequest, SendMessageRequest, SubscribeToTaskRequest, TaskState, type Task } from 'a2a-sdk-1';
+import { newKey } from '../../src/main/runtime/auth/api-keys.ts';
 import { sendParams, startTestRuntime, type TestRuntime } from './helpers/runtime.ts';
+import { dropSchema, ensurePostgres, newSchema, TEST_DSN } from './helpers/postgres.ts';
 
 // Requests as 1.0 JSON, read by the SDK's own parser.
 const userMsg = (t: string) => ({ messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: t }] });
@@ -125,5 +127,74 @@ describe('A2A 1.0 beside 0.3.0 on the support-desk example', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTaskPushNotificationConfig', params: { taskId: 'x', id: 'y' } }),
     });
     expect(((await rpc.json()) as any).error.code).toBe(-32003);
+  });
+});
+
+/** A 1.0 JSON-RPC call with a caller's key. */
+async function rpc1(url: string, key: string | null, method: string, params: unknown) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', ...(key ? { 'x-api-key': key } : {}) },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const text = await res.text();
+  // SubscribeToTask answers SSE: its first data line.
+  const body = text.startsWith('data:') ? JSON.parse(text.split('\n')[0]!.slice(5)) : JSON.parse(text);
+  return { status: res.status, body };
+}
+
+describe("A2A 1.0 with caller keys on PostgreSQL: every binding sees only the caller's own tasks", () => {
+  const alice = newKey('alice');
+  const bob = newKey('bob');
+  const schema = newSchema('a2av1');
+  let rt: TestRuntime;
+  beforeAll(async () => {
+    await ensurePostgres();
+    rt = await startTestRuntime({
+      env: { A2A_API_KEYS: [alice.entry, bob.entry].join(','), MEMORY_BACKEND: 'postgres', POSTGRES_DSN: TEST_DSN, POSTGRES_SCHEMA: schema },
+    });
+  });
+  afterAll(async () => {
+    await rt?.close();
+    await dropSchema(schema);
+  });
+
+  it('refuses both 1.0 bindings without a credential', async () => {
+    expect((await rpc1(rt.url, null, 'ListTasks', {})).status).toBe(401);
+    expect((await rest(rt.url, '/tasks')).status).toBe(401);
+  });
+
+  it("lists, gets, cancels and subscribes only to the caller's tasks, whichever version made them", async () => {
+    const mine = await rpc1(rt.url, alice.key, 'SendMessage', { message: userMsg('Where is ORD-12345?') });
+    const aliceTask = mine.body.result.task.id as string;
+    // A task alice made through 0.3 reads through 1.0 too.
+    const via03 = await fetch(rt.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': alice.key },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'message/send', params: sendParams('Where is ORD-12345?') }),
+    });
+    const alice03 = ((await via03.json()) as any).result.id as string;
+    const bobs = await rpc1(rt.url, bob.key, 'SendMessage', { message: userMsg('Where is ORD-54321?') });
+    const bobTask = bobs.body.result.task.id as string;
+
+    const aliceList = await rpc1(rt.url, alice.key, 'ListTasks', {});
+    expect(aliceList.body.result.tasks.map((t: any) => t.id).sort()).toEqual([aliceTask, alice03].sort());
+    expect(aliceList.body.result.totalSize).toBe(2);
+    const bobList = await rest(rt.url, '/tasks', { headers: { 'x-api-key': bob.key } });
+    expect(bobList.body.tasks.map((t: any) => t.id)).toEqual([bobTask]);
+    // A page of one, then the next.
+    const first = await rpc1(rt.url, alice.key, 'ListTasks', { pageSize: 1 });
+    expect(first.body.result.tasks).toHaveLength(1);
+    const second = await rpc1(rt.url, alice.key, 'ListTasks', { pageSize: 1, pageToken: first.body.result.nextPageToken });
+    expect(second.body.result.tasks).toHaveLength(1);
+    expect(second.body.result.nextPageToken).toBe('');
+    expect((await rpc1(rt.url, alice.key, 'ListTasks', { pageSize: 500 })).body.error.code).toBe(-32602);
+
+    // Another user's task reads as an unknown one on every method and binding.
+    expect((await rpc1(rt.url, bob.key, 'GetTask', { id: aliceTask })).body.error.code).toBe(-32001);
+    expect((await rpc1(rt.url, bob.key, 'CancelTask', { id: aliceTask })).body.error.code).toBe(-32001);
+    expect((await rpc1(rt.url, bob.key, 'SubscribeToTask', { id: aliceTask })).body.error.code).toBe(-32001);
+    expect((await rest(rt.url, `/tasks/${alice03}`, { headers: { 'x-api-key': bob.key } })).status).toBe(404);
+    expect((await rpc1(rt.url, alice.key, 'GetTask', { id: alice03 })).body.result.status.state).toBe('TASK_STATE_COMPLETED');
   });
 });
