@@ -151,7 +151,13 @@ describe("A2A 1.0 with caller keys on PostgreSQL: every binding sees only the ca
   beforeAll(async () => {
     await ensurePostgres();
     rt = await startTestRuntime({
-      env: { A2A_API_KEYS: [alice.entry, bob.entry].join(','), MEMORY_BACKEND: 'postgres', POSTGRES_DSN: TEST_DSN, POSTGRES_SCHEMA: schema },
+      env: {
+        A2A_API_KEYS: [alice.entry, bob.entry].join(','),
+        MEMORY_BACKEND: 'postgres',
+        POSTGRES_DSN: TEST_DSN,
+        POSTGRES_SCHEMA: schema,
+        A2A_CORS_ORIGINS: 'https://app.example.com',
+      },
     });
   });
   afterAll(async () => {
@@ -159,9 +165,16 @@ describe("A2A 1.0 with caller keys on PostgreSQL: every binding sees only the ca
     await dropSchema(schema);
   });
 
-  it('refuses both 1.0 bindings without a credential', async () => {
+  it('refuses both 1.0 bindings without a credential, and lets a browser page ask with one', async () => {
     expect((await rpc1(rt.url, null, 'ListTasks', {})).status).toBe(401);
     expect((await rest(rt.url, '/tasks')).status).toBe(401);
+    const preflight = await fetch(`${rt.url}v1/tasks`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'GET', 'access-control-request-headers': 'a2a-version, x-api-key' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('a2a-version');
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('GET');
   });
 
   it("lists, gets, cancels and subscribes only to the caller's tasks, whichever version made them", async () => {
