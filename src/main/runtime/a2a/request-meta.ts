@@ -5,9 +5,9 @@ import type { RequestHandler } from 'express';
 import { noteRequest } from '../observability/request-context.ts';
 
 import { RESERVED_CAPTURE_KEY } from '../../../shared/runtime-contract.ts';
-import { admitSend, type RequestMetaStore } from './send-admission.ts';
+import { admitSend, keepRequestMeta } from './send-admission.ts';
 
-export { RequestMetaStore, type RequestMeta } from './send-admission.ts';
+export type { RequestMeta } from './send-admission.ts';
 
 export { RESERVED_CAPTURE_KEY };
 export const OBSERVATION_LABEL_KEYS = ['userId', 'agentId', 'agentName', 'workflowId', 'workflowName', 'chatbotId', 'chatbotName'] as const;
@@ -171,7 +171,7 @@ function taskOf(params: unknown): { task_id?: string; context_id?: string } {
 }
 
 /** Express middleware in front of the SDK's JSON-RPC handler. */
-export function jsonRpcGate(store: RequestMetaStore, { onRequest, waitingTask, refusal, controlToken }: GateOptions): RequestHandler {
+export function jsonRpcGate({ onRequest, waitingTask, refusal, controlToken }: GateOptions): RequestHandler {
   return (req, res, next) => {
     const reply = (id: unknown, code: number, message: string, data?: unknown) =>
       res.status(200).json({ jsonrpc: '2.0', id: id ?? null, error: { code, message, ...(data ? { data } : {}) } });
@@ -206,9 +206,10 @@ export function jsonRpcGate(store: RequestMetaStore, { onRequest, waitingTask, r
     const refused = refusal?.(method);
     if (refused) return res.status(503).json({ jsonrpc: '2.0', id: body.id, error: refused });
     if (method !== 'message/send' && method !== 'message/stream') return next();
-    admitSend(req.headers, body.params as Record<string, unknown>, method === 'message/stream', store, { waitingTask, controlToken }).then(
-      (refused) => (refused ? reply(body.id, JSONRPC.INVALID_PARAMS, refused.message, refused.data) : next()),
-      (err: unknown) => next(err),
-    );
+    admitSend(req.headers, body.params as Record<string, unknown>, method === 'message/stream', { waitingTask, controlToken }).then((admitted) => {
+      if ('refusal' in admitted) return reply(body.id, JSONRPC.INVALID_PARAMS, admitted.refusal.message, admitted.refusal.data);
+      keepRequestMeta(res, admitted.meta);
+      next();
+    }, next);
   };
 }

@@ -9,9 +9,9 @@ import type { A2ARequestHandler } from '@a2a-js/sdk/server';
 import { jsonRpcHandler } from '@a2a-js/sdk/server/express';
 import { jsonBody } from '../../http/json-body.ts';
 import { RUNTIME_RPC_BODY_LIMIT } from '../../http/limits.ts';
-import { jsonRpcGate, type GateOptions, type RequestMetaStore } from './request-meta.ts';
+import { jsonRpcGate, type GateOptions } from './request-meta.ts';
+import { requestUserBuilder } from './send-admission.ts';
 import { A2A_REST_BASE, AGENT_CARD_ROUTE, LEGACY_AGENT_CARD_ROUTE } from '../../../shared/runtime-contract.ts';
-import { principalUserBuilder } from '../auth/principal.ts';
 import { STORE_UNAVAILABLE_RPC } from './store-outage.ts';
 import { card03WithInterfaces, cardJsonV1 } from './v1/card.ts';
 import { speaks03, v1ContentType, v1JsonRpc, v1Rest } from './v1/routes.ts';
@@ -37,17 +37,12 @@ export interface A2aRouteDeps {
   v1: V1Bridge;
   /** The served card (its url may change at run time: PATCH /api/v1/card/url). */
   card: AgentCard;
-  requestMeta: RequestMetaStore;
   gate: GateOptions;
 }
 
 export function a2aRouter(deps: A2aRouteDeps): express.Router {
   const router = express.Router();
-  const v03: RequestHandler[] = [
-    jsonRpcGate(deps.requestMeta, deps.gate),
-    outageStatus,
-    jsonRpcHandler({ requestHandler: deps.handler, userBuilder: principalUserBuilder }),
-  ];
+  const v03: RequestHandler[] = [jsonRpcGate(deps.gate), outageStatus, jsonRpcHandler({ requestHandler: deps.handler, userBuilder: requestUserBuilder })];
   const v1 = v1JsonRpc(deps.v1, deps.gate.refusal);
   router.post('/', v1ContentType, jsonBody({ limit: RUNTIME_RPC_BODY_LIMIT }), (req, res, next) => (speaks03(req) ? next() : v1(req, res, next)), ...v03);
   router.use(

@@ -1,13 +1,17 @@
 // What a send (message/send, message/stream; SendMessage, SendStreamingMessage in A2A 1.0)
 // goes through once its params are valid, whichever binding it came in (D-86): the reserved
 // keys are taken out of the metadata (D-11, the studio's continue and debug keys), the request's
-// metadata is handed to the executor (RequestMetaStore), and a message on a thread waiting for
-// input without a taskId continues the waiting task (D-17).
+// metadata is handed to the executor, and a message on a thread waiting for
+// input without a taskId continues the waiting task (D-17). The metadata travels with the
+// request's own call context (RequestUser), not in a map beside it.
 import type { IncomingHttpHeaders } from 'node:http';
 import { captureTokenOf, RESERVED_CAPTURE_KEY } from '../../../shared/runtime-contract.ts';
 import { takeContinueKey } from './continue-key.ts';
 import { DebugControlSchema, RESERVED_DEBUG_KEY, type DebugControl } from '../../../shared/breakpoints.ts';
 import { hasControlCredential } from './control-credential.ts';
+import type { Request, Response } from 'express';
+import type { ServerCallContext } from '@a2a-js/sdk/server';
+import { PrincipalUser, requestPrincipal, type Principal } from '../auth/principal.ts';
 
 export interface RequestMeta {
   /** params.metadata without reserved keys. */
@@ -27,24 +31,41 @@ export interface RequestMeta {
   debug?: DebugControl | null;
 }
 
-/** Request metadata by messageId, from the HTTP layer to the executor. Entries are taken
- * once; stale ones expire so a request the SDK rejects cannot leak memory. */
-export class RequestMetaStore {
-  private readonly entries = new Map<string, { meta: RequestMeta; at: number }>();
+/** What a request without admitted metadata carries (a call the runtime makes itself). */
+const NO_META: RequestMeta = { metadata: {}, history: undefined, captureToken: null, configurable: {}, streaming: true };
 
-  put(messageId: string, meta: RequestMeta): void {
-    this.entries.set(messageId, { meta, at: Date.now() });
-    if (this.entries.size > 1000) {
-      const cutoff = Date.now() - 60_000;
-      for (const [k, v] of this.entries) if (v.at < cutoff) this.entries.delete(k);
-    }
+/** The caller of an admitted send, carrying the send's metadata through the SDK's call context
+ * (ServerCallContext.user) to the executor: the request's own context, nothing kept aside. */
+export class RequestUser extends PrincipalUser {
+  constructor(
+    principal: Principal,
+    readonly meta: RequestMeta,
+  ) {
+    super(principal);
   }
 
-  take(messageId: string): RequestMeta {
-    const e = this.entries.get(messageId);
-    this.entries.delete(messageId);
-    return e?.meta ?? { metadata: {}, history: undefined, captureToken: null, configurable: {}, streaming: true };
+  override withPrincipal(principal: Principal): PrincipalUser {
+    return new RequestUser(principal, this.meta);
   }
+}
+
+/** The admitted metadata of the request a call context belongs to. */
+export function requestMetaOf(context: ServerCallContext | undefined): RequestMeta {
+  return context?.user instanceof RequestUser ? context.user.meta : NO_META;
+}
+
+const LOCALS_KEY = 'a2aRequestMeta';
+
+/** The SDK's userBuilder for the 0.3 JSON-RPC handler: the principal, with the metadata the
+ * gate admitted for this request (res.locals). */
+export function requestUserBuilder(req: Request): Promise<PrincipalUser> {
+  const meta = (req.res?.locals as Record<string, unknown> | undefined)?.[LOCALS_KEY] as RequestMeta | undefined;
+  return Promise.resolve(meta ? new RequestUser(requestPrincipal(req), meta) : new PrincipalUser(requestPrincipal(req)));
+}
+
+/** Keeps an admitted send's metadata with its response, for requestUserBuilder. */
+export function keepRequestMeta(res: Response, meta: RequestMeta): void {
+  (res.locals as Record<string, unknown>)[LOCALS_KEY] = meta;
 }
 
 const NUMERIC_OVERRIDES = ['scriptedDelayMs', 'scriptedChunks'] as const;
@@ -67,16 +88,15 @@ export interface AdmitOptions {
 }
 
 /**
- * Admits a send with valid params (0.3 shape, changed in place): answers the refusal, or null
- * once the request's metadata is stored for the executor. `stream`: the method streams.
+ * Admits a send with valid params (0.3 shape, changed in place): answers the refusal, or the
+ * metadata the executor gets (requestMetaOf). `stream`: the method streams.
  */
 export async function admitSend(
   headers: IncomingHttpHeaders,
   params: Record<string, unknown>,
   stream: boolean,
-  store: RequestMetaStore,
   { waitingTask, controlToken }: AdmitOptions,
-): Promise<Refusal | null> {
+): Promise<{ refusal: Refusal } | { meta: RequestMeta }> {
   const message = params.message as Record<string, unknown>;
   const paramsMeta = isObject(params.metadata) ? { ...params.metadata } : {};
   const messageMeta = isObject(message.metadata) ? { ...message.metadata } : undefined;
@@ -88,7 +108,7 @@ export async function admitSend(
     message.metadata = messageMeta;
   }
   const continued = takeContinueKey({ headers }, paramsMeta, messageMeta, controlToken);
-  if (continued.kind === 'refused') return { message: continued.message, data: continued.data };
+  if (continued.kind === 'refused') return { refusal: { message: continued.message, data: continued.data } };
   params.metadata = paramsMeta;
   const debug = takeDebugControl(paramsMeta, messageMeta, hasControlCredential(headers, controlToken));
   const captureToken = captureTokenOf(reserved);
@@ -100,7 +120,7 @@ export async function admitSend(
   // Token deltas for a stream, and for a non-blocking send the client may follow with
   // tasks/resubscribe; a blocking send only ever returns the final task.
   const blocking = !isObject(params.configuration) || params.configuration.blocking !== false;
-  store.put(message.messageId as string, {
+  const meta: RequestMeta = {
     metadata,
     history,
     captureToken,
@@ -108,11 +128,11 @@ export async function admitSend(
     streaming: stream || !blocking,
     debug,
     ...(continued.kind === 'continue' ? { fromCheckpoint: true } : {}),
-  });
-  if (!waitingTask || typeof message.contextId !== 'string' || !message.contextId || message.taskId !== undefined) return null;
+  };
+  if (!waitingTask || typeof message.contextId !== 'string' || !message.contextId || message.taskId !== undefined) return { meta };
   const taskId = await waitingTask(message.contextId);
   if (taskId) message.taskId = taskId;
-  return null;
+  return { meta };
 }
 
 /** Removes the reserved debug key from both metadata objects (it never reaches the SDK, the task

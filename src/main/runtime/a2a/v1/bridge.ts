@@ -24,7 +24,7 @@ import { changes, FOLLOW_POLL_MS, statusEvent } from '../follow.ts';
 import { limitHistory } from '../history.ts';
 import { hangupSignal } from './hangup.ts';
 import { RpcInputError, validateMessage, validateSendParams } from '../request-meta.ts';
-import { admitSend, type AdmitOptions, type RequestMetaStore } from '../send-admission.ts';
+import { admitSend, RequestUser, type AdmitOptions, type RequestMeta } from '../send-admission.ts';
 import type { TaskListPage, TaskListQuery } from '../../store/task-list.ts';
 import { eventToV1, messageToV1, sendToV03, stateToV03, taskToV1 } from './convert.ts';
 import { toV1Error } from './errors.ts';
@@ -34,7 +34,6 @@ export interface BridgeDeps {
   handler: Handler03;
   /** The served 1.0 card (card.ts). */
   card: () => AgentCard;
-  requestMeta: RequestMetaStore;
   admit: AdmitOptions;
   listTasks: (query: TaskListQuery) => Promise<TaskListPage>;
   /** Counts a request by the 0.3 name of its method, as the 0.3 gate does. */
@@ -45,10 +44,11 @@ const TERMINAL = new Set(['completed', 'failed', 'canceled', 'rejected']);
 const DEFAULT_PAGE = 50;
 const MAX_PAGE = 100;
 
-/** The 0.3 call context of a 1.0 call: the same principal (auth/principal.ts). */
-function context03(context: ServerCallContext): Context03 {
+/** The 0.3 call context of a 1.0 call: the same principal (auth/principal.ts), and for a send
+ * the metadata its admission gave the executor (send-admission.ts). */
+function context03(context: ServerCallContext, meta?: RequestMeta): Context03 {
   const user = context.user instanceof PrincipalUser ? context.user : undefined;
-  return new Context03(undefined, user);
+  return new Context03(undefined, user && meta ? new RequestUser(user.principal, meta) : user);
 }
 
 function headersOf(context: ServerCallContext): IncomingHttpHeaders {
@@ -105,20 +105,20 @@ export class V1Bridge implements A2ARequestHandler {
       if (err instanceof RpcInputError) throw new RequestMalformedError({ message: err.message });
       throw err;
     }
-    const refused = await admitSend(headersOf(context), params as unknown as Record<string, unknown>, stream, this.deps.requestMeta, this.deps.admit);
-    if (refused) throw new RequestMalformedError({ message: refused.message });
-    return params;
+    const admitted = await admitSend(headersOf(context), params as unknown as Record<string, unknown>, stream, this.deps.admit);
+    if ('refusal' in admitted) throw new RequestMalformedError({ message: admitted.refusal.message });
+    return { params, context: context03(context, admitted.meta) };
   }
 
   async sendMessage(req: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
-    const params = await this.admitted(req, context, false);
-    const result = await call(() => this.deps.handler.sendMessage(params, context03(context)));
+    const { params, context: ctx } = await this.admitted(req, context, false);
+    const result = await call(() => this.deps.handler.sendMessage(params, ctx));
     return result.kind === 'task' ? taskToV1(result) : messageToV1(result);
   }
 
   async *sendMessageStream(req: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
-    const params = await this.admitted(req, context, true);
-    yield* stream(this.deps.handler.sendMessageStream(params, context03(context)), eventToV1);
+    const { params, context: ctx } = await this.admitted(req, context, true);
+    yield* stream(this.deps.handler.sendMessageStream(params, ctx), eventToV1);
   }
 
   async getTask(req: GetTaskRequest, context: ServerCallContext): Promise<Task> {
