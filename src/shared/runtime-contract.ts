@@ -43,6 +43,8 @@ export const REGISTRY_ROUTES = { metadata: '/registry/metadata', reload: '/regis
 export const AGENT_CARD_ROUTE = '/.well-known/agent-card.json';
 /** The card's path before A2A 0.3 (docs/decisions.md D-77): the same card, for older clients. */
 export const LEGACY_AGENT_CARD_ROUTE = '/.well-known/agent.json';
+/** The A2A 1.0 HTTP+JSON binding's base path under the runtime's url (D-86). */
+export const A2A_REST_BASE = '/v1';
 /** 200 while the runtime serves; the body is not part of the contract. */
 export const HEALTH_ROUTE = '/healthz';
 /** Liveness (docs/deployment.md, "Shutdown and health"): 200 while the process answers; never asks the store. */

@@ -30,9 +30,10 @@ import { useLightRunContext } from './tuning/run-context.ts';
 import { createSummarizer } from './memory/fold.ts';
 import { GraphAgentExecutor } from './a2a/executor.ts';
 import { ReplicaAwareRequestHandler, type SharedTasks } from './a2a/replicas.ts';
-import { RequestMetaStore } from './a2a/request-meta.ts';
 import { buildAgentCard } from './a2a/card.ts';
 import { a2aRouter } from './a2a/routes.ts';
+import { V1Bridge } from './a2a/v1/bridge.ts';
+import { cardV1 } from './a2a/v1/card.ts';
 import { isLoopbackAddress } from '../http/loopback.ts';
 import { listen, runtimeServer } from './http/app.ts';
 import { probeRouter } from './http/probes.ts';
@@ -181,12 +182,11 @@ function buildA2a(f: Foundation, extraSinks: TraceSink[]) {
   const callers = new CallerAuthenticator(settings.auth, settings.controlToken);
   const card = Object.assign(buildAgentCard(registry.current, settings.publicAgentUrl ?? 'http://127.0.0.1/'), cardSecurity(callers));
   const stats = newRuntimeStats();
-  const requestMeta = new RequestMetaStore();
   const nats = settings.traceNats && settings.nats ? new NatsTraceSink({ ...settings.traceNats, nats: settings.nats, agentId: settings.agentId, log }) : null;
   const otlp = settings.traceOtlp ? new OtlpTraceSink({ ...settings.traceOtlp, agentId: settings.agentId, replicaId: replica, log }) : null;
   const sinks: TraceSink[] = [...(settings.traceLog ? [new LogTraceSink(log)] : []), ...(nats ? [nats] : []), ...(otlp ? [otlp] : []), ...extraSinks];
   const summarizer = createSummarizer(settings.env, registry.current.project.manifest.model, f.outbound.fetch);
-  const executor = new GraphAgentExecutor({ registry, settings, sinks, requestMeta, log, stats, store, memory, summarizer });
+  const executor = new GraphAgentExecutor({ registry, settings, sinks, log, stats, store, memory, summarizer });
   const control =
     settings.clusterControl && settings.nats
       ? new ClusterControl({ ...settings.clusterControl, nats: settings.nats, agentId: settings.agentId, replica, log })
@@ -201,7 +201,7 @@ function buildA2a(f: Foundation, extraSinks: TraceSink[]) {
     (id) =>
       void handler.cancelTask({ id }).catch((err: unknown) => log.warn({ task_id: id, err: (err as Error).message }, 'cancel asked by another replica failed')),
   );
-  return { card, callers, stats, requestMeta, nats, otlp, executor, control, handler, tasks };
+  return { card, callers, stats, nats, otlp, executor, control, handler, tasks };
 }
 
 type A2aParts = ReturnType<typeof buildA2a>;
@@ -281,6 +281,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
   metrics.watch(metricSources({ executor: a.executor, store, agentId: settings.agentId, outbound: f.outbound, nats: a.nats, control: a.control, m }));
   const drain = new Drain(() => a.tasks.unsettled);
   a.tasks.onChange = () => drain.changed();
+  const gate = { ...gateOptions(settings, a.stats, store), refusal: (m: string) => drain.rpcRefusal(m) };
   const server = runtimeServer({
     edge: { loopback, corsOrigins: settings.corsOrigins, replicaId: settings.replicaId ?? undefined }, // the header only with REPLICA_ID (D-55)
     drain,
@@ -289,9 +290,15 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
       callerAuthRouter(a.callers, log),
       a2aRouter({
         handler: a.handler,
+        v1: new V1Bridge({
+          handler: a.handler,
+          card: () => cardV1(a.card),
+          admit: gate,
+          onRequest: gate.onRequest,
+          listTasks: (q) => store.listTasks(settings.agentId, q),
+        }), // D-86
         card: a.card,
-        requestMeta: a.requestMeta,
-        gate: { ...gateOptions(settings, a.stats, store), refusal: (m) => drain.rpcRefusal(m) },
+        gate,
       }),
       probeRouter({ store, registry, activeTasks: () => a.executor.activeCount, draining: () => drain.reason }),
       debugRoutes(settings, registry, store, log),

@@ -23,6 +23,7 @@ import { actingContext, checkSend, ownedTaskStore, type OwnershipStore } from '.
 import { principalOf } from '../auth/principal.ts';
 import { rpcError, storeUnavailableRpc } from './store-outage.ts';
 import { SettlingTaskStore } from './settling.ts';
+import { card03WithInterfaces } from './v1/card.ts';
 
 /** A store outage as its JSON-RPC error (store-outage.ts); anything else as thrown. */
 function rethrow(err: unknown): never {
@@ -82,7 +83,7 @@ export class ReplicaAwareRequestHandler extends DefaultRequestHandler {
    * to show an authenticated caller today, and without caller authentication the card is
    * public anyway, so the answer is the card rather than "unsupported". */
   override async getAuthenticatedExtendedAgentCard(): Promise<AgentCard> {
-    return this.getAgentCard();
+    return card03WithInterfaces(await this.getAgentCard());
   }
 
   /** The stored task with its history limited by historyLength (history.ts). */

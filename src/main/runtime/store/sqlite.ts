@@ -15,6 +15,7 @@ import { sqliteRuntimeSettings, type RuntimeSettingsStore } from './runtime-sett
 import { writeBatch, type WriteBatch } from './write-batch.ts';
 import { migrateSqlite } from '../../common/migrations/sqlite.ts';
 import { MIGRATIONS } from './sqlite-migrations.ts';
+import { sqliteTaskList, type TaskListPage, type TaskListQuery } from './task-list.ts';
 
 export { MIGRATIONS };
 import type { DeletedCounts, MemoryStore, ThreadClaim, ThreadCursor, TranscriptMessage } from './types.ts';
@@ -113,6 +114,13 @@ class SqliteMemoryStore implements MemoryStore {
 
   async waitingTaskCount(agentId: string): Promise<number> {
     return this.stmt.waitingTaskCount.get(agentId) as number;
+  }
+
+  private taskList: ReturnType<typeof sqliteTaskList> | undefined;
+
+  async listTasks(agentId: string, query: TaskListQuery): Promise<TaskListPage> {
+    this.taskList ??= sqliteTaskList(this.db);
+    return this.taskList(agentId, query);
   }
 
   async ping(): Promise<void> {

@@ -14,6 +14,7 @@ import { claimThread, OwnedPostgresSaver } from './checkpointer.ts';
 import { PgTaskStore, type LeaseOptions } from './taskStore.ts';
 import { pgRuntimeSettings } from './runtime-settings.ts';
 import type { RuntimeSettingsStore } from '../runtime-settings.ts';
+import { postgresTaskList, type TaskListPage, type TaskListQuery } from '../task-list.ts';
 import { redactDsn, scrub } from './dsn.ts';
 
 export interface PostgresStoreOptions {
@@ -98,6 +99,10 @@ class PostgresMemoryStore implements MemoryStore {
       [agentId, contextId],
     );
     return r.rows[0]?.task_id;
+  }
+
+  async listTasks(agentId: string, query: TaskListQuery): Promise<TaskListPage> {
+    return postgresTaskList((sql, values) => this.q(sql, values), this.s)(agentId, query);
   }
 
   async waitingTaskCount(agentId: string): Promise<number> {
