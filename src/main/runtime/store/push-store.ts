@@ -30,7 +30,8 @@ export interface PushStore {
   enqueue(taskId: string, eventKey: string, body: string): Promise<number>;
   /** Up to `limit` due rows, claimed by `replica` for `leaseMs`, their attempts counted. */
   claim(replica: string, leaseMs: number, limit: number): Promise<OutboxRow[]>;
-  /** Ends a row this replica holds: delivered, failed for good, or due again after `delayMs`. */
+  /** Ends a row this replica holds: delivered, failed for good, or due again after `delayMs`; `error` (the
+   * attempt's) is kept as last_error, which a later success leaves in place. */
   settle(id: number, replica: string, outcome: { status: 'delivered' | 'failed' } | { status: 'pending'; delayMs: number }, error?: string): Promise<void>;
   /** The outbox rows of a task (operators, tests). */
   outbox(
@@ -72,7 +73,7 @@ export function sqlitePushStore(db: Database.Database, writes: WriteBatch): Push
        RETURNING id, task_id, config_id, config, body, attempts`,
     ),
     settle: db.prepare(
-      `UPDATE push_outbox SET status = @status, next_at = @next, lease_until = NULL, last_error = @error, done_at = @done
+      `UPDATE push_outbox SET status = @status, next_at = @next, lease_until = NULL, last_error = coalesce(@error, last_error), done_at = @done
        WHERE id = @id AND claimed_by = @replica`,
     ),
     outbox: db.prepare(

@@ -48,7 +48,7 @@ export function pgPushStore(pool: pg.Pool, s: string): PushStore {
     settle: async (id, replica, outcome, error) => {
       const delay = outcome.status === 'pending' ? outcome.delayMs : 0;
       await pool.query(
-        `UPDATE ${s}.push_outbox SET status = $3, next_at = now() + $4 * interval '1 millisecond', lease_until = NULL, last_error = $5,
+        `UPDATE ${s}.push_outbox SET status = $3, next_at = now() + $4 * interval '1 millisecond', lease_until = NULL, last_error = coalesce($5, last_error),
            done_at = CASE WHEN $3 = 'pending' THEN NULL ELSE now() END
          WHERE id = $1 AND claimed_by = $2`,
         [id, replica, outcome.status, delay, error ?? null],
