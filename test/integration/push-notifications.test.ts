@@ -5,7 +5,7 @@
 // refused for private targets (on what a name resolves to) unless PUSH_ALLOW_PRIVATE is on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A2AClient } from '@a2a-js/sdk/client';
-import type { AgentCard, Task } from '@a2a-js/sdk';
+import type { AgentCard, Task, TaskIdParams } from '@a2a-js/sdk';
 import { sendParams, startTestRuntime, type TestRuntime } from './helpers/runtime.ts';
 import { startReceiver, type Receiver } from './helpers/push-receiver.ts';
 import { waitFor } from './helpers/playground-studio.ts';
@@ -41,7 +41,8 @@ describe.each([['sqlite'], ['postgres']] as const)('push notifications on %s', (
   const schema = newSchema('push');
 
   beforeAll(async () => {
-    const store = backend === 'postgres' ? (await ensurePostgres(), { MEMORY_BACKEND: 'postgres', POSTGRES_DSN: TEST_DSN, POSTGRES_SCHEMA: schema }) : {};
+    const store: Record<string, string> =
+      backend === 'postgres' ? (await ensurePostgres(), { MEMORY_BACKEND: 'postgres', POSTGRES_DSN: TEST_DSN, POSTGRES_SCHEMA: schema }) : {};
     rx = await startReceiver();
     rt = await startTestRuntime({ env: { ...store, ...PUSH_ENV, A2A_API_KEYS: [alice.entry, bob.entry].join(',') } });
     [ac, bc] = await Promise.all([clientAs(rt.url, alice.key), clientAs(rt.url, bob.key)]);
@@ -79,7 +80,9 @@ describe.each([['sqlite'], ['postgres']] as const)('push notifications on %s', (
       taskId: sent.id,
       pushNotificationConfig: { id: sent.id, url: `${rx.base}/${backend}/first`, token: 'tok-first' },
     });
-    expect(ok<any>(await ac.getTaskPushNotificationConfig({ id: sent.id, pushNotificationConfigId: 'second' })).pushNotificationConfig).toEqual(second);
+    expect(ok<any>(await ac.getTaskPushNotificationConfig({ id: sent.id, pushNotificationConfigId: 'second' } as TaskIdParams)).pushNotificationConfig).toEqual(
+      second,
+    );
 
     const [first] = await rx.until((h) => h.path === `/${backend}/first`);
     expect(first.headers['x-a2a-notification-token']).toBe('tok-first');
@@ -205,7 +208,7 @@ describe('push callback URLs without PUSH_ALLOW_PRIVATE', () => {
     });
     expect(await setError({ url: 'https://example.com/' }, '')).toMatchObject({ code: -32602, data: { field: 'params.taskId' } });
     expect(await setError({ url: 'https://example.com/' }, 'no-such-task')).toMatchObject({ code: -32001 });
-    expect(((await client.getTaskPushNotificationConfig({ id: taskId, pushNotificationConfigId: 'none' })) as any).error).toMatchObject({
+    expect(((await client.getTaskPushNotificationConfig({ id: taskId, pushNotificationConfigId: 'none' } as TaskIdParams)) as any).error).toMatchObject({
       code: -32602,
       data: { field: 'params.pushNotificationConfigId' },
     });
