@@ -136,6 +136,30 @@ describe.each([['sqlite'], ['postgres']] as const)('push notifications on %s', (
     expect(hits[0].headers[NOTIFICATION_ID_HEADER.toLowerCase()]).not.toBe(hits[1].headers[NOTIFICATION_ID_HEADER.toLowerCase()]);
   });
 
+  it('message/stream takes a configuration too, and continuing a waiting task with a new one notifies it only of what follows', async () => {
+    const path = `/${backend}/stream`;
+    const events = [];
+    for await (const e of ac.sendMessageStream(sendParams('I want a refund', {}, { configuration: { pushNotificationConfig: { url: `${rx.base}${path}` } } })))
+      events.push(e);
+    const waiting = events.at(-1) as { taskId: string; contextId: string; status: { state: string } };
+    expect(waiting.status.state).toBe('input-required');
+    await rx.until((h) => h.path === path && h.body.status.state === 'input-required');
+    const later = `/${backend}/later`;
+    const done = ok<Task>(
+      await ac.sendMessage(
+        sendParams(
+          'The order id is ORD-12345',
+          { contextId: waiting.contextId, taskId: waiting.taskId },
+          { configuration: { pushNotificationConfig: { id: 'later', url: `${rx.base}${later}` } } },
+        ),
+      ),
+    );
+    expect(done.status.state).toBe('completed');
+    const [both] = await Promise.all([rx.until((h) => h.path === later), rx.until((h) => h.path === path, 2)]);
+    expect(both.map((h) => h.body.status.state)).toEqual(['completed']);
+    expect(rx.hits.filter((h) => h.path === later)).toHaveLength(1);
+  });
+
   it('a receiver that fails is tried again with back-off until it answers; one that refuses (4xx) is not', async () => {
     rx.plan(`/${backend}/flaky`, [503, 500]);
     rx.plan(`/${backend}/gone`, [404]);

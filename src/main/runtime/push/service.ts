@@ -93,13 +93,13 @@ export class PushService {
       save: async (task, context) => {
         await inner.save(task, context);
         const config = context && this.carried.get(context);
-        if (config) {
-          this.carried.delete(context);
-          await this.set(task.id, config, 'params.configuration.pushNotificationConfig').catch((err: unknown) =>
-            this.deps.log.warn({ task_id: task.id, err: (err as Error).message }, 'push notification configuration not stored'),
-          );
-        }
-        await this.notify(task);
+        if (!config) return this.notify(task);
+        // The request's first save: a new task (`submitted`) or, for a send continuing a task,
+        // the task as it was with the new message added, whose state was notified already.
+        this.carried.delete(context);
+        await this.set(task.id, config, 'params.configuration.pushNotificationConfig').catch((err: unknown) =>
+          this.deps.log.warn({ task_id: task.id, err: (err as Error).message }, 'push notification configuration not stored'),
+        );
       },
       load: (taskId, context) => inner.load(taskId, context),
     };

@@ -61,6 +61,7 @@ export function sqlitePushStore(db: Database.Database, writes: WriteBatch): Push
     ),
     list: db.prepare('SELECT config FROM push_configs WHERE task_id = ? ORDER BY created_at, config_id').pluck(),
     del: db.prepare('DELETE FROM push_configs WHERE task_id = ? AND config_id = ?'),
+    has: db.prepare('SELECT 1 FROM push_configs WHERE task_id = ? LIMIT 1').pluck(),
     enqueue: db.prepare(
       `INSERT INTO push_outbox (task_id, config_id, event_key, config, body, next_at, created_at)
        SELECT task_id, config_id, @key, config, @body, @now, @now FROM push_configs WHERE task_id = @task
@@ -92,7 +93,9 @@ export function sqlitePushStore(db: Database.Database, writes: WriteBatch): Push
     deleteConfig: async (taskId, configId) => {
       await writes.run(() => st.del.run(taskId, configId));
     },
-    enqueue: (taskId, key, body) => writes.run(() => st.enqueue.run({ task: taskId, key, body, now: Date.now() }).changes),
+    // A task without configurations (most) costs a read, not a write transaction.
+    enqueue: async (taskId, key, body) =>
+      st.has.get(taskId) === undefined ? 0 : writes.run(() => st.enqueue.run({ task: taskId, key, body, now: Date.now() }).changes),
     claim: (replica, lease, limit) => writes.run(() => (st.claim.all({ replica, lease, limit, now: Date.now() }) as RawRow[]).map(outboxRow)),
     settle: async (id, replica, outcome, error) => {
       const now = Date.now();
