@@ -67,6 +67,7 @@ export function sqlitePushStore(db: Database.Database, writes: WriteBatch): Push
        SELECT task_id, config_id, @key, config, @body, @now, @now FROM push_configs WHERE task_id = @task
        ON CONFLICT (task_id, config_id, event_key) DO NOTHING`,
     ),
+    due: db.prepare(`SELECT 1 FROM push_outbox WHERE status = 'pending' AND next_at <= @now AND (lease_until IS NULL OR lease_until < @now) LIMIT 1`).pluck(),
     claim: db.prepare(
       `UPDATE push_outbox SET claimed_by = @replica, lease_until = @now + @lease, attempts = attempts + 1
        WHERE id IN (SELECT id FROM push_outbox WHERE status = 'pending' AND next_at <= @now AND (lease_until IS NULL OR lease_until < @now)
@@ -96,7 +97,11 @@ export function sqlitePushStore(db: Database.Database, writes: WriteBatch): Push
     // A task without configurations (most) costs a read, not a write transaction.
     enqueue: async (taskId, key, body) =>
       st.has.get(taskId) === undefined ? 0 : writes.run(() => st.enqueue.run({ task: taskId, key, body, now: Date.now() }).changes),
-    claim: (replica, lease, limit) => writes.run(() => (st.claim.all({ replica, lease, limit, now: Date.now() }) as RawRow[]).map(outboxRow)),
+    // Every replica looks every PUSH_POLL_MS: a look that finds nothing due takes no write lock.
+    claim: async (replica, lease, limit) =>
+      st.due.get({ now: Date.now() }) === undefined
+        ? []
+        : writes.run(() => (st.claim.all({ replica, lease, limit, now: Date.now() }) as RawRow[]).map(outboxRow)),
     settle: async (id, replica, outcome, error) => {
       const now = Date.now();
       const next = outcome.status === 'pending' ? now + outcome.delayMs : now;
