@@ -220,6 +220,10 @@ describe('push callback URLs without PUSH_ALLOW_PRIVATE', () => {
     expect(sent.error).toMatchObject({ code: -32602, data: { field: 'params.configuration.pushNotificationConfig.url' } });
     expect(ok<unknown[]>(await client.listTaskPushNotificationConfig({ id: taskId }))).toEqual([]);
     expect(rx.hits).toEqual([]);
+    // A name that does not resolve now is taken: each delivery resolves and checks it again.
+    const later = { id: 'later', url: 'https://hooks.push-test.invalid/hook' };
+    expect(ok(await client.setTaskPushNotificationConfig({ taskId, pushNotificationConfig: later }))).toEqual({ taskId, pushNotificationConfig: later });
+    await client.deleteTaskPushNotificationConfig({ id: taskId, pushNotificationConfigId: 'later' });
   });
 
   it('refuses bad input with -32602 naming the field, and an unknown task with -32001', async () => {

@@ -35,14 +35,16 @@ export class PushService {
   }
 
   /** Checks a configuration as given (`at`: its field): its shape, and the addresses its host
-   * resolves to now. An empty `defaultId` leaves a missing id to the task's id, set when stored. */
+   * resolves to now. A name that does not resolve now (no DNS here, a record not yet published)
+   * is taken: every delivery resolves and checks it again. An empty `defaultId` leaves a missing
+   * id to the task's id, set when stored. */
   async check(input: unknown, at: string, defaultId: string): Promise<PushConfig> {
     const config = parseConfig(input, at, defaultId, this.deps.settings.allowPrivate);
+    if (this.deps.settings.allowPrivate) return config;
     try {
-      await checkedAddresses(hostOf(new URL(config.url)), this.deps.settings.allowPrivate);
+      await checkedAddresses(hostOf(new URL(config.url)), false);
     } catch (err) {
-      const why = err instanceof TargetRefusedError ? err.message : `its host does not resolve (${(err as NodeJS.ErrnoException).code ?? 'error'})`;
-      throw new PushInputError(`${at}.url`, `Invalid params: ${at}.url is refused: ${why}`);
+      if (err instanceof TargetRefusedError) throw new PushInputError(`${at}.url`, `Invalid params: ${at}.url is refused: ${err.message}`);
     }
     return config;
   }

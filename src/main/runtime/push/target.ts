@@ -9,12 +9,13 @@ import { blockedReason } from './address.ts';
 
 export class TargetRefusedError extends Error {}
 
-/** Resolves `host` (a name; an address literal answers itself) and refuses it when any of its
- * addresses is blocked, or it has none. */
+/** Resolves `host` (a name; an address literal answers itself) and refuses it
+ * (TargetRefusedError) when any of its addresses is blocked; a name that does not resolve is
+ * the resolver's error (tried again at the next delivery). */
 export async function checkedAddresses(host: string, allowPrivate: boolean): Promise<dns.LookupAddress[]> {
   const literal = isIP(host);
   const addresses = literal ? [{ address: host, family: literal }] : await dns.promises.lookup(host, { all: true, verbatim: true });
-  if (addresses.length === 0) throw new TargetRefusedError(`${host} resolves to no address`);
+  if (addresses.length === 0) throw new Error(`${host} resolves to no address`);
   if (!allowPrivate) {
     for (const a of addresses) {
       const why = blockedReason(a.address);
