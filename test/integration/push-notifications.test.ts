@@ -177,6 +177,12 @@ describe.each([['sqlite'], ['postgres']] as const)('push notifications on %s', (
     await waitFor(async () => (await outboxOf(rt, gone.id))[0]?.status === 'failed', 5_000, 'the refused notification given up');
     expect(await outboxOf(rt, gone.id)).toEqual([expect.objectContaining({ status: 'failed', attempts: 1, lastError: 'HTTP 404' })]);
     expect(rx.hits.filter((h) => h.path === `/${backend}/gone`)).toHaveLength(1);
+    const metrics = await (await fetch(`${rt.url}metrics`)).text();
+    const count = (outcome: string) =>
+      Number(new RegExp(`^agent_runtime_push_notification_attempts_total\\{outcome="${outcome}"\\} (\\d+)$`, 'm').exec(metrics)?.[1]);
+    expect(count('retried')).toBeGreaterThanOrEqual(2);
+    expect(count('failed')).toBeGreaterThanOrEqual(1);
+    expect(count('delivered')).toBeGreaterThanOrEqual(1);
   });
 });
 

@@ -200,8 +200,7 @@ function buildA2a(f: Foundation, extraSinks: TraceSink[]) {
       : null;
   const replicas = { tasks: f.shared, replica, leaseMs: settings.memoryStore.leaseMs, runsHere: (id: string) => executor.runsHere(id), control };
   // Counts the tasks started here that are not settled, for a draining runtime (http/drain.ts).
-  // Push notifications are written as each task is saved, and for the tasks this replica reaps (push/service.ts).
-  const push = new PushService({ store: f.push, settings: settings.push, replica, log });
+  const push = new PushService({ store: f.push, settings: settings.push, replica, log }); // notifies saved and reaped tasks
   f.reaped.notify = (reaped) => reaped.forEach((t) => void push.notify(t));
   const tasks = new SettlingTaskStore(push.taskStore(store.taskStore()), log);
   tasks.onUnsaved = (id) => executor.abandon(id); // a task not stored is not run on (a2a/store-outage.ts)
@@ -286,6 +285,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
   if (servesInsecurely(bind))
     log.warn({ host }, `--insecure: serving ${host} without caller and operator authentication; anyone who reaches it can call and manage this agent`);
   const a = buildA2a(f, opts.sinks ?? []);
+  a.push.worker.onAttempt = (outcome) => metrics.pushAttempt(outcome);
   const loopback = isLoopbackAddress(host);
   const m = buildManagement(f, a, loopback);
   metrics.watch(metricSources({ executor: a.executor, store, agentId: settings.agentId, outbound: f.outbound, nats: a.nats, control: a.control, m }));

@@ -25,6 +25,8 @@ export class PushWorker {
   private again = false;
   private closed = false;
   private failing = false;
+  /** Told each attempt's outcome (the metrics). */
+  onAttempt: (outcome: 'delivered' | 'retried' | 'failed') => void = () => undefined;
 
   constructor(private readonly deps: PushWorkerDeps) {}
 
@@ -84,6 +86,7 @@ export class PushWorker {
     if (outcome.kind === 'delivered') settle = { status: 'delivered' };
     else if (outcome.kind === 'retry' && row.attempts < settings.maxAttempts) settle = { status: 'pending', delayMs: retryDelayMs(settings, row.attempts) };
     else settle = { status: 'failed' };
+    this.onAttempt(settle.status === 'pending' ? 'retried' : settle.status);
     if (outcome.kind === 'delivered') log.debug(at, 'push notification delivered');
     else log.warn({ ...at, err: outcome.error, given_up: settle.status === 'failed' }, 'push notification not delivered');
     try {
