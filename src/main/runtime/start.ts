@@ -40,6 +40,7 @@ import { Drain } from './http/drain.ts';
 import { stopControls, type ShutdownReport } from './http/shutdown.ts';
 import { SettlingTaskStore } from './a2a/settling.ts';
 import { PushService } from './push/service.ts';
+import { pushingTaskStore, taskChange } from './a2a/push-rpc.ts';
 import type { PushStore } from './store/push-store.ts';
 import { managementRouter } from './management/routes.ts';
 import { runtimeStatus } from './management/status.ts';
@@ -139,8 +140,7 @@ interface Foundation {
   store: MemoryStore;
   /** The task table the processes on the store share. */
   shared: SharedTasks;
-  /** Push-notification configurations and outbox; `reaped` notifies the tasks this replica reaps. */
-  push: PushStore;
+  push: PushStore; // push-notification configurations and outbox (store/push-store.ts)
   reaped: { notify: (tasks: Task[]) => void };
   memory: MemoryConfig;
   registry: Registry;
@@ -201,8 +201,8 @@ function buildA2a(f: Foundation, extraSinks: TraceSink[]) {
   const replicas = { tasks: f.shared, replica, leaseMs: settings.memoryStore.leaseMs, runsHere: (id: string) => executor.runsHere(id), control };
   // Counts the tasks started here that are not settled, for a draining runtime (http/drain.ts).
   const push = new PushService({ store: f.push, settings: settings.push, replica, log }); // notifies saved and reaped tasks
-  f.reaped.notify = (reaped) => reaped.forEach((t) => void push.notify(t));
-  const tasks = new SettlingTaskStore(push.taskStore(store.taskStore()), log);
+  f.reaped.notify = (reaped) => reaped.forEach((t) => void push.notify(taskChange(t)));
+  const tasks = new SettlingTaskStore(pushingTaskStore(push, store.taskStore()), log);
   tasks.onUnsaved = (id) => executor.abandon(id); // a task not stored is not run on (a2a/store-outage.ts)
   const handler = new ReplicaAwareRequestHandler(card, tasks, executor, replicas, { store, agentId: settings.agentId }, push);
   // A cancel asked on another replica, for a run of this one: cancel it here.

@@ -3,11 +3,12 @@
 // version-independent push service (push/service.ts; docs/a2a-conformance.md, "Push
 // notifications"). Each method checks its params (-32602 naming error.data.field), then the
 // task as the acting principal sees it (ownership.ts: another user's task is TaskNotFoundError,
-// -32001, as an unknown id is), then the callback URL's addresses, then acts.
-import { A2AError, type ServerCallContext } from '@a2a-js/sdk/server';
+// -32001, as an unknown id is), then the callback URL's addresses, then acts. The task store
+// the SDK's handler saves through (`pushingTaskStore`) tells the service each saved state.
+import { A2AError, ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
 import type { MessageSendParams, Task, TaskPushNotificationConfig } from '@a2a-js/sdk';
 import { PushInputError, type PushConfig } from '../push/config.ts';
-import type { PushService } from '../push/service.ts';
+import type { PushService, TaskChange } from '../push/service.ts';
 import { JSONRPC } from './request-meta.ts';
 
 export interface PushRpcDeps {
@@ -100,7 +101,35 @@ export function sendConfig(push: PushService, params: MessageSendParams): Promis
   return asRpc(() => push.check(input, 'params.configuration.pushNotificationConfig', ''));
 }
 
+/** The configuration a send carries, by the call context the SDK hands the task store with each
+ * save of that request's task (`sendContext`); taken at the first save. */
+const carried = new WeakMap<ServerCallContext, PushConfig>();
+
 /** The context a send hands the SDK: carrying its configuration when it has one. */
-export function sendContext(push: PushService, context: ServerCallContext | undefined, config: PushConfig | null): ServerCallContext | undefined {
-  return config ? push.carry(context, config) : context;
+export function sendContext(context: ServerCallContext | undefined, config: PushConfig | null): ServerCallContext | undefined {
+  if (!config) return context;
+  const carrier = new ServerCallContext(context?.requestedExtensions, context?.user);
+  carried.set(carrier, config);
+  return carrier;
+}
+
+export function taskChange(task: Task): TaskChange {
+  return { taskId: task.id, state: task.status.state, at: task.status.timestamp ?? '', body: JSON.stringify(task) };
+}
+
+/** `inner` telling the push service each saved task (after it is written). The save that takes
+ * a send's configuration is the request's first: a new task (`submitted`) or, for a send
+ * continuing a task, the task as it was with the new message added, whose state was notified
+ * already; it stores the configuration and notifies nothing. */
+export function pushingTaskStore(push: PushService, inner: TaskStore): TaskStore {
+  return {
+    save: async (task, context) => {
+      await inner.save(task, context);
+      const config = context && carried.get(context);
+      if (!config) return push.notify(taskChange(task));
+      carried.delete(context);
+      await push.attach(task.id, config, 'params.configuration.pushNotificationConfig');
+    },
+    load: (taskId, context) => inner.load(taskId, context),
+  };
 }

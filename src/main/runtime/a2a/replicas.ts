@@ -140,7 +140,7 @@ export class ReplicaAwareRequestHandler extends DefaultRequestHandler {
   override async sendMessage(params: MessageSendParams, context?: ServerCallContext): Promise<Message | Task> {
     try {
       const push = await sendConfig(this.push, params);
-      const acting = sendContext(this.push, await checkSend(params, context, this.ownership.store, this.ownership.agentId), push);
+      const acting = sendContext(await checkSend(params, context, this.ownership.store, this.ownership.agentId), push);
       const result = await super.sendMessage(params, acting);
       if (result.kind === 'task' && this.lost(result.id)) throw storeUnavailableRpc();
       return limitHistory(result, params.configuration?.historyLength);
@@ -155,7 +155,7 @@ export class ReplicaAwareRequestHandler extends DefaultRequestHandler {
   ): AsyncGenerator<Message | Task | TaskStatusUpdateEvent | TaskArtifactUpdateEvent, void, undefined> {
     try {
       const push = await sendConfig(this.push, params);
-      const acting = sendContext(this.push, await checkSend(params, context, this.ownership.store, this.ownership.agentId), push);
+      const acting = sendContext(await checkSend(params, context, this.ownership.store, this.ownership.agentId), push);
       const historyLength = params.configuration?.historyLength;
       for await (const event of super.sendMessageStream(params, acting)) {
         if (this.lost(event.kind === 'task' ? event.id : event.kind === 'message' ? '' : event.taskId)) throw storeUnavailableRpc();

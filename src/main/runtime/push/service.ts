@@ -1,12 +1,10 @@
 // Push notifications for long tasks, independent of the A2A version that configures them
-// (docs/a2a-conformance.md, "Push notifications"; D-89, D-90). A binding (a2a/push-rpc.ts for
-// 0.3.0) checks who may touch the task, then calls this service to check, store, read and
-// delete a task's configurations. The service makes the notifications: the task store it
-// wraps (`taskStore`) writes one outbox row per configuration when a saved task reaches a state
-// a client waits for (NOTIFY_STATES), after the task itself is written and before anything is
-// sent; the worker (worker.ts) delivers the rows, on whichever replica claims them.
-import type { Task, TaskState } from '@a2a-js/sdk';
-import { ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
+// (docs/a2a-conformance.md, "Push notifications"; D-89, D-90); nothing here knows an SDK. A
+// binding (a2a/push-rpc.ts for 0.3.0) checks who may touch the task, then calls this service to
+// check, store, read and delete a task's configurations, and tells it each saved task state
+// (`notify`): in a state a client waits for (NOTIFY_STATES) that writes one outbox row per
+// configuration, after the task itself is written and before anything is sent; the worker
+// (worker.ts) delivers the rows, on whichever replica claims them.
 import type { Logger } from 'pino';
 import type { PushStore } from '../store/push-store.ts';
 import { hostOf, MAX_CONFIGS_PER_TASK, parseConfig, PushInputError, type PushConfig } from './config.ts';
@@ -14,8 +12,19 @@ import type { PushSettings } from './settings.ts';
 import { checkedAddresses, TargetRefusedError } from './target.ts';
 import { PushWorker } from './worker.ts';
 
-/** The states that make a notification: the end of a task, and a task waiting for its client. */
-export const NOTIFY_STATES: ReadonlySet<TaskState> = new Set<TaskState>(['completed', 'failed', 'canceled', 'rejected', 'input-required', 'auth-required']);
+/** The states that make a notification (A2A 0.3.0's names, as tasks are stored): the end of a
+ * task, and a task waiting for its client. */
+export const NOTIFY_STATES: ReadonlySet<string> = new Set(['completed', 'failed', 'canceled', 'rejected', 'input-required', 'auth-required']);
+
+/** A task's saved state, as a binding tells it. */
+export interface TaskChange {
+  taskId: string;
+  state: string;
+  /** The status's timestamp: with the state, it names the change (saved twice, notified once). */
+  at: string;
+  /** What the receiver is sent: the task as JSON. */
+  body: string;
+}
 
 export interface PushServiceDeps {
   store: PushStore;
@@ -26,9 +35,6 @@ export interface PushServiceDeps {
 
 export class PushService {
   readonly worker: PushWorker;
-  /** The configuration a send carries, by the call context the SDK hands the task store with
-   * each save of that request's task (`carry`); taken at the first save. */
-  private readonly carried = new WeakMap<ServerCallContext, PushConfig>();
 
   constructor(private readonly deps: PushServiceDeps) {
     this.worker = new PushWorker(deps);
@@ -69,42 +75,24 @@ export class PushService {
     return this.deps.store.deleteConfig(taskId, configId);
   }
 
-  /** The call context to hand the SDK for a send carrying `config`: the task that send saves
-   * first gets it (before any notification of that task is made). */
-  carry(context: ServerCallContext | undefined, config: PushConfig): ServerCallContext {
-    const carrier = new ServerCallContext(context?.requestedExtensions, context?.user);
-    this.carried.set(carrier, config);
-    return carrier;
+  /** Stores a configuration a send carried, on the task the send saved first; a failure is
+   * logged (the send goes on). */
+  async attach(taskId: string, config: PushConfig, at: string): Promise<void> {
+    await this.set(taskId, config, at).catch((err: unknown) =>
+      this.deps.log.warn({ task_id: taskId, err: (err as Error).message }, 'push notification configuration not stored'),
+    );
   }
 
-  /** Makes the notifications of a saved task in a NOTIFY state (one per configuration, once per
-   * state change). A store failure is logged: the task itself is saved. */
-  async notify(task: Task): Promise<void> {
-    if (!NOTIFY_STATES.has(task.status.state)) return;
+  /** Makes the notifications of a saved state in NOTIFY_STATES (one per configuration, once per
+   * change). A store failure is logged: the task itself is saved. */
+  async notify(change: TaskChange): Promise<void> {
+    if (!NOTIFY_STATES.has(change.state)) return;
     try {
-      const added = await this.deps.store.enqueue(task.id, `${task.status.state}@${task.status.timestamp ?? ''}`, JSON.stringify(task));
+      const added = await this.deps.store.enqueue(change.taskId, `${change.state}@${change.at}`, change.body);
       if (added > 0) this.worker.kick();
     } catch (err) {
-      this.deps.log.warn({ task_id: task.id, state: task.status.state, err: (err as Error).message }, 'push notification not written');
+      this.deps.log.warn({ task_id: change.taskId, state: change.state, err: (err as Error).message }, 'push notification not written');
     }
-  }
-
-  /** `inner` with the notifications made on each save (see the file's head). */
-  taskStore(inner: TaskStore): TaskStore {
-    return {
-      save: async (task, context) => {
-        await inner.save(task, context);
-        const config = context && this.carried.get(context);
-        if (!config) return this.notify(task);
-        // The request's first save: a new task (`submitted`) or, for a send continuing a task,
-        // the task as it was with the new message added, whose state was notified already.
-        this.carried.delete(context);
-        await this.set(task.id, config, 'params.configuration.pushNotificationConfig').catch((err: unknown) =>
-          this.deps.log.warn({ task_id: task.id, err: (err as Error).message }, 'push notification configuration not stored'),
-        );
-      },
-      load: (taskId, context) => inner.load(taskId, context),
-    };
   }
 
   start(): void {
