@@ -177,6 +177,14 @@ describe.each([['sqlite'], ['postgres']] as const)('push notifications on %s', (
     await waitFor(async () => (await outboxOf(rt, gone.id))[0]?.status === 'failed', 5_000, 'the refused notification given up');
     expect(await outboxOf(rt, gone.id)).toEqual([expect.objectContaining({ status: 'failed', attempts: 1, lastError: 'HTTP 404' })]);
     expect(rx.hits.filter((h) => h.path === `/${backend}/gone`)).toHaveLength(1);
+    // A receiver that never answers: the attempt ends at PUSH_TIMEOUT_MS and is tried again.
+    rx.plan(`/${backend}/slow`, ['hang']);
+    const slow = ok<Task>(
+      await ac.sendMessage(sendParams('Tell me about unicorns', {}, { configuration: { pushNotificationConfig: { url: `${rx.base}/${backend}/slow` } } })),
+    );
+    await rx.until((h) => h.path === `/${backend}/slow`, 2);
+    await waitFor(async () => (await outboxOf(rt, slow.id))[0]?.status === 'delivered', 5_000, 'the slow notification delivered');
+    expect(await outboxOf(rt, slow.id)).toEqual([expect.objectContaining({ attempts: 2, lastError: 'no answer within 2000 ms' })]);
     const metrics = await (await fetch(`${rt.url}metrics`)).text();
     const count = (outcome: string) =>
       Number(new RegExp(`^agent_runtime_push_notification_attempts_total\\{outcome="${outcome}"\\} (\\d+)$`, 'm').exec(metrics)?.[1]);

@@ -39,24 +39,30 @@ export async function deliverOnce(row: OutboxRow, opts: { allowPrivate: boolean;
   if (authorization) headers.authorization = authorization;
   const request = url.protocol === 'https:' ? https.request : http.request;
   return new Promise<DeliveryOutcome>((resolve) => {
+    // Settles once, whichever comes first: the answer's end, an error, the time limit.
+    const finish = (outcome: DeliveryOutcome) => {
+      clearTimeout(deadline);
+      resolve(outcome);
+    };
     const req = request(url, { method: 'POST', headers, agent: false, lookup: pinnedLookup(opts.allowPrivate), timeout: opts.timeoutMs }, (res) => {
       res.resume();
       const status = res.statusCode ?? 0;
       res.on('end', () => {
-        clearTimeout(deadline);
-        if (status >= 200 && status < 300) resolve({ kind: 'delivered' });
-        else if (status === 408 || status === 429 || status >= 500) resolve({ kind: 'retry', error: `HTTP ${status}` });
-        else resolve({ kind: 'refused', error: `HTTP ${status}` });
+        if (status >= 200 && status < 300) finish({ kind: 'delivered' });
+        else if (status === 408 || status === 429 || status >= 500) finish({ kind: 'retry', error: `HTTP ${status}` });
+        else finish({ kind: 'refused', error: `HTTP ${status}` });
       });
-      res.on('error', (err) => resolve({ kind: 'retry', error: err.message }));
+      res.on('error', (err) => finish({ kind: 'retry', error: err.message }));
+      res.on('close', () => finish({ kind: 'retry', error: 'the answer was cut off' }));
     });
     // The whole attempt, answer included, within the time limit (a claim lasts twice as long).
-    const deadline = setTimeout(() => req.destroy(new Error(`no answer within ${opts.timeoutMs} ms`)), opts.timeoutMs);
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${opts.timeoutMs} ms`)));
-    req.on('error', (err) => {
-      clearTimeout(deadline);
-      resolve(err instanceof TargetRefusedError ? { kind: 'refused', error: err.message } : { kind: 'retry', error: err.message });
-    });
+    const late = () => {
+      req.destroy();
+      finish({ kind: 'retry', error: `no answer within ${opts.timeoutMs} ms` });
+    };
+    const deadline = setTimeout(late, opts.timeoutMs);
+    req.on('timeout', late);
+    req.on('error', (err) => finish(err instanceof TargetRefusedError ? { kind: 'refused', error: err.message } : { kind: 'retry', error: err.message }));
     req.end(body);
   });
 }
