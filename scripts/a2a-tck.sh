@@ -13,7 +13,8 @@ shift
 cd "$(dirname "$0")/.."
 PORT="${TCK_PORT:-18080}"
 DATA="$(mktemp -d)"
-AGENT_ID=tck node bin/agent-studio.mjs runtime --project test/fixtures/tck-agent --port "$PORT" --data-dir "$DATA" >"$DATA/runtime.log" 2>&1 &
+# PUSH_ALLOW_PRIVATE=1: the kit's push-notification webhook listens on localhost (docs/a2a-conformance.md).
+AGENT_ID=tck PUSH_ALLOW_PRIVATE=1 node bin/agent-studio.mjs runtime --project test/fixtures/tck-agent --port "$PORT" --data-dir "$DATA" >"$DATA/runtime.log" 2>&1 &
 RUNTIME=$!
 trap 'kill $RUNTIME 2>/dev/null; wait $RUNTIME 2>/dev/null; rm -rf "$DATA"' EXIT
 for _ in $(seq 1 60); do curl -sf "http://127.0.0.1:$PORT/livez" >/dev/null && break; sleep 0.5; done

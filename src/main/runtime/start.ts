@@ -40,6 +40,9 @@ import { probeRouter } from './http/probes.ts';
 import { Drain } from './http/drain.ts';
 import { stopControls, type ShutdownReport } from './http/shutdown.ts';
 import { SettlingTaskStore } from './a2a/settling.ts';
+import { PushService } from './push/service.ts';
+import { pushingTaskStore, taskChange } from './a2a/push-rpc.ts';
+import type { PushStore } from './store/push-store.ts';
 import { managementRouter } from './management/routes.ts';
 import { runtimeStatus } from './management/status.ts';
 import { CardUrlService } from './management/card-url.ts';
@@ -91,24 +94,26 @@ async function openStore(
   log: Logger,
   cancels: CancelRequests,
   metrics: RuntimeMetrics,
-): Promise<{ store: MemoryStore; shared: SharedTasks }> {
+): Promise<{ store: MemoryStore; shared: SharedTasks; push: PushStore; reaped: { notify: (tasks: Task[]) => void } }> {
   const s = settings.memoryStore;
   // Every store call's outage leaves the store as StoreUnavailableError (store/guard.ts, D-50).
   const guard = new StoreGuard(log);
+  const reaped = { notify: (_tasks: Task[]) => undefined as void }; // push notifications of reaped tasks (push/service.ts)
   const lease = {
     log,
     onCancelRequested: cancels.report,
     onReaped: (tasks: Task[]) => {
       metrics.tasksReaped(tasks.length);
       for (const t of tasks) log.warn({ task_id: t.id, context_id: t.contextId }, 'task failed: the replica running it stopped (lease expired)');
+      reaped.notify(tasks);
     },
   };
-  const store: { taskStore(): SharedTasks } & MemoryStore =
+  const store: { taskStore(): SharedTasks; pushStore(): PushStore } & MemoryStore =
     s.backend !== 'postgres'
       ? openSqliteStore(sqliteStoreFile(dataDir), { replica, leaseMs: s.leaseMs, busyTimeoutMs: s.busyTimeoutMs, ...lease })
       : await openPostgresStore({ dsn: s.dsn, schema: s.schema, poolMax: s.poolMax, leaseMs: s.leaseMs, replica, lease });
   // Timed for /metrics (observability/metrics.ts) around the outage translation (store/guard.ts, D-50).
-  return { store: metrics.instrument(guard.store(store)), shared: guard.part(store.taskStore()) };
+  return { store: metrics.instrument(guard.store(store)), shared: guard.part(store.taskStore()), push: guard.part(store.pushStore()), reaped };
 }
 
 /** The memory configuration every invocation reads live (spec 2.3): from the manifest at the
@@ -136,6 +141,8 @@ interface Foundation {
   store: MemoryStore;
   /** The task table the processes on the store share. */
   shared: SharedTasks;
+  push: PushStore; // push-notification configurations and outbox (store/push-store.ts)
+  reaped: { notify: (tasks: Task[]) => void };
   memory: MemoryConfig;
   registry: Registry;
 }
@@ -151,7 +158,7 @@ async function openFoundation(opts: RuntimeOptions, settings: RuntimeSettings, m
   const outbound = new OutboundPool(settings.outbound.maxConnections, settings.outbound.queueTimeoutMs);
   const mcp = new McpManager(projectDir, settings.env, log, outbound.fetch);
   const cancels = new CancelRequests();
-  const { store, shared } = await openStore(settings, dataDir, replica, log, cancels, metrics);
+  const { store, shared, push, reaped } = await openStore(settings, dataDir, replica, log, cancels, metrics);
   const memory: MemoryConfig = { enabled: true, backend: store.backend, summarize: false, window_size: 20, summarize_threshold: 40 };
   const registry = new Registry({
     projectDir,
@@ -173,7 +180,7 @@ async function openFoundation(opts: RuntimeOptions, settings: RuntimeSettings, m
     await store.close();
     throw err;
   }
-  return { settings, log, replica, outbound, mcp, cancels, store, shared, memory, registry };
+  return { settings, log, replica, outbound, mcp, cancels, store, shared, push, reaped, memory, registry };
 }
 
 /** The A2A side: the card, the executor running turns, and the SDK's request handler. */
@@ -193,15 +200,17 @@ function buildA2a(f: Foundation, extraSinks: TraceSink[]) {
       : null;
   const replicas = { tasks: f.shared, replica, leaseMs: settings.memoryStore.leaseMs, runsHere: (id: string) => executor.runsHere(id), control };
   // Counts the tasks started here that are not settled, for a draining runtime (http/drain.ts).
-  const tasks = new SettlingTaskStore(store.taskStore(), log);
+  const push = new PushService({ store: f.push, settings: settings.push, replica, log }); // notifies saved and reaped tasks
+  f.reaped.notify = (reaped) => reaped.forEach((t) => void push.notify(taskChange(t)));
+  const tasks = new SettlingTaskStore(pushingTaskStore(push, store.taskStore()), log);
   tasks.onUnsaved = (id) => executor.abandon(id); // a task not stored is not run on (a2a/store-outage.ts)
-  const handler = new ReplicaAwareRequestHandler(card, tasks, executor, replicas, { store, agentId: settings.agentId });
+  const handler = new ReplicaAwareRequestHandler(card, tasks, executor, replicas, { store, agentId: settings.agentId }, push);
   // A cancel asked on another replica, for a run of this one: cancel it here.
   f.cancels.listen(
     (id) =>
       void handler.cancelTask({ id }).catch((err: unknown) => log.warn({ task_id: id, err: (err as Error).message }, 'cancel asked by another replica failed')),
   );
-  return { card, callers, stats, nats, otlp, executor, control, handler, tasks };
+  return { card, callers, stats, nats, otlp, executor, control, handler, tasks, push };
 }
 
 type A2aParts = ReturnType<typeof buildA2a>;
@@ -276,6 +285,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
   if (servesInsecurely(bind))
     log.warn({ host }, `--insecure: serving ${host} without caller and operator authentication; anyone who reaches it can call and manage this agent`);
   const a = buildA2a(f, opts.sinks ?? []);
+  a.push.worker.onAttempt = (outcome) => metrics.pushAttempt(outcome);
   const loopback = isLoopbackAddress(host);
   const m = buildManagement(f, a, loopback);
   metrics.watch(metricSources({ executor: a.executor, store, agentId: settings.agentId, outbound: f.outbound, nats: a.nats, control: a.control, m }));
@@ -311,6 +321,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
   const closeParts = async () => {
     await retention?.close();
     a.tasks.close();
+    await a.push.close();
     await f.mcp.close();
     await m.registryEvents?.close();
     m.shared.close();
@@ -328,6 +339,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
     await closeParts();
     throw err;
   }
+  a.push.start();
   m.shared.listening(url); // D-26: the card names the endpoint it is served on, unless a setting names another
   const stop = { server, drain, executor: a.executor, log, closeParts };
   return { url, context: { registry, store, log, threads: m.threads }, ...stopControls(stop) };

@@ -163,6 +163,7 @@ function validateParams(method: string, params: unknown): void {
 function taskOf(params: unknown): { task_id?: string; context_id?: string } {
   if (!isObject(params)) return {};
   if (typeof params.id === 'string') return { task_id: params.id };
+  if (typeof params.taskId === 'string') return { task_id: params.taskId }; // tasks/pushNotificationConfig/set
   const message = isObject(params.message) ? params.message : {};
   return {
     ...(typeof message.taskId === 'string' ? { task_id: message.taskId } : {}),

@@ -13,6 +13,8 @@ import { migrate, quoteIdent } from './migrations.ts';
 import { claimThread, OwnedPostgresSaver } from './checkpointer.ts';
 import { PgTaskStore, type LeaseOptions } from './taskStore.ts';
 import { pgRuntimeSettings } from './runtime-settings.ts';
+import { pgPushStore } from './push.ts';
+import type { PushStore } from '../push-store.ts';
 import type { RuntimeSettingsStore } from '../runtime-settings.ts';
 import { postgresTaskList, type TaskListPage, type TaskListQuery } from '../task-list.ts';
 import { redactDsn, scrub } from './dsn.ts';
@@ -90,6 +92,11 @@ class PostgresMemoryStore implements MemoryStore {
 
   runtimeSettings(): RuntimeSettingsStore {
     return pgRuntimeSettings(this.pool, this.s);
+  }
+
+  /** Push-notification configurations and outbox (../push-store.ts). */
+  pushStore(): PushStore {
+    return pgPushStore(this.pool, this.s);
   }
 
   async waitingTask(agentId: string, contextId: string): Promise<string | undefined> {
@@ -313,7 +320,7 @@ export function defaultReplicaId(): string {
 
 /** Opens the PostgreSQL memory store: a pool, the schema migrated (once, under an advisory
  * lock). Errors never carry the DSN's password. */
-export async function openPostgresStore(o: PostgresStoreOptions): Promise<MemoryStore & { taskStore(): PgTaskStore }> {
+export async function openPostgresStore(o: PostgresStoreOptions): Promise<MemoryStore & { taskStore(): PgTaskStore; pushStore(): PushStore }> {
   const schema = o.schema ?? 'public';
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) throw new PostgresStoreError(`POSTGRES_SCHEMA '${schema}' is not a plain identifier (letters, digits, _)`);
   const pool = new pg.Pool({ connectionString: o.dsn, max: o.poolMax ?? 10, connectionTimeoutMillis: 5_000, application_name: 'agent-studio-runtime' });
@@ -331,5 +338,6 @@ export async function openPostgresStore(o: PostgresStoreOptions): Promise<Memory
   }
   return new PostgresMemoryStore(pool, schema, { replica: o.replica ?? defaultReplicaId(), leaseMs: o.leaseMs ?? 15_000, ...o.lease }) as MemoryStore & {
     taskStore(): PgTaskStore;
+    pushStore(): PushStore;
   };
 }
