@@ -185,7 +185,7 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
     datasets,
     service,
     bus,
-    code: () => project.code(),
+    code: () => project.caseCode(),
     snapshot: () => project.snapshot(),
     model: () => modelSettings(modelEnv(projectDir)),
     judge: () => createJudge(modelEnv(projectDir)),
