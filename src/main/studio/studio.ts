@@ -35,7 +35,7 @@ import { createConnectionRoutes } from './connection/routes.ts';
 import { ConnectionStore } from './connection/store.ts';
 import type { RuntimeCommand } from './child/command.ts';
 import { RuntimeSupervisor, type SupervisorStatus } from './child/supervisor.ts';
-import type { RuntimeStatusReply } from '../../shared/studio-api.ts';
+import { TraceSinkStateSchema, type RuntimeStatusReply, type TraceSinksReply } from '../../shared/studio-api.ts';
 import { createThreadStateRoutes } from '../playground/http/state-routes.ts';
 import { createBranchRoutes } from '../playground/http/branch-routes.ts';
 import { BranchService } from '../playground/branch.ts';
@@ -185,7 +185,7 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
     datasets,
     service,
     bus,
-    code: () => project.code(),
+    code: () => project.caseCode(),
     snapshot: () => project.snapshot(),
     model: () => modelSettings(modelEnv(projectDir)),
     judge: () => createJudge(modelEnv(projectDir)),
@@ -238,7 +238,23 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
   app.use(PLAYGROUND_PREFIX, createExperimentRoutes({ datasets, runner, experiments: experimentStore, service }));
   app.use(PLAYGROUND_PREFIX, playground.router);
   app.use(createConnectionRoutes(connection));
-  app.use(createStudioRoutes({ projectDir, project, runtimeStatus, store, blobs, datasetDiagnostics: () => datasets.diagnostics() }));
+  const traceSinks = async (): Promise<TraceSinksReply> => {
+    const got = await runtimeClient.traceSinks(0);
+    if (got.ok) {
+      // Each sink as the studio's contract reads it; one it cannot read is left out.
+      const sinks = Object.entries(got.value).flatMap(([name, v]) => {
+        const parsed = TraceSinkStateSchema.safeParse(v);
+        return parsed.success ? [[name, parsed.data] as const] : [];
+      });
+      return { available: true, trace_sinks: Object.fromEntries(sinks), reason: null };
+    }
+    return {
+      available: false,
+      trace_sinks: {},
+      reason: got.reason === 'not_running' ? 'the runtime is not running' : `the runtime did not answer (${got.detail})`,
+    };
+  };
+  app.use(createStudioRoutes({ projectDir, project, runtimeStatus, traceSinks, store, blobs, datasetDiagnostics: () => datasets.diagnostics() }));
   app.use(createStaticRouter(opts.rendererDir ?? path.join(repoRoot(), 'out', 'renderer'), opts.rendererDev));
   app.use(notFoundRoute);
   app.use(errorHandler(logger));

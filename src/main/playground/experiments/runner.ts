@@ -181,7 +181,12 @@ export class ExperimentRunner {
   /** Stops the experiment when the code differs from the one it started with. */
   private codeMoved(live: Live, files: Record<string, string> | null): boolean {
     if (live.stopped) return true;
-    const now = files ?? this.o.code().files;
+    let now = files;
+    if (!now) {
+      const code = this.o.code();
+      if (code.fingerprint === live.fingerprint) return false;
+      now = code.files;
+    }
     const changed = changedCodeFiles(live.files, now).map((f) => f.path);
     if (changed.length === 0) return false;
     this.stop(live.id, 'code_changed', changed);
@@ -193,12 +198,14 @@ export class ExperimentRunner {
     if (this.codeMoved(live, null)) return;
     const sessionId = newSessionId();
     const now = new Date().toISOString();
-    this.o.store.transaction(() => {
+    // The hidden session and the case's `running` row commit with the case's first run.
+    let open: (() => void) | undefined = () => {
       this.o.store.insertExperimentSession(sessionId, `${c.id} (${live.id})`, live.id, now);
       this.o.experiments.updateCase(live.id, seq, { status: 'running', session_id: sessionId });
-    });
+    };
     for (const [i, turn] of (c.history ?? []).entries()) {
-      const run = await this.runTurn(live, sessionId, turn);
+      const run = await this.runTurn(live, sessionId, turn, undefined, open);
+      open = undefined;
       if (!run) return;
       if (run.code_files && this.codeMoved(live, run.code_files)) return;
       if (!CASE_END.includes(run.status)) {
@@ -212,7 +219,7 @@ export class ExperimentRunner {
         return;
       }
     }
-    const run = await this.runTurn(live, sessionId, c.input, (runId) => this.o.experiments.updateCase(live.id, seq, { run_id: runId }));
+    const run = await this.runTurn(live, sessionId, c.input, (runId) => this.o.experiments.updateCase(live.id, seq, { run_id: runId }), open);
     if (!run) return;
     if (run.code_files && this.codeMoved(live, run.code_files)) return;
     const outcome = {
@@ -244,12 +251,23 @@ export class ExperimentRunner {
 
   /** Sends one turn on the case's session and waits for its run to end; null when the
    * experiment stopped meanwhile. */
-  private async runTurn(live: Live, sessionId: string, input: DatasetCase['input'], onRun?: (runId: string) => void): Promise<RunRecord | null> {
+  private async runTurn(
+    live: Live,
+    sessionId: string,
+    input: DatasetCase['input'],
+    onRun?: (runId: string) => void,
+    before?: () => void,
+  ): Promise<RunRecord | null> {
     if (live.stopped) return null;
     const parts = this.o.datasets.requestParts(input);
-    const accepted = this.o.service.admitExperimentRun(sessionId, parts, input.metadata);
+    // One commit for the run's admission and the case rows written with it (`before`, `onRun`).
+    const accepted = this.o.store.transaction(() => {
+      before?.();
+      const a = this.o.service.admitExperimentRun(sessionId, parts, input.metadata);
+      onRun?.(a.run_id);
+      return a;
+    });
     live.runs.add(accepted.run_id);
-    onRun?.(accepted.run_id);
     try {
       await this.ended(accepted.run_id);
     } finally {
