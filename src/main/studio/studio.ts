@@ -48,6 +48,7 @@ import { ExperimentStore } from '../playground/experiments/store.ts';
 import { DatasetService } from '../playground/experiments/datasets.ts';
 import { ExperimentRunner } from '../playground/experiments/runner.ts';
 import { createExperimentRoutes } from '../playground/experiments/routes.ts';
+import { UsageReader } from '../playground/usage.ts';
 import { createJudge, modelEnv, modelSettings } from '../playground/experiments/judge.ts';
 import { saveProjectFile } from './project/save.ts';
 
@@ -235,7 +236,7 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
   app.use(PLAYGROUND_PREFIX, createThreadStateRoutes(threadStates, new ForkService(store, service, runtimeClient)));
   app.use(PLAYGROUND_PREFIX, createBranchRoutes(new BranchService(store, blobs, service, threadStates, runtimeClient)));
   app.use(PLAYGROUND_PREFIX, createBreakpointRoutes({ breakpoints, service, store, editor: new PausedStateEditor(runtimeClient) }));
-  app.use(PLAYGROUND_PREFIX, createExperimentRoutes({ datasets, runner, experiments: experimentStore, service }));
+  app.use(PLAYGROUND_PREFIX, createExperimentRoutes({ datasets, runner, experiments: experimentStore, service, usage: new UsageReader(store, log) }));
   app.use(PLAYGROUND_PREFIX, playground.router);
   app.use(createConnectionRoutes(connection));
   app.use(createStudioRoutes({ projectDir, project, runtimeStatus, store, blobs, datasetDiagnostics: () => datasets.diagnostics() }));
