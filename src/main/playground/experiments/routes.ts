@@ -16,7 +16,7 @@ import type { DatasetService } from './datasets.ts';
 import { streamExperiment } from './events.ts';
 import type { ExperimentRunner } from './runner.ts';
 import type { CaseRecord, ExperimentRecord, ExperimentStore } from './store.ts';
-import { emptyTotals, sumTotals, usageDelta } from '../../../shared/usage.ts';
+import { emptyTotals, sumTotals } from '../../../shared/usage.ts';
 import type { UsageReader } from '../usage.ts';
 
 export interface ExperimentRoutesOptions {
