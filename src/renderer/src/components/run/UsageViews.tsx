@@ -1,7 +1,7 @@
 // Tokens and cost in the run view (docs/studio-ui.md "Tokens and cost"): the run's in its
 // header, and each node's share in the Nodes waterfall, folded from the live `model.call`
 // trace events (src/shared/usage.ts), each priced by the runtime.
-import type { SpanUsage, UsageTotals } from '../../../../shared/usage.ts';
+import type { CallUsage, SpanUsage, UsageTotals } from '../../../../shared/usage.ts';
 import { costLabel, formatTokens, formatUsd, usageLine, usageTitle } from '../../lib/usage-format.ts';
 
 /** The run's tokens and cost, in the header; nothing when no model call reported usage. */
@@ -42,5 +42,28 @@ export function SpanUsageCell({ usage }: { usage: SpanUsage | undefined }) {
       </span>
       <span className="waterfall__usage-label">{label}</span>
     </span>
+  );
+}
+
+/** The model calls a span made (its fan-out branches' included), one line each. */
+export function SpanCalls({ calls }: { calls: CallUsage[] }) {
+  if (!calls.length) return null;
+  return (
+    <>
+      <h4 className="subhead">Model calls</h4>
+      <ul className="span-calls" data-testid="span-calls">
+        {calls.map((c) => (
+          <li key={c.span_id} data-testid="span-call" data-tokens={c.usage ? c.usage.input_tokens + c.usage.output_tokens : ''} data-cost={c.cost_usd ?? ''}>
+            <code>{c.model ?? c.provider ?? 'model'}</code>
+            {c.branch ? <span className="muted"> in {c.branch}</span> : null}
+            {' · '}
+            {c.usage
+              ? `${formatTokens(c.usage.input_tokens)} in${c.usage.cache_read_tokens ? ` (${formatTokens(c.usage.cache_read_tokens)} cached)` : ''}, ${formatTokens(c.usage.output_tokens)} out · ${c.cost_usd !== null ? formatUsd(c.cost_usd) : 'no price'}`
+              : 'no usage reported'}
+            {c.status !== 'completed' ? ` · ${c.status}` : ''}
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }

@@ -13,7 +13,8 @@ import { DataTree } from './DataTree.tsx';
 import { StateLinks } from './StateLinks.tsx';
 import { occurrenceOf } from '../../lib/checkpoint-nav.ts';
 import { foldUsage } from '../../../../shared/usage.ts';
-import { SpanUsageCell } from './UsageViews.tsx';
+import { SpanCalls, SpanUsageCell } from './UsageViews.tsx';
+import type { CallUsage } from '../../../../shared/usage.ts';
 
 const STATUS_LABEL: Record<SpanView['status'], string> = {
   running: 'running',
@@ -57,7 +58,9 @@ function SpanDetail({
   sessionId,
   breakpoint,
   state,
+  calls,
 }: {
+  calls: CallUsage[];
   span: SpanView;
   sessionId?: string;
   breakpoint: string;
@@ -107,6 +110,7 @@ function SpanDetail({
           ) : null}
         </div>
       ) : null}
+      <SpanCalls calls={calls} />
       {span.interrupts !== undefined ? (
         <>
           <h4 className="subhead">Asked for</h4>
@@ -186,6 +190,7 @@ export function Waterfall({ traces, ended, sessionId, runId }: { traces: TraceRu
             {span.id === selected ? (
               <SpanDetail
                 span={span}
+                calls={usage.calls.filter((c) => c.parent_span_id === span.id || c.branch_span_id === span.id)}
                 sessionId={sessionId}
                 breakpoint={breakpointNode(span, new Map(tree.rows.map((r) => [r.id, r])))}
                 state={runId ? { runId, occurrence: occurrenceOf(tree.rows, index), ended: ended !== null } : undefined}
