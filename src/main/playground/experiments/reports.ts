@@ -113,7 +113,7 @@ export function summaryMarkdown(outcomes: readonly DatasetOutcome[]): string {
       `Experiment \`${e.experiment_id}\`, code \`${(e.code_fingerprint ?? '').slice(0, 12)}\`, dataset \`${e.dataset_hash.slice(0, 12)}\`, model ${e.model.provider}${e.model.model ? ` ${e.model.model}` : ''}.`,
     );
     if (e.reason) out.push('', `Ended ${e.status}: ${e.reason}${e.changed_files.length ? ` (${e.changed_files.join(', ')})` : ''}.`);
-    const u = e.aggregates.usage;
+    const u = e.aggregates?.usage;
     if (u?.calls)
       out.push(
         '',
