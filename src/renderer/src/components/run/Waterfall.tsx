@@ -184,8 +184,8 @@ export function Waterfall({ traces, ended, sessionId, runId }: { traces: TraceRu
               </span>
               <Bar span={span} total={total} />
               <span className="waterfall__time">{span.duration === null ? '…' : formatDuration(span.duration)}</span>
-              {withUsage ? <SpanUsageCell usage={usageBySpan.get(span.id)} /> : null}
               <span className={`waterfall__status waterfall__status--${span.status}`}>{statusLabel(span)}</span>
+              {withUsage ? <SpanUsageCell usage={usageBySpan.get(span.id)} /> : null}
             </button>
             {span.id === selected ? (
               <SpanDetail
