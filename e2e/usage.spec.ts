@@ -41,6 +41,12 @@ describe('tokens and cost in the run view', () => {
     expect(await usage('plan').textContent()).toBe('104 tok · $0.000108 · 25%');
     expect(await usage('answer').getAttribute('data-cost')).toBe('0.000108');
     expect(await run.spanRow('fan[a]').getByTestId('span-usage').getAttribute('data-tokens')).toBe('104');
+    // A node's detail lists its model calls with their tokens and cost.
+    await run.spanRow('fan').locator('button').first().click();
+    const calls = run.root.getByTestId('span-call');
+    await expect.poll(() => calls.count()).toBe(2);
+    expect(await calls.first().getAttribute('data-cost')).toBe('0.000108');
+    expect(await calls.first().textContent()).toMatch(/priced-model in fan\[[ab]\] · 100 in, 4 out · \$0\.000108/);
     await screenshot('90-run-usage');
   });
 });
