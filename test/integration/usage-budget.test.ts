@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Task } from '@a2a-js/sdk';
 import { foldUsage, sumTotals } from '../../src/shared/usage.ts';
+import { loadProject, ProjectLoadError } from '../../src/main/runtime/project/loader.ts';
 import { startFakeOpenAi, type FakeOpenAi } from './helpers/fake-openai.ts';
 import { REPO, sendParams, startTestRuntime, type TestRuntime } from './helpers/runtime.ts';
 
@@ -144,5 +145,39 @@ describe('tokens and cost per call, node and run', () => {
     expect(statusData(r.task)).toMatchObject({ errorCode: 'GUARDRAIL_BLOCKED', errorReason: 'budget_exceeded' });
     expect(statusData(r.task).errorMessage).toContain("model 'mystery-model' has no price");
     expect(fake.requests).toHaveLength(1);
+  });
+});
+
+describe('the budget and prices in the manifest', () => {
+  it('names a wrong budget or price with its file, line and field', async () => {
+    const dir = variant({ budget: { maxTokens: 0 }, pricing: { 'priced-model': { input: 1, ouput: 2 } } });
+    try {
+      const err = await loadProject(dir).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(ProjectLoadError);
+      const text = fs.readFileSync(path.join(dir, 'agent.json'), 'utf8').split('\n');
+      const lineOf = (needle: string) => text.findIndex((l) => l.includes(needle)) + 1;
+      const diags = (err as ProjectLoadError).diagnostics.map((d) => ({ file: d.file, line: d.line, field: d.field, message: d.message }));
+      expect(diags).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            file: 'agent.json',
+            line: lineOf('"maxTokens"'),
+            field: 'budget.maxTokens',
+            message: expect.stringContaining('must be greater than 0'),
+          }),
+          expect.objectContaining({
+            file: 'agent.json',
+            line: lineOf('"ouput"'),
+            field: 'pricing.priced-model.ouput',
+            message: expect.stringContaining("did you mean 'output'?"),
+          }),
+        ]),
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
