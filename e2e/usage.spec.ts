@@ -36,6 +36,8 @@ describe('tokens and cost in the run view', () => {
 
     const header = page.getByTestId('run-usage');
     await expect.poll(() => header.textContent()).toBe('416 tokens · $0.000432');
+    // The session sums its runs.
+    await expect.poll(() => page.getByTestId('session-usage').textContent()).toBe('Session: 416 tokens · $0.000432');
     const usage = (node: string) => run.spanRow(node).getByTestId('span-usage');
     await expect.poll(() => usage('fan').getAttribute('data-share')).toBe('0.5000');
     expect(await usage('plan').textContent()).toBe('104 tok · $0.000108 · 25%');
