@@ -35,7 +35,9 @@ export function UsageDiff({ usage, testId = 'usage-diff' }: { usage: UsageDelta 
       <caption className="visually-hidden">Tokens and cost, left and right</caption>
       <thead>
         <tr>
-          <th scope="col" />
+          <th scope="col">
+            <span className="visually-hidden">Measure</span>
+          </th>
           <th scope="col" className="num" title={left ? usageTitle(left) : undefined}>
             Left
           </th>
