@@ -4,6 +4,7 @@
 // graph's custom stream), so the studio shows the branches nested under it.
 import pLimit from 'p-limit';
 import { getConfig, interrupt, isGraphInterrupt } from '@langchain/langgraph';
+import { runInBranch } from './branch-context.ts';
 
 export interface FanOutOptions<T = unknown> {
   /** Cap for this call site; defaults to the runtime's DEFAULT_FANOUT_MAX_CONCURRENCY. */
@@ -23,6 +24,8 @@ export interface BranchReporter {
   /** `index` makes the span id unique under its node (a number, or a string like `agent-1`). */
   start(index: number | string, label: string): string;
   end(id: string, error?: unknown): void;
+  /** The branch span's name for a label: `node[label]`. */
+  nodeOf(label: string): string;
 }
 
 /** Reports branches when called inside a graph node that streams custom events; also the
@@ -40,6 +43,7 @@ export function branchReporter(signal: AbortSignal | undefined): BranchReporter 
   const parent = ns.split('|').pop()!.split(':').pop()!;
   const node = String(config?.metadata?.langgraph_node ?? 'fanOut');
   return {
+    nodeOf: (label) => `${node}[${label}]`,
     start(index, label) {
       const id = `${parent}/${index}`;
       writer({ [BRANCH_SPAN_KEY]: { phase: 'start', span_id: id, parent_span_id: parent, node: `${node}[${label}]` } });
@@ -153,9 +157,11 @@ export async function fanOut<T, R>(items: readonly T[], task: (item: T, index: n
       items.map((item, index) =>
         limit(async () => {
           options.signal?.throwIfAborted();
-          const id = report?.start(index, options.label?.(item, index) ?? String(index));
+          const label = options.label?.(item, index) ?? String(index);
+          const id = report?.start(index, label);
           try {
-            const result = await task(item, index);
+            // The branch's model calls are counted under it (branch-context.ts).
+            const result = await runInBranch(id ? { span_id: id, node: report!.nodeOf(label) } : null, () => task(item, index));
             if (id) report!.end(id);
             return result;
           } catch (err) {

@@ -4,6 +4,7 @@
 // `ls_*` metadata every chat model sets, LangGraph's task metadata, the message's usage.
 import type { BaseMessage, UsageMetadata } from '@langchain/core/messages';
 import type { LLMResult } from '@langchain/core/outputs';
+import { currentBranch } from './branch-context.ts';
 
 export interface ModelCall {
   /** LangChain's run id for the call. */
@@ -11,6 +12,9 @@ export interface ModelCall {
   /** The LangGraph task (node span) that made it, when it ran in a node. */
   parent_span_id: string | null;
   node: string | null;
+  /** The fan-out branch span inside that node (`<task id>/<index>`) and its name (`node[label]`). */
+  branch_span_id: string | null;
+  branch: string | null;
   /** ISO time the call started; the event's own `ts` is its end. */
   started_at: string;
   duration_ms: number;
@@ -38,6 +42,7 @@ export interface OpenCall {
   maxTokens: number | null;
   task: string | null;
   node: string | null;
+  branch: { span_id: string; node: string } | null;
   input?: { role: string; content: unknown }[];
 }
 
@@ -79,6 +84,7 @@ export function modelCallStart(
     maxTokens: num(md.ls_max_tokens),
     task,
     node: typeof md.langgraph_node === 'string' ? md.langgraph_node : null,
+    branch: currentBranch(),
     ...(input ? { input: input.map(messageRecord) } : {}),
   };
 }
@@ -97,6 +103,8 @@ export function modelCallEnd(
     span_id: runId,
     parent_span_id: call.task,
     node: call.node,
+    branch_span_id: call.branch?.span_id ?? null,
+    branch: call.branch?.node ?? null,
     started_at: call.startedAt,
     duration_ms: Math.round((performance.now() - call.started) * 10) / 10,
     status: r.error === undefined ? 'completed' : 'failed',

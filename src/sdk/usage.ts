@@ -13,10 +13,13 @@ import { modelCallEnd, modelCallStart, type ModelCall, type OpenCall } from './m
 export type CacheStats = { input_tokens: number; cache_read_tokens: number; cache_creation_tokens: number };
 export type { ModelCall } from './model-call.ts';
 
-/** Receives each finished model call of a watched thread; `content` asks for the messages. */
+/** Receives each finished model call of a watched thread; `content` asks for the messages.
+ * `stopped()` true (the run went over its budget) leaves a call that starts now unrecorded:
+ * the runtime has aborted the run, so it never reaches the model. */
 export interface ModelCallWatcher {
   content: boolean;
   onCall(call: ModelCall): void;
+  stopped?(): boolean;
 }
 
 class ModelUsageHandler extends BaseCallbackHandler {
@@ -26,7 +29,10 @@ class ModelUsageHandler extends BaseCallbackHandler {
   private readonly watchers = new Map<string, ModelCallWatcher>();
 
   constructor() {
-    super({ ignoreChain: true, ignoreAgent: true, ignoreRetriever: true, ignoreCustomEvent: true });
+    // Awaited, not queued in LangChain's background queue: a call's end is counted before the
+    // node goes on (a per-run budget stops the next call, D-94), and a call's start is seen in
+    // the caller's async context (its fan-out branch, branch-context.ts).
+    super({ ignoreChain: true, ignoreAgent: true, ignoreRetriever: true, ignoreCustomEvent: true, _awaitHandler: true });
   }
 
   override handleChatModelStart(
@@ -41,6 +47,7 @@ class ModelUsageHandler extends BaseCallbackHandler {
     const thread = metadata?.thread_id;
     if (thread === undefined || thread === null) return;
     const watcher = this.watchers.get(String(thread));
+    if (watcher?.stopped?.()) return;
     this.open.set(runId, modelCallStart(String(thread), metadata ?? {}, extra, watcher?.content ? messages?.[0] : undefined));
   }
 
