@@ -5,6 +5,7 @@
 // transaction block; a commit is the server going back to idle after a round trip that wrote
 // (an autocommitted write, or a COMMIT). Statements are classified by their SQL text (Parse
 // and Query carry it; a Bind to a named statement is looked up in what that connection parsed).
+// PG_COUNTER_LOG=1 prints each round trip's statements.
 import net from 'node:net';
 
 export interface PgCounts {
@@ -109,9 +110,10 @@ export class PgCounter {
         if (process.env.PG_COUNTER_LOG) console.log(status, trip.prepared ? "[prep]" : "", trip.sql.map((s) => s.replace(/\s+/g, " ").slice(0, 110)).join(" | "));
         if (trip.prepared) this.counts.prepared += 1;
         const wrote = trip.sql.some((s) => WRITE.test(s));
+        const rolledBack = trip.sql.some((s) => /^\s*rollback\s*;?\s*$/i.test(s));
         if (!inTx && status === 'I' && trip.sql.length && !wrote && trip.sql.every((s) => !NO_READ.test(s))) this.counts.reads += 1;
         if (status === 'I') {
-          if (wrote || txWrote) this.counts.commits += 1;
+          if ((wrote || txWrote) && !rolledBack) this.counts.commits += 1;
           inTx = false;
           txWrote = false;
         } else {

@@ -112,11 +112,14 @@ export class PgEndBatch {
   private readonly sql: { name: string; text: string };
   /** Statements run and the writes they carried (for tests and the bench). */
   readonly stats = { commits: 0, writes: 0 };
+  private closed = false;
+  /** In-progress task states not written (the database unreachable), tried again later. */
+  private retry: Queued[] = [];
 
   constructor(
     private readonly pool: pg.Pool,
     schemaSql: string,
-    private readonly lease: { replica: string; leaseMs: number },
+    private readonly lease: { replica: string; leaseMs: number; log?: { warn(obj: object, msg: string): void } },
   ) {
     this.sql = { name: `end-batch-${schemaSql}`, text: endSql(schemaSql) };
   }
@@ -154,7 +157,28 @@ export class PgEndBatch {
     return this.chain;
   }
 
+  /** Writes what is queued; in-progress task states that cannot be written then are dropped
+   * (counted in a warning): each task's settled state is written by its own save. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.flush();
+  }
+
   private async write(batch: Queued[]): Promise<void> {
+    await this.written(batch);
+    const retry = this.retry;
+    this.retry = [];
+    if (retry.length === 0) return;
+    if (this.closed) {
+      this.lease.log?.warn({ tasks: retry.length }, 'in-progress task updates not written at close');
+      return;
+    }
+    // Before anything queued since: a newer state of the same task must win.
+    this.queue.unshift(...retry);
+    this.later ??= setTimeout(() => void this.flush(), LATER_MS * 10).unref();
+  }
+
+  private async written(batch: Queued[]): Promise<void> {
     try {
       const owners = await this.statement(batch.map((q) => q.w));
       this.stats.commits += 1;
@@ -176,7 +200,8 @@ export class PgEndBatch {
       await q.w.slow();
       this.settle(q, null);
     } catch (err) {
-      this.settle(q, err ?? new Error('write failed'));
+      if (!q.now && q.w.thread === undefined && q.w.task) this.retry.push(q);
+      else this.settle(q, err ?? new Error('write failed'));
     }
   }
 

@@ -127,6 +127,7 @@ export class PgTaskStore implements TaskStore {
     return this.batch.flush();
   }
 
+
   /** Renews this replica's leases, picks up cancels asked elsewhere, and fails the tasks of
    * replicas whose lease ran out. */
   async beat(): Promise<void> {
@@ -165,6 +166,6 @@ export class PgTaskStore implements TaskStore {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.heartbeat);
-    await this.flush();
+    await this.batch.close();
   }
 }
