@@ -138,9 +138,10 @@ export class PgEndBatch {
     });
   }
 
-  /** Whether writes of `thread` wait in the queue. */
+  /** Whether checkpoint or transcript writes of `thread` wait in the queue (task states are
+   * read from the task store's own copy). */
   pending(thread: string): boolean {
-    return this.queue.some((q) => q.w.thread === thread || q.w.task?.context === thread);
+    return this.queue.some((q) => q.w.thread === thread);
   }
 
   /** Commits everything queued now; resolves once written (or failed). Never rejects. */

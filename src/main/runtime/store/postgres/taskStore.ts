@@ -38,7 +38,6 @@ export class PgTaskStore implements TaskStore {
   private readonly inProgress = new Set<string>();
   /** The newest in-progress state saved here, per task (load answers with it). */
   private readonly pending = new Map<string, Task>();
-  private readonly startSql: { name: string; text: string };
   private heartbeat: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -55,7 +54,7 @@ export class PgTaskStore implements TaskStore {
     this.upsert = `INSERT INTO ${schema}.a2a_tasks ${cols} VALUES ${values} ON CONFLICT (task_id) DO UPDATE SET ${set}`;
     this.upsertInProgress = `${this.upsert} WHERE ${schema}.a2a_tasks.state IS NULL OR ${schema}.a2a_tasks.state NOT IN (${FINAL_SQL})`;
     this.loadSql = `SELECT task FROM ${schema}.a2a_tasks WHERE task_id = $1`;
-    this.startSql = { name: `task-start-${schema}`, text: this.upsertInProgress };
+
     this.heartbeat = setInterval(() => void this.beat(), Math.max(50, Math.floor(lease.leaseMs / 3))).unref();
   }
 
@@ -84,9 +83,9 @@ export class PgTaskStore implements TaskStore {
     if (settled) this.inProgress.delete(task.id);
     else this.inProgress.add(task.id);
     try {
-      // Commits (in order) after every in-progress state of it queued before.
-      if (settled) await this.batch.writeNow(this.write(task, true));
-      else await this.db.query({ ...this.startSql, values: this.args(task) });
+      // Both group-committed with the requests running beside it (the start record included:
+      // concurrent requests share its commit); in order after every state queued before.
+      await this.batch.writeNow(this.write(task, settled));
     } catch (err) {
       // Not written: its next save is written at once again, and no lease is renewed for it.
       this.inProgress.delete(task.id);
