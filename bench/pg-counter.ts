@@ -107,7 +107,8 @@ export class PgCounter {
         const trip = waiting.shift();
         if (!trip) continue; // the ready message after start-up
         this.counts.roundTrips += 1;
-        if (process.env.PG_COUNTER_LOG) console.log(status, trip.prepared ? "[prep]" : "", trip.sql.map((s) => s.replace(/\s+/g, " ").slice(0, 110)).join(" | "));
+        if (process.env.PG_COUNTER_LOG)
+          console.log(status, trip.prepared ? '[prep]' : '', trip.sql.map((s) => s.replace(/\s+/g, ' ').slice(0, 110)).join(' | '));
         if (trip.prepared) this.counts.prepared += 1;
         const wrote = trip.sql.some((s) => WRITE.test(s));
         const rolledBack = trip.sql.some((s) => /^\s*rollback\s*;?\s*$/i.test(s));

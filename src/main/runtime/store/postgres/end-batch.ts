@@ -231,7 +231,8 @@ export class PgEndBatch {
       if (w.thread !== undefined && w.agent !== undefined) {
         claims[0].push(w.thread);
         claims[1].push(w.agent);
-        for (const r of w.blobs ?? []) [r.thread, r.ns, r.channel, r.version, r.type, r.blob ? Buffer.from(r.blob) : null, w.agent].forEach((v, i) => b[i].push(v));
+        for (const r of w.blobs ?? [])
+          [r.thread, r.ns, r.channel, r.version, r.type, r.blob ? Buffer.from(r.blob) : null, w.agent].forEach((v, i) => b[i].push(v));
         if (w.checkpoint) checkpoints.set(JSON.stringify([w.checkpoint.thread, w.checkpoint.ns, w.checkpoint.id]), [w.checkpoint, w.agent]);
         for (const v of w.transcript ?? []) {
           const key = `${w.agent}\u0000${w.thread}`;
@@ -242,7 +243,8 @@ export class PgEndBatch {
       }
       if (w.task) tasks.set(w.task.id, w.task); // the newest state of a task in the batch wins
     }
-    for (const [r, agent] of checkpoints.values()) [r.thread, r.ns, r.id, r.parent, JSON.stringify(r.checkpoint), JSON.stringify(r.metadata), agent].forEach((v, i) => c[i].push(v));
+    for (const [r, agent] of checkpoints.values())
+      [r.thread, r.ns, r.id, r.parent, JSON.stringify(r.checkpoint), JSON.stringify(r.metadata), agent].forEach((v, i) => c[i].push(v));
     const t = [...tasks.values()];
     const values = [
       ...claims,

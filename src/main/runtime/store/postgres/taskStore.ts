@@ -126,7 +126,6 @@ export class PgTaskStore implements TaskStore {
     return this.batch.flush();
   }
 
-
   /** Renews this replica's leases, picks up cancels asked elsewhere, and fails the tasks of
    * replicas whose lease ran out. */
   async beat(): Promise<void> {
