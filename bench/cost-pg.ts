@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
-import { CONCURRENCY, REPO, send, start } from './load.ts';
+import { CONCURRENCY, REPO, cpuSeconds, send, start } from './load.ts';
 import { EXAMPLE_TEXT as TEXT } from './example.ts';
 import { PgCounter, type PgCounts } from './pg-counter.ts';
 
@@ -14,7 +14,7 @@ export const DSN = process.env.POSTGRES_DSN ?? 'postgresql://postgres@127.0.0.1:
 /** Schemas of one bench run (dropped at its end): other benches and tests share the server. */
 export class BenchSchemas {
   private readonly made: string[] = [];
-  private readonly tag = crypto.randomBytes(3).toString('hex');
+  readonly tag = crypto.randomBytes(3).toString('hex');
 
   name(label: string): string {
     const schema = `bench_cost_${label}_${this.tag}`;
@@ -37,6 +37,9 @@ export type Durability = 'exit' | 'async';
 
 export const peerPg = (dsn: string, schema: string, durability: Durability) =>
   start([path.join(REPO, 'bin/run-ts.mjs'), 'bench/peer-server.ts', '--postgres', dsn, schema, durability], { SCRIPTED_DELAY_MS: '0', AGENT_ID: 'bench' });
+
+/** `dsn` with its connections named `application` (pg_stat_activity.application_name). */
+export const named = (dsn: string, application: string) => `${dsn}${dsn.includes('?') ? '&' : '?'}application_name=${application}`;
 
 export const pgEnv = (dsn: string, schema: string) => ({ MEMORY_BACKEND: 'postgres', POSTGRES_DSN: dsn, POSTGRES_SCHEMA: schema });
 
@@ -85,3 +88,17 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
 
 export const fmtCounts = (c: PgCounts) =>
   `${c.roundTrips.toFixed(1)} round trips (${c.reads.toFixed(1)} reads, ${c.commits.toFixed(2)} commits, ${c.prepared.toFixed(1)} on prepared statements)`;
+
+/** CPU seconds used so far by the database server processes serving connections named
+ * `application` (named() in its DSN).
+ * The server runs on this machine; a connection opened since the last reading counts whole. */
+export async function dbCpuSeconds(application: string): Promise<number> {
+  const client = new pg.Client({ connectionString: DSN });
+  await client.connect();
+  try {
+    const r = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [application]);
+    return r.rows.reduce((sum, row) => sum + (cpuSeconds(row.pid) ?? 0), 0);
+  } finally {
+    await client.end();
+  }
+}

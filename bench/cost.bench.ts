@@ -26,7 +26,7 @@ import { CONCURRENCY, LOADGEN, REPO, load, start, type LoadResult } from './load
 import { EXAMPLE_TEXT as TEXT, graphAloneCpuMs, turnLatency } from './example.ts';
 import { useRandomPool } from '../src/main/runtime/tuning/random-pool.ts';
 import { useLightRunContext } from '../src/main/runtime/tuning/run-context.ts';
-import { BenchSchemas, DSN, countTurns, fmtCounts, peerPg, pgEnv } from './cost-pg.ts';
+import { BenchSchemas, DSN, countTurns, dbCpuSeconds, fmtCounts, named, peerPg, pgEnv } from './cost-pg.ts';
 
 /** Unmeasured load per server before the rounds. */
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 8000);
@@ -55,6 +55,7 @@ async function floor(): Promise<number> {
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-cost-'));
   const schemas = new BenchSchemas();
+  const app = (label: string) => `bench-cost-${label}-${schemas.tag}`;
   const env = { SCRIPTED_DELAY_MS: '0', AGENT_ID: 'bench' };
   const runtimeArgs = (data: string, extra: string[] = []) => [
     path.join(REPO, 'bin/agent-studio.mjs'),
@@ -74,12 +75,19 @@ async function main() {
     // LangChain as it ships (D-38, D-40 off): what the two process-wide settings are worth.
     stock: await start(runtimeArgs('rt-stock'), { ...env, RANDOM_POOL: 'off', LIGHT_RUN_CONTEXT: 'off' }, log('rt-stock')),
     workers: await start(runtimeArgs('w2', ['--workers', '2']), env, log('w2')),
-    runtimePg: await start(runtimeArgs('rt-pg'), { ...env, ...pgEnv(DSN, schemas.name('rt')) }, log('rt-pg')),
-    peerPg: await peerPg(DSN, schemas.name('peer'), 'exit'),
-    peerPgAsync: await peerPg(DSN, schemas.name('peer_async'), 'async'),
+    runtimePg: await start(runtimeArgs('rt-pg'), { ...env, ...pgEnv(named(DSN, app('rt')), schemas.name('rt')) }, log('rt-pg')),
+    peerPg: await peerPg(named(DSN, app('peer')), schemas.name('peer'), 'exit'),
+    peerPgAsync: await peerPg(named(DSN, app('peer_async')), schemas.name('peer_async'), 'async'),
   };
   const NAMES = ['runtime', 'peer', 'stock', 'runtimePg', 'peerPg', 'peerPgAsync'] as const;
   const rounds: Record<(typeof NAMES)[number], LoadResult[]> = { runtime: [], peer: [], stock: [], runtimePg: [], peerPg: [], peerPgAsync: [] };
+  // The database server's CPU per request (its backends serving each server's pool).
+  const DB_APP: Partial<Record<(typeof NAMES)[number], string>> = {
+    runtimePg: app('rt'),
+    peerPg: app('peer'),
+    peerPgAsync: app('peer_async'),
+  };
+  const dbCpu: Record<string, number[]> = { runtimePg: [], peerPg: [], peerPgAsync: [] };
   const w1: number[] = [];
   const w2: number[] = [];
   try {
@@ -91,7 +99,13 @@ async function main() {
     for (let i = 0; i < ROUNDS; i++) {
       // The order turns each round, so neither server always follows the same one.
       const order = NAMES.map((_, k, all) => all[(k + i) % all.length]);
-      for (const name of order) rounds[name].push(await load(servers[name].url, TEXT, servers[name].child.pid, ROUND_MS));
+      for (const name of order) {
+        const app = DB_APP[name];
+        const db0 = app ? await dbCpuSeconds(app) : 0;
+        const r = await load(servers[name].url, TEXT, servers[name].child.pid, ROUND_MS);
+        if (app) dbCpu[name].push((((await dbCpuSeconds(app)) - db0) * 1000) / r.n);
+        rounds[name].push(r);
+      }
       const [a, b, c] = [rounds.runtime[i], rounds.peer[i], rounds.stock[i]];
       const [p, q, r] = [rounds.runtimePg[i], rounds.peerPg[i], rounds.peerPgAsync[i]];
       console.log(
@@ -155,6 +169,9 @@ async function main() {
     console.log(`  runtime                     : ${f(rps('runtimePg'))} req/s, ${f(cpu('runtimePg'))} ms CPU/request`);
     console.log(`  PostgresSaver peer, exit    : ${f(rps('peerPg'))} req/s, ${f(cpu('peerPg'))} ms CPU/request`);
     console.log(`  PostgresSaver peer, async   : ${f(rps('peerPgAsync'))} req/s, ${f(cpu('peerPgAsync'))} ms CPU/request`);
+    console.log(
+      `  the database server's CPU per request: runtime ${f(mean(dbCpu.runtimePg))} ms, peer exit ${f(mean(dbCpu.peerPg))} ms, peer async ${f(mean(dbCpu.peerPgAsync))} ms (its backends for each server's pool)`,
+    );
     console.log(
       `  runtime / PostgresSaver peer throughput: ${f(pgTp)} (per round ${pgRatios.map(f).join(', ')}; median ${f(median(pgRatios))}; target >= 1.0, stretch 1.3); against the peer at durability async: ${f(rps('runtimePg') / rps('peerPgAsync'))}`,
     );
