@@ -331,7 +331,7 @@ async function saveTranscript(s: TurnState): Promise<StoreUnavailableError | nul
   const { deps, turn } = s;
   if (!deps.memory.enabled || !s.transcript.length) return null;
   try {
-    await deps.store.appendTranscript(deps.settings.agentId, turn.contextId, s.transcript);
+    await deps.store.appendTranscript(deps.settings.agentId, turn.contextId, s.transcript, { turn: true });
     return null;
   } catch (err) {
     deps.log.warn({ err: (err as Error).message }, 'transcript not saved');

@@ -68,7 +68,8 @@ export interface MemoryStore {
   putMemory(agentId: string, threadId: string, key: string, value: unknown): Promise<void>;
   /** The thread's transcript: every human and ai message, appended in order. The working
    * state in checkpoints is bounded; this record is what the thread's message list shows. */
-  appendTranscript(agentId: string, threadId: string, messages: TranscriptMessage[]): Promise<void>;
+  /** `turn`: the messages of a turn whose task is saved settled next; a store may write them with that save. */
+  appendTranscript(agentId: string, threadId: string, messages: TranscriptMessage[], opts?: { turn?: boolean }): Promise<void>;
   readTranscript(threadId: string): Promise<TranscriptMessage[]>;
   close(): Promise<void>;
 }

@@ -1,8 +1,10 @@
 // LangGraph's own PostgreSQL checkpointer (@langchain/langgraph-checkpoint-postgres), with
 // the runtime's thread ownership on top (spec 2.4, 5.3): a write claims an unowned thread for
 // the saver's agent and is refused on another agent's thread; another agent's thread reads as
-// if it did not exist. Ownership is asked of the database each time, never cached: another
-// replica may delete or migrate a thread at any moment.
+// if it did not exist. Ownership is asked of the database with each read, in the read's own
+// statement, never cached: another replica may delete or migrate a thread at any moment. A
+// turn's checkpoint is written with the turn's end (end-batch.ts, D-84) and the latest one a
+// turn reads comes from what this replica wrote when the turn's head names it (thread-cache.ts, D-85).
 import type pg from 'pg';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import type { ChannelVersions, Checkpoint, CheckpointListOptions, CheckpointMetadata, CheckpointTuple, PendingWrite } from '@langchain/langgraph-checkpoint';
@@ -11,6 +13,9 @@ import { ThreadOwnershipError } from '../types.ts';
 import { FastReadSerializer } from '../fast-serde.ts';
 import { requireThreadId, threadIdOf } from '../thread-config.ts';
 import { stampTurn } from '../turn-stamp.ts';
+import { TURN_TASK_CONFIG_KEY } from '../../../../shared/thread-state.ts';
+import type { PgEndBatch } from './end-batch.ts';
+import type { ThreadCache } from './thread-cache.ts';
 
 /** One round trip in the usual case: claim the thread when it is free, then answer its owner. */
 export const CLAIM_SQL = (schema: string) => `WITH claimed AS (
@@ -58,6 +63,9 @@ const SELECT_VALUES_SQL = (schema: string) => `select
     ) as pending_writes
   from ${schema}.checkpoints cp `;
 
+/** A held tuple (readForRun) is handed to the run's own first read for at most this long. */
+const HELD_MS = 2_000;
+
 type Text = string | null;
 
 interface TupleRow {
@@ -79,9 +87,28 @@ function bytesOf<T extends Text[]>(items: T): Uint8Array[] {
   return items.map((x, i) => (x === null ? (null as unknown as Uint8Array) : i === items.length - 1 ? Buffer.from(x, 'base64') : encoder.encode(x)));
 }
 
+/** A cached checkpoint as the row a read would give. */
+function rowOf(threadId: string, c: import('./thread-cache.ts').CachedCheckpoint): TupleRow {
+  const values: [Text, Text, Text][] = [];
+  for (const [channel, b] of c.blobs) values.push([channel, b.type, b.blob === null ? null : Buffer.from(b.blob).toString('base64')]);
+  return {
+    thread_id: threadId,
+    checkpoint: structuredClone(c.checkpoint),
+    checkpoint_ns: '',
+    checkpoint_id: c.id,
+    parent_checkpoint_id: c.parent,
+    metadata: structuredClone(c.metadata) as Record<string, unknown>,
+    channel_values: values,
+    pending_writes: null,
+  };
+}
+
 export class OwnedPostgresSaver extends PostgresSaver {
   private readonly ownerSql: string;
   private readonly valuesSql: string;
+  private readonly latestSql: { name: string; text: string };
+  /** Latest tuples read by readForRun, each handed once to the run's own first read. */
+  private readonly held = new Map<string, { tuple: CheckpointTuple | undefined; at: number }>();
 
   constructor(
     private readonly db: pg.Pool,
@@ -90,10 +117,24 @@ export class OwnedPostgresSaver extends PostgresSaver {
     /** Quoted schema name. */
     private readonly schemaSql: string,
     schema: string,
+    private readonly batch?: PgEndBatch,
+    private readonly cache?: ThreadCache,
   ) {
     super(db, new FastReadSerializer(), { schema }); // D-42: LangGraph's bytes, read faster
     this.ownerSql = `SELECT agent_id FROM ${schemaSql}.threads WHERE thread_id = $1`;
     this.valuesSql = SELECT_VALUES_SQL(schemaSql);
+    // The owner checked in the read's own statement: one round trip, prepared once per connection.
+    this.latestSql = {
+      name: `latest-${schemaSql}-${agentId}`,
+      text: `${this.valuesSql}where cp.thread_id = $1 and cp.checkpoint_ns = $2 and ($3::text is null or cp.checkpoint_id = $3)
+        and exists (select 1 from ${schemaSql}.threads th where th.thread_id = $1 and th.agent_id = $4)
+      order by cp.checkpoint_id desc limit 1`,
+    };
+  }
+
+  /** Writes of `threadId` still queued are committed before it is read or written otherwise. */
+  private async settled(threadId: string | undefined): Promise<void> {
+    if (this.batch && threadId !== undefined && this.batch.pending(threadId)) await this.batch.flush();
   }
 
   /** As the SQLite saver (store/checkpointer.ts): blobs are keyed by channel version, so a
@@ -114,16 +155,53 @@ export class OwnedPostgresSaver extends PostgresSaver {
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     const threadId = threadIdOf(config);
-    if (threadId === undefined || (await this.owner(threadId)) !== this.agentId) return undefined;
+    if (threadId === undefined) return undefined;
     const ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
     const checkpointId = (config.configurable?.checkpoint_id as string | undefined) || null;
-    const sql = `${this.valuesSql}where cp.thread_id = $1 and cp.checkpoint_ns = $2 and ($3::text is null or cp.checkpoint_id = $3)
-      order by cp.checkpoint_id desc limit 1`;
-    const row = (await this.db.query<TupleRow>(sql, [threadId, ns, checkpointId])).rows[0];
+    const latest = checkpointId === null && ns === '';
+    if (latest) {
+      const held = this.held.get(threadId);
+      this.held.delete(threadId);
+      if (held && Date.now() - held.at <= HELD_MS && !this.batch?.pending(threadId)) return held.tuple;
+    }
+    await this.settled(threadId);
+    // The turn's head names the latest checkpoint: when this replica wrote it, no read.
+    const head = latest ? this.cache?.takeHead(threadId, 'checkpoint') : undefined;
+    if (head) {
+      if (head.owner !== this.agentId || head.checkpointId === null) return undefined;
+      const cached = this.cache?.checkpoint(threadId, head.checkpointId);
+      if (cached && cached.agent === this.agentId) return this.tupleOf(rowOf(threadId, cached));
+    }
+    const row = (await this.db.query<TupleRow>({ ...this.latestSql, values: [threadId, ns, checkpointId, this.agentId] })).rows[0];
     if (!row) return undefined;
     // Checkpoints before format v4 kept sends as the parent's writes: the saver's own path.
     if (row.checkpoint.v < 4 && row.parent_checkpoint_id != null) return super.getTuple(config);
+    if (latest && !row.pending_writes?.length) this.remember(row);
     return this.tupleOf(row);
+  }
+
+  /** The thread's latest tuple, read before a run (execution/input.ts): the run's own first
+   * read of it gets this same tuple, as on SQLite (store/checkpointer.ts, D-39). */
+  async readForRun(threadId: string): Promise<CheckpointTuple | undefined> {
+    const tuple = await this.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: '' } });
+    // Held also when there is none: a new thread's run need not ask again.
+    this.held.delete(threadId);
+    this.held.set(threadId, { tuple, at: Date.now() });
+    if (this.held.size > 256) this.held.delete(this.held.keys().next().value as string);
+    return tuple;
+  }
+
+  /** A latest checkpoint read from the database, cached as if written here. */
+  private remember(row: TupleRow): void {
+    const versions = row.checkpoint.channel_versions ?? {};
+    const blobs = (row.channel_values ?? []).map(([channel, type, b64]) => ({
+      channel: channel ?? '',
+      version: String(versions[channel ?? '']),
+      type: type ?? 'empty',
+      blob: b64 === null ? null : Buffer.from(b64, 'base64'),
+    }));
+    const c = { agent: this.agentId, id: row.checkpoint_id, parent: row.parent_checkpoint_id, checkpoint: row.checkpoint, metadata: row.metadata };
+    this.cache?.wrote(row.thread_id, c, blobs);
   }
 
   private async tupleOf(row: TupleRow): Promise<CheckpointTuple> {
@@ -161,6 +239,8 @@ export class OwnedPostgresSaver extends PostgresSaver {
 
   override async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
     const threadId = threadIdOf(config);
+    if (threadId === undefined) await this.batch?.flush();
+    else await this.settled(threadId);
     if (threadId !== undefined) {
       if ((await this.owner(threadId)) !== this.agentId) return;
       yield* this.listThread(threadId, config, options);
@@ -180,18 +260,52 @@ export class OwnedPostgresSaver extends PostgresSaver {
   }
 
   override async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions): Promise<RunnableConfig> {
-    await this.claim(requireThreadId(config, 'put'));
-    return super.put(config, checkpoint, stampTurn(config, metadata), newVersions);
+    const threadId = requireThreadId(config, 'put');
+    this.held.delete(threadId);
+    const stamped = stampTurn(config, metadata);
+    const ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
+    const now = async () => {
+      await this.claim(threadId);
+      return super.put(config, checkpoint, stamped, newVersions);
+    };
+    // A turn's checkpoint (its config names the task) goes with the turn's end (D-84); any
+    // other (an edit, a fork, a test) is written before put resolves, its errors thrown.
+    if (!this.batch || ns !== '' || config.configurable?.[TURN_TASK_CONFIG_KEY] === undefined) {
+      this.cache?.forget(threadId);
+      await this.settled(threadId);
+      return now();
+    }
+    const parent = (config.configurable?.checkpoint_id as string | undefined) ?? null;
+    const blobs = (await this._dumpBlobs(threadId, ns, checkpoint.channel_values, newVersions)).map(([, , channel, version, type, blob]) => ({
+      thread: threadId,
+      ns,
+      channel,
+      version,
+      type,
+      blob: blob ?? null,
+    }));
+    const row = { thread: threadId, ns, id: checkpoint.id, parent, checkpoint: this._dumpCheckpoint(checkpoint), metadata: await this._dumpMetadata(stamped) };
+    // Copied: the cached checkpoint must not change with the objects LangGraph keeps using.
+    const cp = structuredClone(row.checkpoint) as Omit<Checkpoint, 'channel_values'>;
+    this.cache?.wrote(threadId, { agent: this.agentId, id: checkpoint.id, parent, checkpoint: cp, metadata: row.metadata }, blobs);
+    this.batch.writeLater({ thread: threadId, agent: this.agentId, blobs, checkpoint: row, slow: async () => void (await now()) });
+    return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
 
   override async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {
-    await this.claim(requireThreadId(config, 'putWrites'));
+    const threadId = requireThreadId(config, 'putWrites');
+    this.held.delete(threadId);
+    this.cache?.forget(threadId); // the cached checkpoint has no pending writes
+    await this.settled(threadId);
+    await this.claim(threadId);
     return super.putWrites(config, writes, taskId);
   }
 
   /** Deletes the thread's checkpoints when this agent owns it (the store's deleteThread also
    * removes memory and ownership, with counts). */
   override async deleteThread(threadId: string): Promise<void> {
+    await this.settled(threadId);
+    this.cache?.forget(threadId);
     if ((await this.owner(threadId)) !== this.agentId) return;
     await super.deleteThread(threadId);
   }

@@ -18,6 +18,10 @@ import type { PushStore } from '../push-store.ts';
 import type { RuntimeSettingsStore } from '../runtime-settings.ts';
 import { postgresTaskList, type TaskListPage, type TaskListQuery } from '../task-list.ts';
 import { redactDsn, scrub } from './dsn.ts';
+import { PgEndBatch } from './end-batch.ts';
+import { ThreadCache } from './thread-cache.ts';
+import { appendTranscriptAlone, HEAD_SQL } from './transcript.ts';
+import { SUMMARY_KEY } from '../../memory/fold.ts';
 
 export interface PostgresStoreOptions {
   dsn: string;
@@ -43,6 +47,9 @@ class PostgresMemoryStore implements MemoryStore {
   private readonly tasks: PgTaskStore;
   private readonly s: string;
   private readonly owners = new OwnerCache();
+  private readonly batch: PgEndBatch;
+  private readonly cache = new ThreadCache();
+  private readonly headSql: { name: string; text: string };
 
   constructor(
     private readonly pool: pg.Pool,
@@ -50,11 +57,18 @@ class PostgresMemoryStore implements MemoryStore {
     lease: LeaseOptions,
   ) {
     this.s = quoteIdent(schema);
-    this.tasks = new PgTaskStore(pool, this.s, lease);
+    this.batch = new PgEndBatch(pool, this.s, lease);
+    this.tasks = new PgTaskStore(pool, this.s, lease, this.batch);
+    this.headSql = { name: `head-${this.s}`, text: HEAD_SQL(this.s) };
   }
 
-  private q<R extends pg.QueryResultRow>(sql: string, values: unknown[] = []): Promise<pg.QueryResult<R>> {
-    return this.pool.query<R>(sql, values);
+  /** Writes of `threadId` still queued (D-84) are committed before it is read or changed otherwise. */
+  private async settled(threadId?: string): Promise<void> {
+    if (threadId === undefined || this.batch.pending(threadId)) await this.batch.flush();
+  }
+
+  private q<R extends pg.QueryResultRow>(sql: string | { name: string; text: string }, values: unknown[] = []): Promise<pg.QueryResult<R>> {
+    return typeof sql === 'string' ? this.pool.query<R>(sql, values) : this.pool.query<R>({ ...sql, values });
   }
 
   /** Runs `fn` in one transaction on one connection. */
@@ -80,7 +94,7 @@ class PostgresMemoryStore implements MemoryStore {
   checkpointer(agentId: string): OwnedPostgresSaver {
     let saver = this.savers.get(agentId);
     if (!saver) {
-      saver = new OwnedPostgresSaver(this.pool, agentId, this.s, this.schema);
+      saver = new OwnedPostgresSaver(this.pool, agentId, this.s, this.schema, this.batch, this.cache);
       this.savers.set(agentId, saver);
     }
     return saver;
@@ -99,13 +113,14 @@ class PostgresMemoryStore implements MemoryStore {
     return pgPushStore(this.pool, this.s);
   }
 
+  /** Asked before every warm message: the same round trip reads the thread's head, which
+   * the turn's reads of its latest checkpoint and summary then use (D-85). */
   async waitingTask(agentId: string, contextId: string): Promise<string | undefined> {
-    const r = await this.q<{ task_id: string }>(
-      `SELECT a.task_id FROM ${this.s}.a2a_tasks a JOIN ${this.s}.threads t ON t.thread_id = a.context_id AND t.agent_id = $1
-       WHERE a.context_id = $2 AND a.state = 'input-required' ORDER BY a.updated_at DESC LIMIT 1`,
-      [agentId, contextId],
-    );
-    return r.rows[0]?.task_id;
+    await this.settled(contextId);
+    type Head = { task_id: string | null; owner: string | null; checkpoint_id: string | null; summary: string | null };
+    const row = (await this.q<Head>(this.headSql, [agentId, contextId])).rows[0];
+    if (row) this.cache.setHead(contextId, { owner: row.owner, checkpointId: row.checkpoint_id, summary: row.summary });
+    return row?.task_id ?? undefined;
   }
 
   async listTasks(agentId: string, query: TaskListQuery): Promise<TaskListPage> {
@@ -164,6 +179,8 @@ class PostgresMemoryStore implements MemoryStore {
     if (!row) return 'other';
     const owners = { agentId: row.agentId, user: row.user };
     this.owners.set(threadId, owners);
+    // A thread just claimed has no checkpoint and no summary yet: its first turn reads nothing.
+    if ('inserted' in row && row.inserted) this.cache.setHead(threadId, { owner: agentId, checkpointId: null, summary: null });
     return claimResult(owners, agentId, user, 'inserted' in row && row.inserted);
   }
 
@@ -193,6 +210,8 @@ class PostgresMemoryStore implements MemoryStore {
   }
 
   async deleteThread(threadId: string): Promise<DeletedCounts> {
+    await this.settled(threadId);
+    this.cache.forget(threadId);
     const counts = await this.tx(async (c) => {
       const counts = await this.deleteWhere(c, 'SELECT $1::text', threadId);
       await c.query(`DELETE FROM ${this.s}.threads WHERE thread_id = $1`, [threadId]);
@@ -203,16 +222,18 @@ class PostgresMemoryStore implements MemoryStore {
   }
 
   /** Forgets every cached owner once `write` committed (its rows changed owners). */
-  private async afterClear<T>(write: Promise<T>): Promise<T> {
+  private async afterClear<T>(write: () => Promise<T>): Promise<T> {
+    await this.settled();
     try {
-      return await write;
+      return await write();
     } finally {
       this.owners.clear();
+      this.cache.clear();
     }
   }
 
   async deleteAllThreads(agentId: string): Promise<DeletedCounts> {
-    return this.afterClear(
+    return this.afterClear(() =>
       this.tx(async (c) => {
         // Lock the agent's ownership rows first: a replica claiming a new thread meanwhile waits.
         await c.query(`SELECT thread_id FROM ${this.s}.threads WHERE agent_id = $1 FOR UPDATE`, [agentId]);
@@ -226,7 +247,7 @@ class PostgresMemoryStore implements MemoryStore {
   async migrateAgentId(oldId: string, newId: string): Promise<number> {
     if (oldId === newId) return (await this.listThreads(oldId)).length;
     // The agent of every migrated thread changes; its user stays (docs/security.md).
-    return this.afterClear(
+    return this.afterClear(() =>
       this.tx(async (c) => {
         const threads = (await c.query(`UPDATE ${this.s}.threads SET agent_id = $1 WHERE agent_id = $2`, [newId, oldId])).rowCount ?? 0;
         // A stale row of newId for the same (thread, key) gives way, as on SQLite (OR REPLACE).
@@ -242,6 +263,9 @@ class PostgresMemoryStore implements MemoryStore {
   }
 
   async getMemory(agentId: string, threadId: string, key: string): Promise<unknown | undefined> {
+    const head = key === SUMMARY_KEY ? this.cache.takeHead(threadId, 'summary') : undefined;
+    if (head) return head.owner === agentId && head.summary !== null ? JSON.parse(head.summary) : undefined;
+    await this.settled(threadId);
     const r = await this.q<{ value: string }>(`SELECT value FROM ${this.s}.persistent_memory WHERE agent_id = $1 AND thread_id = $2 AND key = $3`, [
       agentId,
       threadId,
@@ -253,6 +277,8 @@ class PostgresMemoryStore implements MemoryStore {
   async putMemory(agentId: string, threadId: string, key: string, value: unknown): Promise<void> {
     const json = JSON.stringify(value);
     if (json === undefined) throw new TypeError(`persistent memory value for '${key}' is not JSON-serialisable`);
+    await this.settled(threadId);
+    this.cache.forget(threadId);
     await this.tx(async (c) => {
       await this.claim(c, threadId, agentId);
       await c.query(
@@ -263,35 +289,19 @@ class PostgresMemoryStore implements MemoryStore {
     });
   }
 
-  async appendTranscript(agentId: string, threadId: string, messages: TranscriptMessage[]): Promise<void> {
+  /** A turn's messages (`turn`) go with the turn's end, its task's settling save (D-84). */
+  async appendTranscript(agentId: string, threadId: string, messages: TranscriptMessage[], opts?: { turn?: boolean }): Promise<void> {
     if (messages.length === 0) return;
-    await this.tx(async (c) => {
-      await this.claim(c, threadId, agentId);
-      // Serialises appends to one thread across replicas (the sequence is read, then written).
-      await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`transcript:${threadId}`]);
-      const last = (
-        await c.query<{ k: string | null }>(
-          `SELECT max(key) AS k FROM ${this.s}.persistent_memory WHERE agent_id = $1 AND thread_id = $2 AND key >= 'transcript:' AND key < 'transcript;'`,
-          [agentId, threadId],
-        )
-      ).rows[0]?.k;
-      let seq = last ? Number(last.slice('transcript:'.length)) : 0;
-      const keys: string[] = [];
-      const values: string[] = [];
-      for (const m of messages) {
-        seq += 1;
-        keys.push(`transcript:${String(seq).padStart(12, '0')}`);
-        values.push(JSON.stringify(m));
-      }
-      await c.query(
-        `INSERT INTO ${this.s}.persistent_memory (agent_id, thread_id, key, value, updated_at)
-         SELECT $1, $2, k, v, now() FROM unnest($3::text[], $4::text[]) AS x(k, v)`,
-        [agentId, threadId, keys, values],
-      );
-    });
+    const alone = () => this.tx((c) => appendTranscriptAlone(c, this.s, agentId, threadId, messages));
+    if (!opts?.turn) {
+      await this.settled(threadId);
+      return alone();
+    }
+    this.batch.writeLater({ thread: threadId, agent: agentId, transcript: messages.map((m) => JSON.stringify(m)), slow: alone });
   }
 
   async readTranscript(threadId: string): Promise<TranscriptMessage[]> {
+    await this.settled(threadId);
     const r = await this.q<{ value: string }>(
       `SELECT value FROM ${this.s}.persistent_memory WHERE thread_id = $1 AND key >= 'transcript:' AND key < 'transcript;' ORDER BY key`,
       [threadId],

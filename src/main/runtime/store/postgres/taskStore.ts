@@ -1,6 +1,8 @@
 // Durable A2A tasks on PostgreSQL, shared by every replica (tasks/get finds a task created
-// elsewhere). Same write policy as the SQLite store (store/taskStore.ts): the first save and
-// every settling save are written before save() resolves, in-progress updates are coalesced.
+// elsewhere). Same write policy as the SQLite store (store/taskStore.ts): the first save (the
+// start record the lease needs) and every settling save are written before save() resolves,
+// in-progress updates are coalesced. Updates and settling saves go through the store's group
+// commit (end-batch.ts, D-84): a settling save carries its turn's checkpoint and transcript.
 //
 // Replicas: a task in progress records the replica running it and a lease that replica
 // renews every LEASE/3. A replica that dies (kill -9) stops renewing; once its lease has run
@@ -10,6 +12,7 @@
 import type pg from 'pg';
 import type { Task, TaskState } from '@a2a-js/sdk';
 import type { TaskStore } from '@a2a-js/sdk/server';
+import type { EndWrite, PgEndBatch } from './end-batch.ts';
 
 export const TASK_FLUSH_MS = 20;
 const FINAL: readonly TaskState[] = ['completed', 'failed', 'canceled', 'rejected'];
@@ -33,9 +36,8 @@ export class PgTaskStore implements TaskStore {
   private readonly upsertInProgress: string;
   private readonly loadSql: string;
   private readonly inProgress = new Set<string>();
+  /** The newest in-progress state saved here, per task (load answers with it). */
   private readonly pending = new Map<string, Task>();
-  private timer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> = Promise.resolve();
   private heartbeat: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -43,6 +45,7 @@ export class PgTaskStore implements TaskStore {
     private readonly db: pg.Pool,
     private readonly schema: string,
     private readonly lease: LeaseOptions,
+    private readonly batch: PgEndBatch,
   ) {
     const cols = `(task_id, context_id, state, task, updated_at, replica, lease_until)`;
     const values = `($1, $2, $3, $4, now(), $5, CASE WHEN $3 IN ('submitted', 'working') THEN now() + $6 * interval '1 millisecond' END)`;
@@ -51,6 +54,7 @@ export class PgTaskStore implements TaskStore {
     this.upsert = `INSERT INTO ${schema}.a2a_tasks ${cols} VALUES ${values} ON CONFLICT (task_id) DO UPDATE SET ${set}`;
     this.upsertInProgress = `${this.upsert} WHERE ${schema}.a2a_tasks.state IS NULL OR ${schema}.a2a_tasks.state NOT IN (${FINAL_SQL})`;
     this.loadSql = `SELECT task FROM ${schema}.a2a_tasks WHERE task_id = $1`;
+
     this.heartbeat = setInterval(() => void this.beat(), Math.max(50, Math.floor(lease.leaseMs / 3))).unref();
   }
 
@@ -58,23 +62,30 @@ export class PgTaskStore implements TaskStore {
     return [task.id, task.contextId ?? null, task.status.state, JSON.stringify(task), this.lease.replica, this.lease.leaseMs];
   }
 
+  private write(task: Task, settled: boolean): EndWrite {
+    const json = JSON.stringify(task);
+    return {
+      task: { id: task.id, context: task.contextId ?? null, state: task.status.state, task: json },
+      slow: async () => void (await this.db.query(settled ? this.upsert : this.upsertInProgress, this.args(task))),
+    };
+  }
+
   async save(task: Task): Promise<void> {
     if (this.closed) throw new Error('the task store is closed');
     const settled = SETTLED.has(task.status.state);
     if (!settled && this.inProgress.has(task.id)) {
+      // Coalesced: written with the next commit of the group (the batch keeps the newest).
       this.pending.set(task.id, task);
-      this.timer ??= setTimeout(() => void this.flush(), TASK_FLUSH_MS).unref();
+      this.batch.writeLater(this.write(task, false));
       return;
     }
     this.pending.delete(task.id);
     if (settled) this.inProgress.delete(task.id);
     else this.inProgress.add(task.id);
-    // A flush already under way may be writing this task's older in-progress state on another
-    // connection; a settled state written before it would be overwritten by it (input-required
-    // is not final, so the in-progress upsert may replace it). It waits for that flush.
-    if (settled) await this.flushing;
     try {
-      await this.db.query(settled ? this.upsert : this.upsertInProgress, this.args(task));
+      // Both group-committed with the requests running beside it (the start record included:
+      // concurrent requests share its commit); in order after every state queued before.
+      await this.batch.writeNow(this.write(task, settled));
     } catch (err) {
       // Not written: its next save is written at once again, and no lease is renewed for it.
       this.inProgress.delete(task.id);
@@ -112,24 +123,7 @@ export class PgTaskStore implements TaskStore {
    * once closed, they are dropped and counted in the warning (each task's final state is
    * written by its own save, a2a/settling.ts). */
   flush(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    this.flushing = this.flushing.then(async () => {
-      if (this.pending.size === 0) return;
-      const tasks = [...this.pending.values()];
-      this.pending.clear();
-      try {
-        for (const t of tasks) {
-          const r = await this.db.query(this.upsertInProgress, this.args(t));
-          if ((r.rowCount ?? 0) === 0) this.inProgress.delete(t.id); // already final
-        }
-      } catch (err) {
-        for (const t of tasks) if (!this.pending.has(t.id)) this.pending.set(t.id, t);
-        if (!this.closed) this.timer = setTimeout(() => void this.flush(), TASK_FLUSH_MS * 10).unref();
-        else this.lease.log?.warn({ err: (err as Error).message, tasks: this.pending.size }, 'in-progress task updates not written at close');
-      }
-    });
-    return this.flushing;
+    return this.batch.flush();
   }
 
   /** Renews this replica's leases, picks up cancels asked elsewhere, and fails the tasks of
@@ -170,6 +164,6 @@ export class PgTaskStore implements TaskStore {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.heartbeat);
-    await this.flush();
+    await this.batch.close();
   }
 }

@@ -1,0 +1,100 @@
+// The PostgreSQL store's group commit and thread cache (docs/decisions.md D-84, D-85), on the
+// real database, two store handles on one schema standing for two replicas:
+//   - a turn's checkpoint and transcript are stored once its task's settled save resolves,
+//     visible to the other replica, and concurrent turns share their commits;
+//   - a turn whose checkpoint cannot be stored (another agent's thread) is not acknowledged,
+//     and the turns written beside it are;
+//   - a replica never answers a turn's read from what it wrote itself once the other replica
+//     has written the thread since.
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { HumanMessage } from '@langchain/core/messages';
+import type { Task } from '@a2a-js/sdk';
+import { openPostgresStore } from '../../src/main/runtime/store/postgres/store.ts';
+import { chatGraph } from '../../src/main/runtime/store/test-support.ts';
+import { ThreadOwnershipError, type MemoryStore } from '../../src/main/runtime/store/types.ts';
+import { TURN_TASK_CONFIG_KEY } from '../../src/shared/thread-state.ts';
+import { PgCounter } from '../../bench/pg-counter.ts';
+import { dropSchema, ensurePostgres, newSchema, TEST_DSN } from './helpers/postgres.ts';
+
+type Store = Awaited<ReturnType<typeof openPostgresStore>>;
+
+/** One turn as the runtime runs it: start record, graph (durability exit), transcript, settled save. */
+async function turn(store: Store, agent: string, thread: string, text: string): Promise<void> {
+  const tasks = store.taskStore();
+  const task: Task = { kind: 'task', id: randomUUID(), contextId: thread, status: { state: 'submitted' }, history: [], artifacts: [] };
+  await tasks.save(task);
+  const graph = chatGraph(store.checkpointer(agent));
+  await graph.invoke({ messages: [new HumanMessage(text)] }, { configurable: { thread_id: thread, [TURN_TASK_CONFIG_KEY]: task.id }, durability: 'exit' });
+  await store.appendTranscript(agent, thread, [{ role: 'human', content: text }], { turn: true });
+  await tasks.save({ ...task, status: { state: 'completed' } });
+}
+
+const messagesOf = async (store: MemoryStore, agent: string, thread: string) => {
+  const tuple = await store.checkpointer(agent).getTuple({ configurable: { thread_id: thread, checkpoint_ns: '' } });
+  return ((tuple?.checkpoint.channel_values?.messages ?? []) as { content: unknown }[]).map((m) => m.content);
+};
+
+describe('PostgreSQL group commit and thread cache', () => {
+  let schema = '';
+  const opened: Store[] = [];
+  const open = async (replica: string, dsn = TEST_DSN) => {
+    const store = await openPostgresStore({ dsn, schema, replica, poolMax: 4 });
+    opened.push(store);
+    return store;
+  };
+  beforeAll(() => ensurePostgres(), 30_000);
+  beforeEach(() => {
+    schema = newSchema('groupcommit');
+  });
+  afterEach(async () => {
+    for (const s of opened.splice(0)) await s.close();
+    await dropSchema(schema);
+  });
+
+  it('stores a turn with its settled save, for the other replica to read, and shares commits between concurrent turns', async () => {
+    await open('b'); // migrates the schema
+    const counter = new PgCounter();
+    const a = await open('a', await counter.listen(TEST_DSN));
+    const b = opened[0];
+    const threads = Array.from({ length: 8 }, () => randomUUID());
+    counter.reset();
+    await Promise.all(threads.map((t) => turn(a, 'agent', t, `hello ${t}`)));
+    const counts = counter.reset();
+    counter.close();
+    // Each turn: a start record and an end write, each shared with the turns beside it.
+    expect(counts.commits).toBeLessThan(threads.length);
+    for (const t of threads) {
+      expect(await messagesOf(b, 'agent', t)).toEqual([`hello ${t}`, 'reply 1']);
+      expect(await b.readTranscript(t)).toEqual([{ role: 'human', content: `hello ${t}` }]);
+    }
+  });
+
+  it('does not acknowledge a turn whose checkpoint was refused, and stores the turns beside it', async () => {
+    const a = await open('a');
+    const theirs = randomUUID();
+    expect(await a.claimThread('other-agent', theirs, '')).toBe('claimed');
+    const ours = randomUUID();
+    const results = await Promise.allSettled([turn(a, 'agent', theirs, 'not mine'), turn(a, 'agent', ours, 'mine')]);
+    expect(results[0].status).toBe('rejected');
+    expect((results[0] as PromiseRejectedResult).reason).toBeInstanceOf(ThreadOwnershipError);
+    expect(results[1].status).toBe('fulfilled');
+    expect(await messagesOf(a, 'agent', ours)).toEqual(['mine', 'reply 1']);
+    expect(await messagesOf(a, 'other-agent', theirs)).toEqual([]);
+  });
+
+  it("reads the other replica's newer turn instead of the checkpoint it wrote itself", async () => {
+    const a = await open('a');
+    const b = await open('b');
+    const thread = randomUUID();
+    await turn(a, 'agent', thread, 'one');
+    await turn(b, 'agent', thread, 'two');
+    // The turn's start on A (the head read with the waiting-task lookup), then its reads.
+    expect(await a.waitingTask('agent', thread)).toBeUndefined();
+    expect(await messagesOf(a, 'agent', thread)).toEqual(['one', 'reply 1', 'two', 'reply 3']);
+    await turn(a, 'agent', thread, 'three');
+    expect(await a.waitingTask('agent', thread)).toBeUndefined();
+    expect(await messagesOf(a, 'agent', thread)).toEqual(['one', 'reply 1', 'two', 'reply 3', 'three', 'reply 5']);
+    expect((await b.readTranscript(thread)).map((m) => m.content)).toEqual(['one', 'two', 'three']);
+  });
+});
