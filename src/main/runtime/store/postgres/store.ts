@@ -9,7 +9,7 @@ import pg from 'pg';
 import type { TaskStore } from '@a2a-js/sdk/server';
 import type { DeletedCounts, MemoryStore, ThreadClaim, ThreadCursor, TranscriptMessage } from '../types.ts';
 import { claimResult, OwnerCache, type ThreadOwners } from '../owner-cache.ts';
-import { migrate, quoteIdent } from './migrations.ts';
+import { quoteIdent } from './migrations.ts';
 import { claimThread, OwnedPostgresSaver } from './checkpointer.ts';
 import { PgTaskStore, type LeaseOptions } from './taskStore.ts';
 import { pgRuntimeSettings } from './runtime-settings.ts';
@@ -17,29 +17,13 @@ import { pgPushStore } from './push.ts';
 import type { PushStore } from '../push-store.ts';
 import type { RuntimeSettingsStore } from '../runtime-settings.ts';
 import { postgresTaskList, type TaskListPage, type TaskListQuery } from '../task-list.ts';
-import { redactDsn, scrub } from './dsn.ts';
+import { openPool, type PostgresStoreOptions } from './pool.ts';
 import { PgEndBatch } from './end-batch.ts';
 import { ThreadCache } from './thread-cache.ts';
 import { appendTranscriptAlone, HEAD_SQL } from './transcript.ts';
 import { SUMMARY_KEY } from '../../memory/fold.ts';
 
-export interface PostgresStoreOptions {
-  dsn: string;
-  /** Schema holding the tables (default `public`). */
-  schema?: string;
-  /** Pool size (default 10). */
-  poolMax?: number;
-  /** This process's replica id (default host-pid-random). */
-  replica?: string;
-  /** Task lease length (default 15 s). */
-  leaseMs?: number;
-  lease?: Pick<LeaseOptions, 'onCancelRequested' | 'onReaped' | 'log'>;
-}
-
-/** A connection problem, its message without the DSN's password. */
-export class PostgresStoreError extends Error {
-  override readonly name = 'PostgresStoreError';
-}
+export { PostgresStoreError, type PostgresStoreOptions } from './pool.ts';
 
 class PostgresMemoryStore implements MemoryStore {
   readonly backend = 'postgres' as const;
@@ -331,21 +315,7 @@ export function defaultReplicaId(): string {
 /** Opens the PostgreSQL memory store: a pool, the schema migrated (once, under an advisory
  * lock). Errors never carry the DSN's password. */
 export async function openPostgresStore(o: PostgresStoreOptions): Promise<MemoryStore & { taskStore(): PgTaskStore; pushStore(): PushStore }> {
-  const schema = o.schema ?? 'public';
-  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) throw new PostgresStoreError(`POSTGRES_SCHEMA '${schema}' is not a plain identifier (letters, digits, _)`);
-  const pool = new pg.Pool({ connectionString: o.dsn, max: o.poolMax ?? 10, connectionTimeoutMillis: 5_000, application_name: 'agent-studio-runtime' });
-  // An idle client that errors (the server restarted) must not end the process.
-  pool.on('error', (err) => o.lease?.log?.warn({ err: scrub(err.message, o.dsn) }, 'PostgreSQL connection lost; the pool reconnects'));
-  // Nor one checked out (a transaction, a checkpoint write) whose connection drops: node-postgres
-  // emits 'error' on it besides failing its query, and an 'error' nobody listens to is thrown.
-  // The query's own failure is what the caller sees (store/guard.ts); the pool drops the client.
-  pool.on('connect', (client) => client.on('error', () => undefined));
-  try {
-    await migrate(pool, schema);
-  } catch (err) {
-    await pool.end().catch(() => undefined);
-    throw new PostgresStoreError(`cannot open the PostgreSQL memory store at ${redactDsn(o.dsn)}: ${scrub((err as Error).message, o.dsn)}`);
-  }
+  const { pool, schema } = await openPool(o);
   return new PostgresMemoryStore(pool, schema, { replica: o.replica ?? defaultReplicaId(), leaseMs: o.leaseMs ?? 15_000, ...o.lease }) as MemoryStore & {
     taskStore(): PgTaskStore;
     pushStore(): PushStore;
