@@ -18,13 +18,12 @@ import { controlHandlers } from './cluster/commands.ts';
 import { natsDescription } from './cluster/nats-settings.ts';
 import { OutboundPool } from './outbound/pool.ts';
 import { McpManager } from './outbound/mcp.ts';
-import { openSqliteStore } from './store/sqlite.ts';
-import { defaultReplicaId, openPostgresStore } from './store/postgres/store.ts';
+import { defaultReplicaId } from './store/postgres/store.ts';
+import { memoryFromManifest, openStore } from './open-store.ts';
 import type { Task } from '@a2a-js/sdk';
 import type { MemoryStore } from './store/types.ts';
 import { runtimeDataDir, sqliteStoreFile } from './store/location.ts';
 import { startStoreRetention } from './store/retention-start.ts';
-import { StoreGuard } from './store/guard.ts';
 import { useRandomPool } from './tuning/random-pool.ts';
 import { useLightRunContext } from './tuning/run-context.ts';
 import { createSummarizer } from './memory/fold.ts';
@@ -83,50 +82,6 @@ export interface RunningRuntime {
   /** Stops gracefully (SIGTERM; http/shutdown.ts): not ready, new work refused, in-flight
    * work given `graceMs` to finish, what still runs then ended `failed`, then closed. */
   drain(signal: string, graceMs: number): Promise<ShutdownReport>;
-}
-
-/** The memory store (docs/deployment.md): SQLite by default, or PostgreSQL; either holds task
- * leases, so processes sharing it (replicas, `--workers`) see each other's tasks (`shared`). */
-async function openStore(
-  settings: RuntimeSettings,
-  dataDir: string,
-  replica: string,
-  log: Logger,
-  cancels: CancelRequests,
-  metrics: RuntimeMetrics,
-): Promise<{ store: MemoryStore; shared: SharedTasks; push: PushStore; reaped: { notify: (tasks: Task[]) => void } }> {
-  const s = settings.memoryStore;
-  // Every store call's outage leaves the store as StoreUnavailableError (store/guard.ts, D-50).
-  const guard = new StoreGuard(log);
-  const reaped = { notify: (_tasks: Task[]) => undefined as void }; // push notifications of reaped tasks (push/service.ts)
-  const lease = {
-    log,
-    onCancelRequested: cancels.report,
-    onReaped: (tasks: Task[]) => {
-      metrics.tasksReaped(tasks.length);
-      for (const t of tasks) log.warn({ task_id: t.id, context_id: t.contextId }, 'task failed: the replica running it stopped (lease expired)');
-      reaped.notify(tasks);
-    },
-  };
-  const store: { taskStore(): SharedTasks; pushStore(): PushStore } & MemoryStore =
-    s.backend !== 'postgres'
-      ? openSqliteStore(sqliteStoreFile(dataDir), { replica, leaseMs: s.leaseMs, busyTimeoutMs: s.busyTimeoutMs, ...lease })
-      : await openPostgresStore({ dsn: s.dsn, schema: s.schema, poolMax: s.poolMax, leaseMs: s.leaseMs, replica, lease });
-  // Timed for /metrics (observability/metrics.ts) around the outage translation (store/guard.ts, D-50).
-  return { store: metrics.instrument(guard.store(store)), shared: guard.part(store.taskStore()), push: guard.part(store.pushStore()), reaped };
-}
-
-/** The memory configuration every invocation reads live (spec 2.3): from the manifest at the
- * first load; MEMORY_ENABLED=false in the environment turns it off. Disabled memory writes
- * nothing to the store: thread state lives in process memory only. */
-function memoryFromManifest(memory: MemoryConfig, settings: RuntimeSettings) {
-  return (m: { memory: { enabled: boolean; summarize: boolean; windowSize: number; summarizeThreshold: number } }) =>
-    Object.assign(memory, {
-      enabled: m.memory.enabled && !/^(0|false|no|off)$/i.test(settings.env.MEMORY_ENABLED ?? ''),
-      summarize: m.memory.summarize,
-      window_size: m.memory.windowSize,
-      summarize_threshold: m.memory.summarizeThreshold,
-    });
 }
 
 /** The parts every other part stands on: settings, log, outbound pool, MCP, the store and the
