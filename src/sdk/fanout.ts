@@ -3,6 +3,7 @@
 // graph node, each branch is reported to the runtime as a child span of the node (on the
 // graph's custom stream), so the studio shows the branches nested under it.
 import pLimit from 'p-limit';
+import { withCallScope } from './call-record.ts';
 import { getConfig, interrupt, isGraphInterrupt } from '@langchain/langgraph';
 
 export interface FanOutOptions<T = unknown> {
@@ -153,9 +154,11 @@ export async function fanOut<T, R>(items: readonly T[], task: (item: T, index: n
       items.map((item, index) =>
         limit(async () => {
           options.signal?.throwIfAborted();
-          const id = report?.start(index, options.label?.(item, index) ?? String(index));
+          const label = options.label?.(item, index) ?? String(index);
+          const id = report?.start(index, label);
           try {
-            const result = await task(item, index);
+            // The branch label keys the branch's recorded calls (call-record.ts, D-91).
+            const result = await withCallScope({ branch: { label, span_id: id ?? String(index) } }, () => task(item, index));
             if (id) report!.end(id);
             return result;
           } catch (err) {

@@ -149,8 +149,8 @@ export const ReplayAnswerSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('model'),
     key: CallKeySchema,
-    /** What the request was, to name the difference on a mismatch. */
-    request_summary: z.string().optional(),
+    /** The recorded request (messages, tools, model), to name the difference on a mismatch. */
+    request: z.unknown().optional(),
     output_messages: z.array(RecordedMessageSchema),
     usage: UsageSchema.nullable(),
     response_model: z.string().nullable().optional(),
@@ -160,7 +160,8 @@ export const ReplayAnswerSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.enum(['fetch', 'mcp', 'agent']),
     key: CallKeySchema,
-    request_summary: z.string().optional(),
+    /** The recorded request (method, url, body), to name the difference on a mismatch. */
+    request: z.unknown().optional(),
     status: z.number().int().nullable(),
     response_headers: z.record(z.string(), z.string()).optional(),
     response_body: z.unknown().optional(),
@@ -169,14 +170,15 @@ export const ReplayAnswerSchema = z.discriminatedUnion('kind', [
 ]);
 export type ReplayAnswer = z.infer<typeof ReplayAnswerSchema>;
 
-/** What the studio sends the runtime with a replayed run (A2A message metadata key
- * REPLAY_METADATA_KEY, studio runs only). */
+/** What the studio sends the runtime with a replayed run: reserved request metadata key
+ * REPLAY_METADATA_KEY (params.metadata), honoured only with the studio's control credential
+ * and removed before the A2A SDK sees the request (like `svc.debug`). */
 export const ReplayPlanSchema = z.object({
   on_mismatch: ReplayMismatchSchema,
   answers: z.array(ReplayAnswerSchema),
 });
 export type ReplayPlan = z.infer<typeof ReplayPlanSchema>;
-export const REPLAY_METADATA_KEY = 'agent_studio.replay';
+export const REPLAY_METADATA_KEY = 'svc.replay';
 
 /** A run's recording as a bundle carries it: the recorded call events in order. */
 export const RecordingSchema = z.object({

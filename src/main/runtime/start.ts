@@ -1,6 +1,7 @@
 // The runtime's composition root: builds its parts in dependency order, each given only the
 // narrow interface it needs, and serves them over HTTP (A2A JSON-RPC at POST /, the agent
 // card, /healthz, /graph, the management API). Runs standalone and as the studio's child.
+import { recordingFetch } from './outbound/recording.ts';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { MemorySaver } from '@langchain/langgraph';
@@ -159,7 +160,8 @@ async function openFoundation(opts: RuntimeOptions, settings: RuntimeSettings, m
     checkpointer: () => (memory.enabled ? store.checkpointer(settings.agentId) : new MemorySaver()),
     memory,
     mcpTools: () => mcp.tools(),
-    fetch: outbound.fetch,
+    // The project's ctx.fetch (and the model clients, callAgent) record and replay (D-92).
+    fetch: recordingFetch(outbound.fetch),
     onInstall: async (gen, changed) => {
       if (changed.some((c) => c.kind === 'mcp_server')) await mcp.connect(gen.project.manifest.mcpServers);
     },

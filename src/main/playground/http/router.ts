@@ -140,9 +140,13 @@ export function createPlaygroundRouter(o: PlaygroundRouterOptions): PlaygroundRo
   });
 
   router.post('/runs/:run_id/rerun', (req, res) => {
-    RerunSchema.parse(bodyOf(req));
-    const accepted = service.rerunRun(req.params.run_id);
+    const body = RerunSchema.parse(bodyOf(req));
+    const accepted = service.rerunRun(req.params.run_id, body.replay);
     res.status(202).location(`${PLAYGROUND_PREFIX}/runs/${accepted.run_id}`).json(accepted);
+  });
+
+  router.get('/runs/:run_id/calls', (req, res) => {
+    res.json(service.recordedCalls(req.params.run_id));
   });
 
   router.get('/compare', (req, res) => {

@@ -8,6 +8,7 @@ import { captureTokenOf, RESERVED_CAPTURE_KEY } from '../../../shared/runtime-co
 import { takeContinueKey } from './continue-key.ts';
 import { DebugControlSchema, RESERVED_DEBUG_KEY, type DebugControl } from '../../../shared/breakpoints.ts';
 import { hasControlCredential } from './control-credential.ts';
+import { REPLAY_METADATA_KEY, ReplayPlanSchema, type ReplayPlan } from '../../../shared/recordings.ts';
 
 export { RESERVED_CAPTURE_KEY };
 export const OBSERVATION_LABEL_KEYS = ['userId', 'agentId', 'agentName', 'workflowId', 'workflowName', 'chatbotId', 'chatbotName'] as const;
@@ -30,6 +31,8 @@ export interface RequestMeta {
   fromCheckpoint?: boolean;
   /** Breakpoints, step mode or a continue from the studio (RESERVED_DEBUG_KEY); null for every other caller. */
   debug?: DebugControl | null;
+  /** The recorded answers of a replayed studio run (REPLAY_METADATA_KEY); null for every other caller. */
+  replay?: ReplayPlan | null;
 }
 
 /** Request metadata by messageId, from the HTTP layer to the executor. Entries are taken
@@ -260,7 +263,9 @@ export function jsonRpcGate(store: RequestMetaStore, { onRequest, waitingTask, r
     const continued = takeContinueKey(req, paramsMeta, messageMeta, controlToken);
     if (continued.kind === 'refused') return reply(body.id, JSONRPC.INVALID_PARAMS, continued.message, continued.data);
     params.metadata = paramsMeta;
-    const debug = takeDebugControl(paramsMeta, messageMeta, hasControlCredential(req.headers, controlToken));
+    const trusted = hasControlCredential(req.headers, controlToken);
+    const debug = takeDebugControl(paramsMeta, messageMeta, trusted);
+    const replay = takeReplay(paramsMeta, messageMeta, trusted);
     const captureToken = captureTokenOf(reserved);
     const history = paramsMeta.history ?? messageMeta?.history;
     const metadata = { ...paramsMeta };
@@ -277,6 +282,7 @@ export function jsonRpcGate(store: RequestMetaStore, { onRequest, waitingTask, r
       configurable,
       streaming: body.method === 'message/stream' || !blocking,
       debug,
+      replay,
       ...(continued.kind === 'continue' ? { fromCheckpoint: true } : {}),
     });
     if (!waitingTask || typeof message.contextId !== 'string' || !message.contextId || message.taskId !== undefined) return next();
@@ -298,5 +304,16 @@ function takeDebugControl(paramsMeta: Record<string, unknown>, messageMeta: Reco
   if (messageMeta) delete messageMeta[RESERVED_DEBUG_KEY];
   if (!trusted || value === undefined) return null;
   const parsed = DebugControlSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
+/** Removes the reserved replay key from both metadata objects and answers the replay plan when
+ * the caller is the studio, else null (docs/playground-api.md, "Replay"). */
+function takeReplay(paramsMeta: Record<string, unknown>, messageMeta: Record<string, unknown> | undefined, trusted: boolean): ReplayPlan | null {
+  const value = paramsMeta[REPLAY_METADATA_KEY] ?? messageMeta?.[REPLAY_METADATA_KEY];
+  delete paramsMeta[REPLAY_METADATA_KEY];
+  if (messageMeta) delete messageMeta[REPLAY_METADATA_KEY];
+  if (!trusted || value === undefined) return null;
+  const parsed = ReplayPlanSchema.safeParse(value);
   return parsed.success ? parsed.data : null;
 }

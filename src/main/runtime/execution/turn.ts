@@ -11,11 +11,13 @@ import type { Logger } from 'pino';
 import { AgentError } from '../../../sdk/errors.ts';
 import type { AgentRequest, AgentResponse } from '../../../sdk/state.ts';
 import { modelUsage } from '../../../sdk/usage.ts';
+import type { CallSession } from '../../../sdk/call-record.ts';
+import { watchCalls } from './calls.ts';
+import type { ReplayPlan } from '../../../shared/recordings.ts';
 import type { RuntimeSettings } from '../config.ts';
 import type { Generation } from '../project/registry.ts';
 import { failureOf, sourceOf } from '../project/node-failures.ts';
 import { CaptureBuffer, InvocationTracer, type TraceSink } from '../observability/trace.ts';
-import { modelCallFields } from '../observability/trace-value.ts';
 import type { InvocationCounts } from '../observability/stats.ts';
 import type { MemoryStore, TranscriptMessage } from '../store/types.ts';
 import { toAgentError } from './errors.ts';
@@ -30,7 +32,9 @@ import { debugConfigurable, gatePause, interruptOptions, pausePoint, pauseText }
 import { continueInput } from './continue.ts';
 
 export interface TurnDeps extends InputDeps {
-  settings: InputDeps['settings'] & Pick<RuntimeSettings, 'captureUrl' | 'nodeSpans' | 'stageTiming' | 'checkpointDurability' | 'traceModelContent'>;
+  settings: InputDeps['settings'] &
+    Pick<RuntimeSettings, 'captureUrl' | 'nodeSpans' | 'stageTiming' | 'checkpointDurability' | 'traceModelContent'> &
+    Partial<Pick<RuntimeSettings, 'recordCalls'>>;
   sinks: TraceSink[];
   log: Logger;
   store: InputDeps['store'] & Pick<MemoryStore, 'appendTranscript'>;
@@ -61,6 +65,8 @@ export interface Turn {
   fromCheckpoint?: boolean;
   /** The studio's breakpoints, step mode or continue (a2a/request-meta.ts); null for other callers. */
   debug?: DebugControl | null;
+  /** A replayed studio run's recorded answers (call-record.ts); null for other callers. */
+  replay?: ReplayPlan | null;
   signal: AbortSignal;
   /** Whether the turn was canceled (tasks/cancel): it then reports nothing more. */
   canceled(): boolean;
@@ -98,8 +104,10 @@ interface TurnState {
   latency: Record<string, number>;
   chunks: number;
   transcript: TranscriptMessage[];
-  /** Stops reporting this thread's model calls (`model.call`). */
+  /** Stops reporting this thread's model calls (`model.call`) and closes its call session. */
   unwatch: () => void;
+  /** The run's recorded-calls session, when it records or replays (D-91). */
+  calls: CallSession | null;
 }
 
 export async function runTurn(deps: TurnDeps, turn: Turn, events: TurnEvents): Promise<void> {
@@ -121,6 +129,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn, events: TurnEvents): P
     if (lost && outcome && !turn.canceled() && outcome.end.state !== 'failed') outcome = unkept(s, outcome, lost);
     s.unwatch();
     if (outcome) {
+      if (turn.replay && s.calls) outcome.end.replay = { answered: s.calls.replayed, live: s.calls.live };
       s.tracer.emit('invoke.end', outcome.end);
       await s.tracer.flush();
     }
@@ -147,12 +156,8 @@ function openTurn(deps: TurnDeps, turn: Turn, events: TurnEvents): TurnState {
   // at debug): describing a node's update costs CPU on every request.
   const spansWanted = settings.nodeSpans && tracer.wants('span.end');
   const spans = new SpanTracker((name, fields) => tracer.emit(name, fields), turn.gen.project.dir, spansWanted, spansWanted && tracer.wantsValues());
-  // Model calls of createChatModel's models (src/sdk/usage.ts), only when someone keeps them.
-  const content = settings.traceModelContent;
-  const unwatch = tracer.wants('model.call')
-    ? modelUsage().watch(turn.contextId, { content, onCall: (c) => tracer.emit('model.call', modelCallFields(c)) })
-    : () => {};
-  return { deps, turn, events, tracer, spans, spansWanted, started: performance.now(), latency: {}, chunks: 0, transcript: [], unwatch };
+  const { unwatch, calls } = watchCalls(settings, turn, tracer);
+  return { deps, turn, events, tracer, spans, spansWanted, started: performance.now(), latency: {}, chunks: 0, transcript: [], unwatch, calls };
 }
 
 async function steps(s: TurnState): Promise<Outcome> {

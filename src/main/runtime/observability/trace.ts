@@ -128,6 +128,11 @@ export class InvocationTracer {
     return this.capture !== null || this.sinks.some((s) => s.keeps?.(name) ?? true);
   }
 
+  /** Whether a studio captures this invocation (a studio run records its calls, D-93). */
+  capturing(): boolean {
+    return this.capture !== null;
+  }
+
   /** Whether anyone reads the values of a span's end (the studio, a sink that keeps them). */
   wantsValues(): boolean {
     return this.capture !== null || this.sinks.some((s) => (s.keeps?.('span.end') ?? true) && s.keepsValues !== false);
