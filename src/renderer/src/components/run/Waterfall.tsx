@@ -12,6 +12,7 @@ import { SUBGRAPH_NODE_SEPARATOR } from '../../../../shared/breakpoints.ts';
 import { DataTree } from './DataTree.tsx';
 import { StateLinks } from './StateLinks.tsx';
 import { occurrenceOf } from '../../lib/checkpoint-nav.ts';
+import { callsOf, NodeCalls } from './Calls.tsx';
 
 const STATUS_LABEL: Record<SpanView['status'], string> = {
   running: 'running',
@@ -55,11 +56,13 @@ function SpanDetail({
   sessionId,
   breakpoint,
   state,
+  calls,
 }: {
   span: SpanView;
   sessionId?: string;
   breakpoint: string;
   state?: { runId: string; occurrence: number; ended: boolean };
+  calls: Record<string, unknown>[];
 }) {
   const openSource = useUi((s) => s.openSource);
   const where = span.error?.source;
@@ -119,6 +122,7 @@ function SpanDetail({
       ) : span.status === 'running' ? (
         <p className="muted">Running…</p>
       ) : null}
+      <NodeCalls calls={calls} />
     </div>
   );
 }
@@ -184,6 +188,7 @@ export function Waterfall({ traces, ended, sessionId, runId }: { traces: TraceRu
                 sessionId={sessionId}
                 breakpoint={breakpointNode(span, new Map(tree.rows.map((r) => [r.id, r])))}
                 state={runId ? { runId, occurrence: occurrenceOf(tree.rows, index), ended: ended !== null } : undefined}
+                calls={callsOf(traces, span)}
               />
             ) : null}
           </li>
