@@ -224,6 +224,19 @@ describe('recorded calls and replay', () => {
     expect(live.output_parts.map((p: any) => p.text ?? '').join('')).toMatch(/^answer #\d+ to /);
   }, 90_000);
 
+  it('replays with no API key and no model configured: the offline model is built, every call is answered', async () => {
+    await t.close();
+    fs.writeFileSync(path.join(dir, 'src', 'graph.ts'), GRAPH('v1', ''));
+    fs.writeFileSync(path.join(dir, '.env'), `TOOL_URL=${tool.url}\n`);
+    t = await startTestStudio({ projectDir: dir, dataDir: t.dataDir });
+    await t.studio.runtime.waitReady(60_000);
+    const before = { model: model.requests.length, tool: tool.requests.length };
+    const replayed = await run(`/runs/${recorded.run_id}/rerun`, { replay: { on_mismatch: 'error' } });
+    expect(replayed.status).toBe('completed');
+    expect(replayed.output_parts.map((p: any) => p.text ?? '').join('')).toBe(recordedText);
+    expect({ model: model.requests.length, tool: tool.requests.length }).toEqual(before);
+  }, 120_000);
+
   it('refuses a replay from a run that does not exist', async () => {
     const r = await t.call('POST', `/runs/${recorded.run_id}/rerun`, { replay: { from_run_id: 'run_nope' } });
     expect(r.status).toBe(404);
