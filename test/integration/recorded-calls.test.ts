@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunDetail } from '../../src/shared/playground.ts';
-import { copyExample, startTestStudio, waitForRun, type TestStudio } from './helpers/playground-studio.ts';
+import { copyExample, startTestStudio, waitFor, waitForRun, type TestStudio } from './helpers/playground-studio.ts';
 
 interface Counting {
   url: string;
@@ -204,6 +204,48 @@ describe('recorded calls and replay', () => {
     expect(list.filter((c) => c.name === 'model.call').every((c) => c.replayed === true)).toBe(true);
     expect(list.filter((c) => c.name === 'model.call').find((c) => c.key.node === 'respond')!.usage.cache_read_tokens).toBe(64);
   }, 90_000);
+
+  it('replays an experiment from an earlier one: each case answered from its own recorded run, no request to the model', async () => {
+    fs.writeFileSync(
+      path.join(dir, 'evals', 'letters.jsonl'),
+      [
+        { id: 'letters', input: { text: 'Tell me about letters' } },
+        { id: 'numbers', input: { text: 'And numbers?' } },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join('\n') + '\n',
+    );
+    const experiment = async (body: Record<string, unknown>) => {
+      const accepted = await t.call('POST', '/experiments', { dataset: 'letters', concurrency: 2, ...body });
+      expect(accepted.status).toBe(202);
+      return waitFor(async () => {
+        const r = (await t.call('GET', `/experiments/${accepted.body.experiment_id}`)).body;
+        return r.status !== 'running' ? r : null;
+      }, 60_000);
+    };
+    const caseRuns = async (id: string) =>
+      Promise.all(
+        ((await t.call('GET', `/experiments/${id}/cases`)).body.items as { case_id: string; run_id: string }[]).map(async (c) => ({
+          case_id: c.case_id,
+          run: (await t.call('GET', `/runs/${c.run_id}`)).body as RunDetail,
+        })),
+      );
+    const base = await experiment({});
+    expect(base.status).toBe('completed');
+    const before = model.requests.length;
+    const again = await experiment({ replay: { from_experiment_id: base.experiment_id } });
+    expect(again.status).toBe('completed');
+    expect(model.requests.length).toBe(before);
+    const was = await caseRuns(base.experiment_id);
+    const now = await caseRuns(again.experiment_id);
+    for (const c of now) {
+      const original = was.find((w) => w.case_id === c.case_id)!.run;
+      expect(c.run.replay).toEqual({ from_run_id: original.run_id, on_mismatch: 'error' });
+      expect(c.run.output_parts).toEqual(original.output_parts);
+    }
+    const missing = await t.call('POST', '/experiments', { dataset: 'letters', replay: { from_experiment_id: 'exp_nope' } });
+    expect(missing.status).toBe(404);
+  }, 120_000);
 
   it('fails a strict replay whose call no longer matches, naming the call and the difference; live sends it', async () => {
     fs.writeFileSync(path.join(dir, 'src', 'graph.ts'), GRAPH('v2', ''));

@@ -6,7 +6,7 @@
 // synchronous stretch with no await in between; two concurrent creates are serialised by
 // the event loop and exactly one of them wins.
 import { recordedCalls, type RecordedCallRow } from './recordings/recordings.ts';
-import type { ReplayOption } from '../../shared/recordings.ts';
+import type { ReplayOption, RunReplay } from '../../shared/recordings.ts';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type {
@@ -268,7 +268,7 @@ export class PlaygroundService {
   /** A run of an experiment's hidden session (docs/playground-api.md, "Datasets and
    * experiments"): it continues the session's conversation like a send, and does not take the
    * project's one active-run slot (spec 4.3 rule 2 governs interactive runs only). */
-  admitExperimentRun(sessionId: string, parts: readonly InputPart[], metadata: Record<string, unknown> | undefined): RunAccepted {
+  admitExperimentRun(sessionId: string, parts: readonly InputPart[], metadata: Record<string, unknown> | undefined, replay?: RunReplay): RunAccepted {
     const input = inputToTagged(parts, this.o.blobs);
     const run = {
       session_id: sessionId,
@@ -280,6 +280,7 @@ export class PlaygroundService {
       metadata: storableMetadata(metadata),
       changed_files: [],
       revision: null,
+      ...(replay ? { replay: JSON.stringify(replay) } : {}),
     };
     return this.admit(run, input.blobs, false);
   }

@@ -4,6 +4,7 @@
 // checked when a case's last run ends. The experiment is pinned to the code it started with:
 // before each case and after each run the project's code fingerprint is compared with the
 // recorded one, and a change stops it (`cancelled`, reason `code_changed`).
+import type { ReplayMismatch, RunReplay } from '../../../shared/recordings.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
@@ -43,6 +44,7 @@ export interface RunnerOptions {
 interface Item {
   seq: number;
   c: DatasetCase;
+  repeat: number;
 }
 
 interface Live {
@@ -51,6 +53,8 @@ interface Live {
   files: Record<string, string>;
   stopped: boolean;
   runs: Set<string>;
+  /** A replay: the earlier experiment's session of each `case_id#repeat`, and the mismatch rule. */
+  replay?: { sessions: Map<string, string>; on_mismatch: ReplayMismatch };
 }
 
 /** A case with no assertions passes when its run did not fail. */
@@ -85,6 +89,7 @@ export class ExperimentRunner {
         diagnostics: dataset.diagnostics.length,
       });
     }
+    const replay = body.replay ? this.replaySessions(body.replay.from_experiment_id, body.replay.on_mismatch) : undefined;
     const code = this.o.snapshot();
     const id = newExperimentId();
     const now = new Date().toISOString();
@@ -119,12 +124,30 @@ export class ExperimentRunner {
       },
       rows,
     );
-    const live: Live = { id, fingerprint: code.fingerprint, files: code.files, stopped: false, runs: new Set() };
+    const live: Live = { id, fingerprint: code.fingerprint, files: code.files, stopped: false, runs: new Set(), ...(replay ? { replay } : {}) };
     this.live.set(id, live);
-    const items: Item[] = selected.flatMap((c) => Array.from({ length: body.repeat }, () => c)).map((c, i) => ({ seq: i + 1, c }));
+    const items: Item[] = selected.flatMap((c) => Array.from({ length: body.repeat }, () => c)).map((c, i) => ({ seq: i + 1, c, repeat: i % body.repeat }));
     const judge = this.o.judge();
     void this.drive(live, items, body.concurrency, judge);
     return { experiment_id: id, status: 'running' };
+  }
+
+  /** The sessions of an earlier experiment's cases, by `case_id#repeat` (404 when unknown). */
+  private replaySessions(from: string, onMismatch: ReplayMismatch): Live['replay'] {
+    if (!this.o.experiments.get(from)) throw new PlaygroundError('not_found', `no experiment ${from}`, { experiment_id: from });
+    const sessions = new Map<string, string>();
+    for (const c of this.o.experiments.allCases(from)) if (c.session_id) sessions.set(`${c.case_id}#${c.repeat}`, c.session_id);
+    return { sessions, on_mismatch: onMismatch };
+  }
+
+  /** The earlier experiment's runs of this case, oldest first (turn i answers turn i). */
+  private replayRuns(live: Live, item: Item): string[] {
+    const session = live.replay?.sessions.get(`${item.c.id}#${item.repeat}`);
+    if (!session) return [];
+    return this.o.store
+      .listRuns(session, { limit: 1000, before: null, search: null })
+      .items.map((r) => r.run_id)
+      .sort();
   }
 
   isRunning(id: string): boolean {
@@ -197,8 +220,11 @@ export class ExperimentRunner {
       this.o.store.insertExperimentSession(sessionId, `${c.id} (${live.id})`, live.id, now);
       this.o.experiments.updateCase(live.id, seq, { status: 'running', session_id: sessionId });
     });
+    const recorded = this.replayRuns(live, item);
+    const replayOf = (turn: number): RunReplay | undefined =>
+      live.replay && recorded[turn] ? { from_run_id: recorded[turn], on_mismatch: live.replay.on_mismatch } : undefined;
     for (const [i, turn] of (c.history ?? []).entries()) {
-      const run = await this.runTurn(live, sessionId, turn);
+      const run = await this.runTurn(live, sessionId, turn, undefined, replayOf(i));
       if (!run) return;
       if (run.code_files && this.codeMoved(live, run.code_files)) return;
       if (!CASE_END.includes(run.status)) {
@@ -212,7 +238,13 @@ export class ExperimentRunner {
         return;
       }
     }
-    const run = await this.runTurn(live, sessionId, c.input, (runId) => this.o.experiments.updateCase(live.id, seq, { run_id: runId }));
+    const run = await this.runTurn(
+      live,
+      sessionId,
+      c.input,
+      (runId) => this.o.experiments.updateCase(live.id, seq, { run_id: runId }),
+      replayOf((c.history ?? []).length),
+    );
     if (!run) return;
     if (run.code_files && this.codeMoved(live, run.code_files)) return;
     const outcome = {
@@ -244,10 +276,16 @@ export class ExperimentRunner {
 
   /** Sends one turn on the case's session and waits for its run to end; null when the
    * experiment stopped meanwhile. */
-  private async runTurn(live: Live, sessionId: string, input: DatasetCase['input'], onRun?: (runId: string) => void): Promise<RunRecord | null> {
+  private async runTurn(
+    live: Live,
+    sessionId: string,
+    input: DatasetCase['input'],
+    onRun?: (runId: string) => void,
+    replay?: RunReplay,
+  ): Promise<RunRecord | null> {
     if (live.stopped) return null;
     const parts = this.o.datasets.requestParts(input);
-    const accepted = this.o.service.admitExperimentRun(sessionId, parts, input.metadata);
+    const accepted = this.o.service.admitExperimentRun(sessionId, parts, input.metadata, replay);
     live.runs.add(accepted.run_id);
     onRun?.(accepted.run_id);
     try {
