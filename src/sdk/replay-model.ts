@@ -124,15 +124,27 @@ type Stream = (messages: BaseMessage[], options: Record<string, unknown>, rm?: R
 export function replayable<M extends BaseChatModel>(model: M): M {
   const m = model as unknown as { _generate: Generate; _streamResponseChunks: Stream };
   const generate = m._generate.bind(model);
+  // Calls keyed by _generate: a model whose _generate streams (the scripted one) is one call.
+  const inGenerate = new Set<string>();
   m._generate = async (messages, options, rm) => {
     const call = begin(messages, options, rm);
-    if (call?.answer) return resultOf(call.answer);
-    // The provider's HTTP request is attached to this call (outbound recording, D-92).
-    return call ? withCallScope({ modelRun: rm!.runId }, () => generate(messages, options, rm)) : generate(messages, options, rm);
+    if (!call) return generate(messages, options, rm);
+    if (call.answer) return resultOf(call.answer);
+    inGenerate.add(rm!.runId!);
+    try {
+      // The provider's HTTP request is attached to this call (outbound recording, D-92).
+      return await withCallScope({ modelRun: rm!.runId }, () => generate(messages, options, rm));
+    } finally {
+      inGenerate.delete(rm!.runId!);
+    }
   };
   if (m._streamResponseChunks !== BaseChatModel.prototype._streamResponseChunks) {
     const stream = m._streamResponseChunks.bind(model);
     m._streamResponseChunks = async function* (messages, options, rm) {
+      if (rm?.runId && inGenerate.has(rm.runId)) {
+        yield* stream(messages, options, rm);
+        return;
+      }
       const call = begin(messages, options, rm);
       if (call?.answer) {
         yield chunkOf(call.answer);
