@@ -93,14 +93,14 @@ export class CallSession {
       this.replayed += 1;
       return found;
     }
-    const where = `${kind} call #${key.index} of node '${key.node}'${key.branch !== null ? ` branch '${key.branch}'` : ''}`;
-    const why = found
-      ? `its request differs from the recorded one: ${describeDifference(found.request, request)}`
-      : `the recorded run made no such call (it made ${this.countOf(kind, key.node, key.branch)} there)`;
     if (this.mismatch === 'live') {
       this.live += 1;
       return null;
     }
+    const where = `${kind} call #${key.index} of node '${key.node}'${key.branch !== null ? ` branch '${key.branch}'` : ''}`;
+    const why = found
+      ? `its request differs from the recorded one: ${describeDifference(found.request, request)}`
+      : `the recorded run made no such call (it made ${this.countOf(kind, key.node, key.branch)} there)`;
     throw new ReplayMismatchError({ kind, node: key.node, branch: key.branch, index: key.index }, `Replay: ${where} does not match the recording: ${why}`);
   }
 
@@ -170,7 +170,7 @@ export function nodeOf(md: Record<string, unknown> | undefined): string {
 
 /** JSON with object keys sorted, so equal requests hash equally. */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_k, v: unknown) => {
+  const json = JSON.stringify(value, (_k, v: unknown) => {
     if (v && typeof v === 'object' && !Array.isArray(v)) {
       const out: Record<string, unknown> = {};
       for (const k of Object.keys(v).sort()) out[k] = (v as Record<string, unknown>)[k];
@@ -178,6 +178,7 @@ export function canonicalJson(value: unknown): string {
     }
     return v;
   });
+  return json ?? 'nothing';
 }
 
 /** sha256 (hex, first 16 characters) of a request's JSON. The request is built the same way
