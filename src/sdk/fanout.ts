@@ -5,6 +5,7 @@
 import pLimit from 'p-limit';
 import { withCallScope } from './call-record.ts';
 import { getConfig, interrupt, isGraphInterrupt } from '@langchain/langgraph';
+import { runInBranch } from './branch-context.ts';
 
 export interface FanOutOptions<T = unknown> {
   /** Cap for this call site; defaults to the runtime's DEFAULT_FANOUT_MAX_CONCURRENCY. */
@@ -24,6 +25,8 @@ export interface BranchReporter {
   /** `index` makes the span id unique under its node (a number, or a string like `agent-1`). */
   start(index: number | string, label: string): string;
   end(id: string, error?: unknown): void;
+  /** The branch span's name for a label: `node[label]`. */
+  nodeOf(label: string): string;
 }
 
 /** Reports branches when called inside a graph node that streams custom events; also the
@@ -41,6 +44,7 @@ export function branchReporter(signal: AbortSignal | undefined): BranchReporter 
   const parent = ns.split('|').pop()!.split(':').pop()!;
   const node = String(config?.metadata?.langgraph_node ?? 'fanOut');
   return {
+    nodeOf: (label) => `${node}[${label}]`,
     start(index, label) {
       const id = `${parent}/${index}`;
       writer({ [BRANCH_SPAN_KEY]: { phase: 'start', span_id: id, parent_span_id: parent, node: `${node}[${label}]` } });
@@ -157,8 +161,11 @@ export async function fanOut<T, R>(items: readonly T[], task: (item: T, index: n
           const label = options.label?.(item, index) ?? String(index);
           const id = report?.start(index, label);
           try {
-            // The branch label keys the branch's recorded calls (call-record.ts, D-91).
-            const result = await withCallScope({ branch: { label, span_id: id ?? String(index) } }, () => task(item, index));
+            // The branch's model calls are counted under it (branch-context.ts), and its label
+            // keys the branch's recorded calls (call-record.ts, D-91).
+            const result = await runInBranch(id ? { span_id: id, node: report!.nodeOf(label) } : null, () =>
+              withCallScope({ branch: { label, span_id: id ?? String(index) } }, () => task(item, index)),
+            );
             if (id) report!.end(id);
             return result;
           } catch (err) {

@@ -5,6 +5,7 @@
 import type { BaseMessage, UsageMetadata } from '@langchain/core/messages';
 import type { LLMResult } from '@langchain/core/outputs';
 import { messageRecord } from './replay-model.ts';
+import { currentBranch } from './branch-context.ts';
 
 export interface ModelCall {
   /** LangChain's run id for the call. */
@@ -12,6 +13,9 @@ export interface ModelCall {
   /** The LangGraph task (node span) that made it, when it ran in a node. */
   parent_span_id: string | null;
   node: string | null;
+  /** The fan-out branch span inside that node (`<task id>/<index>`) and its name (`node[label]`). */
+  branch_span_id: string | null;
+  branch: string | null;
   /** ISO time the call started; the event's own `ts` is its end. */
   started_at: string;
   duration_ms: number;
@@ -30,7 +34,6 @@ export interface ModelCall {
   // Recorded calls (src/shared/recordings.ts, D-91): only while the run records or replays.
   kind?: 'model';
   key?: { node: string; branch: string | null; index: number; hash: string };
-  branch_span_id?: string | null;
   params?: Record<string, unknown>;
   raw_request?: { method: string; url: string; headers: Record<string, string>; body: unknown };
   replayed?: boolean;
@@ -46,6 +49,7 @@ export interface OpenCall {
   maxTokens: number | null;
   task: string | null;
   node: string | null;
+  branch: { span_id: string; node: string } | null;
   input?: { role: string; content: unknown }[];
   /** The client's invocation parameters, when the run records its calls. */
   params?: Record<string, unknown>;
@@ -85,6 +89,7 @@ export function modelCallStart(
     maxTokens: num(md.ls_max_tokens),
     task,
     node: typeof md.langgraph_node === 'string' ? md.langgraph_node : null,
+    branch: currentBranch(),
     ...(input ? { input: input.map(messageRecord) } : {}),
     ...(recording ? { params: plainParams(params) } : {}),
   };
@@ -104,6 +109,8 @@ export function modelCallEnd(
     span_id: runId,
     parent_span_id: call.task,
     node: call.node,
+    branch_span_id: call.branch?.span_id ?? null,
+    branch: call.branch?.node ?? null,
     started_at: call.startedAt,
     duration_ms: Math.round((performance.now() - call.started) * 10) / 10,
     status: r.error === undefined ? 'completed' : 'failed',

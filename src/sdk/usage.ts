@@ -15,10 +15,13 @@ import { modelCallNotes } from './replay-model.ts';
 export type CacheStats = { input_tokens: number; cache_read_tokens: number; cache_creation_tokens: number };
 export type { ModelCall } from './model-call.ts';
 
-/** Receives each finished model call of a watched thread; `content` asks for the messages. */
+/** Receives each finished model call of a watched thread; `content` asks for the messages.
+ * `stopped()` true (the run went over its budget) leaves a call that starts now unrecorded:
+ * the runtime has aborted the run, so it never reaches the model. */
 export interface ModelCallWatcher {
   content: boolean;
   onCall(call: ModelCall): void;
+  stopped?(): boolean;
 }
 
 class ModelUsageHandler extends BaseCallbackHandler {
@@ -28,7 +31,10 @@ class ModelUsageHandler extends BaseCallbackHandler {
   private readonly watchers = new Map<string, ModelCallWatcher>();
 
   constructor() {
-    super({ ignoreChain: true, ignoreAgent: true, ignoreRetriever: true, ignoreCustomEvent: true });
+    // Awaited, not queued in LangChain's background queue: a call's end is counted before the
+    // node goes on (a per-run budget stops the next call, D-94), and a call's start is seen in
+    // the caller's async context (its fan-out branch, branch-context.ts).
+    super({ ignoreChain: true, ignoreAgent: true, ignoreRetriever: true, ignoreCustomEvent: true, _awaitHandler: true });
   }
 
   override handleChatModelStart(
@@ -43,6 +49,7 @@ class ModelUsageHandler extends BaseCallbackHandler {
     const thread = metadata?.thread_id;
     if (thread === undefined || thread === null) return;
     const watcher = this.watchers.get(String(thread));
+    if (watcher?.stopped?.()) return;
     // A run that records its calls keeps their messages and parameters (D-91).
     const recording = callSession(thread)?.options.record === true;
     this.open.set(runId, modelCallStart(String(thread), metadata ?? {}, extra, watcher?.content || recording ? messages?.[0] : undefined, recording));
@@ -102,7 +109,6 @@ function withNote(call: ModelCall, runId: string): ModelCall {
     ...call,
     kind: 'model',
     key: note.key,
-    branch_span_id: note.branch_span_id,
     ...(note.raw ? { raw_request: note.raw } : {}),
     ...(note.replayed ? { replayed: true } : {}),
   };

@@ -6,6 +6,15 @@
 import { z } from 'zod';
 import { BundleDatasetSchema, BundleExperimentSchema, DatasetImportSchema, ImportDatasetSchema, ImportExperimentSchema } from './bundle-evals.ts';
 import { DatasetNameSchema } from './datasets.ts';
+import {
+  BundleBranchSchema,
+  BundleDatasetFileSchema,
+  BundleRunExtrasSchema,
+  DatasetFilesPlanSchema,
+  ImportBranchSchema,
+  ImportDatasetFileSchema,
+  ImportRunExtrasSchema,
+} from './bundle-extras.ts';
 import { EVENT_KINDS, RUN_STATES, RunDetailSchema } from './playground.ts';
 
 export const BUNDLE_FORMAT = 'svc.playground.bundle/1';
@@ -15,7 +24,14 @@ export const REDACTED = '[redacted]';
 
 // ---- the bundle as the export writes it ---------------------------------------------------
 
-export const BundleSessionSchema = z.object({ session_id: z.string(), title: z.string(), created_at: z.string(), updated_at: z.string() });
+export const BundleSessionSchema = z.object({
+  session_id: z.string(),
+  title: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  /** Optional (bundle-extras.ts): a conversation branch's origin. */
+  branch_of: BundleBranchSchema.optional(),
+});
 export type BundleSession = z.infer<typeof BundleSessionSchema>;
 
 /** A run as a bundle carries it: the stored detail without the exporting machine's A2A
@@ -38,7 +54,7 @@ export const BundleRunSchema = RunDetailSchema.pick({
   revision: true,
   code_fingerprint: true,
   code_files: true,
-});
+}).extend(BundleRunExtrasSchema.shape);
 export type BundleRun = z.infer<typeof BundleRunSchema>;
 
 /** A stored run event (playground.ts RunEventSchema) without the A2A ids; traces redacted. */
@@ -69,6 +85,10 @@ export const BundleSchema = z.object({
   /** Optional: experiments with their cases; their hidden sessions and runs are in
    * `sessions` and `runs`. */
   experiments: z.array(BundleExperimentSchema).optional(),
+  /** Optional (bundle-extras.ts): the files beside the exported datasets. */
+  dataset_files: z.array(BundleDatasetFileSchema).optional(),
+  /** Optional: blobs no file part uses (runs' `linked_blobs`, `dataset_files`), as `blobs`. */
+  linked_blobs: z.record(z.string(), z.object({ bytes_base64: z.string(), size: z.number().int() })).optional(),
 });
 export type Bundle = z.infer<typeof BundleSchema>;
 
@@ -112,38 +132,43 @@ const part = z.discriminatedUnion('kind', [
   z.looseObject({ kind: z.literal('error'), message: z.string() }),
 ]);
 
-/** What import accepts: every stored part kind and the fields the studio reads, unknown keys
- * of parts, scores and events kept; strict where a wrong value would be written. */
+/** One event of `events` on import (checked one at a time as the body streams, D-96). */
+export const ImportEventSchema = z.looseObject({ run_id: z.string().min(1).max(200), seq: z.number().int().min(1), kind: z.enum(EVENT_KINDS) });
+
+/** What import accepts, beside `events` and the blob maps (streamed, D-96): every stored
+ * part kind and the fields the studio reads, unknown keys of parts, scores and events kept;
+ * strict where a wrong value would be written. */
 export const BundleImportSchema = z.object({
   format: z.string(),
-  sessions: z.array(z.object({ session_id: z.string().min(1).max(200), title: text, created_at: time, updated_at: time })),
+  sessions: z.array(z.object({ session_id: z.string().min(1).max(200), title: text, created_at: time, updated_at: time, branch_of: ImportBranchSchema })),
   runs: z.array(
-    z.object({
-      run_id: z.string().min(1).max(200),
-      session_id: z.string().min(1).max(200),
-      parent_run_id: z.string().max(200).nullable(),
-      origin: z.enum(['send', 'resume', 'rerun']),
-      status: z.enum(RUN_STATES),
-      reason: z.string().max(200).nullable(),
-      created_at: time,
-      started_at: time.nullable(),
-      ended_at: time.nullable(),
-      input_parts: z.array(part),
-      output_parts: z.array(part),
-      scores: z.array(z.looseObject({ evaluator: z.string(), score: z.number().nullable() })),
-      metadata: z.record(z.string(), z.unknown()),
-      changed_files: z.array(z.string()),
-      revision: z.string().max(200).nullable(),
-      code_fingerprint: z.string().max(200).nullable().optional(),
-      code_files: z.record(z.string().max(1000), sha).nullable().optional(),
-    }),
+    z
+      .object({
+        run_id: z.string().min(1).max(200),
+        session_id: z.string().min(1).max(200),
+        parent_run_id: z.string().max(200).nullable(),
+        origin: z.enum(['send', 'resume', 'rerun']),
+        status: z.enum(RUN_STATES),
+        reason: z.string().max(200).nullable(),
+        created_at: time,
+        started_at: time.nullable(),
+        ended_at: time.nullable(),
+        input_parts: z.array(part),
+        output_parts: z.array(part),
+        scores: z.array(z.looseObject({ evaluator: z.string(), score: z.number().nullable() })),
+        metadata: z.record(z.string(), z.unknown()),
+        changed_files: z.array(z.string()),
+        revision: z.string().max(200).nullable(),
+        code_fingerprint: z.string().max(200).nullable().optional(),
+        code_files: z.record(z.string().max(1000), sha).nullable().optional(),
+      })
+      .extend(ImportRunExtrasSchema.shape),
   ),
-  events: z.array(z.looseObject({ run_id: z.string(), seq: z.number().int().min(1), kind: z.enum(EVENT_KINDS) })),
-  blobs: z.record(z.string(), z.object({ bytes_base64: z.string(), size: z.number().int().min(0) })),
   source: z.looseObject({ project: z.string().optional() }).optional(),
   input_contracts: z.array(z.unknown()).nullable().optional(),
   datasets: z.array(ImportDatasetSchema).max(1000).optional(),
   experiments: z.array(ImportExperimentSchema).max(10_000).optional(),
+  dataset_files: z.array(ImportDatasetFileSchema).max(100_000).optional(),
 });
 export type ParsedBundle = z.infer<typeof BundleImportSchema>;
 
@@ -177,6 +202,8 @@ export const ImportPlanSchema = z.object({
   cancelled_experiments: z.number().int(),
   /** What happens to each dataset of the bundle (none: empty). */
   datasets: z.array(DatasetImportSchema),
+  /** The files beside the bundle's datasets (bundle-extras.ts; none: zeros). */
+  dataset_files: DatasetFilesPlanSchema,
 });
 export type ImportPlan = z.infer<typeof ImportPlanSchema>;
 

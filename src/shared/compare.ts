@@ -3,6 +3,7 @@
 // /runs/{id}/stability, their query options (parsed strictly by the router) and their replies.
 // `left` is the baseline, `right` the candidate: every delta is right minus left.
 import { z } from 'zod';
+import { UsageDeltaSchema } from './usage.ts';
 import { RunOriginSchema, RunStatusSchema, ScoreEntrySchema } from './playground.ts';
 
 export const ArrayModeSchema = z.enum(['ordered', 'set']);
@@ -229,6 +230,8 @@ export const RunComparisonSchema = z.object({
   code: CodeComparisonSchema,
   /** Always null in v1 (spec 4.3 rule 5). */
   automatic_verdict: z.null(),
+  /** Tokens and cost of each run and right minus left (GET /compare always sends it). */
+  usage: UsageDeltaSchema.optional(),
 });
 export type RunComparison = z.infer<typeof RunComparisonSchema>;
 

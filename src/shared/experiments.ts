@@ -3,6 +3,7 @@
 // /api/playground/v1 datasets and experiments endpoints take and give. Additive changes only.
 import { ReplayMismatchSchema } from './recordings.ts';
 import { z } from 'zod';
+import { UsageDeltaSchema, UsageTotalsSchema } from './usage.ts';
 import { AssertionResultSchema, DatasetCaseSchema, DatasetDiagnosticSchema, DatasetNameSchema, DatasetSchema } from './datasets.ts';
 import { RunStatusSchema, ScoreEntrySchema } from './playground.ts';
 
@@ -190,6 +191,8 @@ export const ExperimentAggregatesSchema = z.object({
   latency: LatencyAggregateSchema,
   /** One entry per case (useful when repeat > 1: stability). */
   cases: z.array(CasePassRateSchema),
+  /** Tokens and cost of every case's runs (docs/playground-api.md "Tokens and cost"). */
+  usage: UsageTotalsSchema.optional(),
 });
 export type ExperimentAggregates = z.infer<typeof ExperimentAggregatesSchema>;
 
@@ -236,6 +239,8 @@ export const ExperimentCaseSchema = z.object({
   message: z.string().nullable(),
   /** Tokens the case's runs used, when the model reported them (additive: absent = unknown). */
   tokens: z.object({ input: z.number().int().nullable(), output: z.number().int().nullable() }).nullable().optional(),
+  /** Tokens and cost of the case's runs (its history turns and its input), null before it ran. */
+  usage: UsageTotalsSchema.nullable().optional(),
 });
 export type ExperimentCase = z.infer<typeof ExperimentCaseSchema>;
 export const ExperimentCasePageSchema = page(ExperimentCaseSchema);
@@ -269,6 +274,8 @@ export const CompareCaseSchema = z.object({
   score_deltas: z.array(ScoreDeltaSchema),
   /** The run pair for GET /compare?left=RUN&right=RUN, when both sides ran. */
   run_compare: z.object({ left: z.string(), right: z.string() }).nullable(),
+  /** The case's tokens and cost on each side (all its repeats), right minus left. */
+  usage: UsageDeltaSchema.optional(),
 });
 export type CompareCase = z.infer<typeof CompareCaseSchema>;
 
@@ -283,6 +290,8 @@ export const ExperimentCompareSchema = z.object({
   changed_files: z.array(ChangedCodeFileSchema),
   same_code: z.boolean(),
   same_dataset: z.boolean(),
+  /** Both experiments' tokens and cost, right minus left. */
+  usage: UsageDeltaSchema.optional(),
 });
 export type ExperimentCompare = z.infer<typeof ExperimentCompareSchema>;
 export const ExperimentCompareQuerySchema = z.object({ left: z.string().min(1), right: z.string().min(1) });

@@ -43,6 +43,8 @@ export const REGISTRY_ROUTES = { metadata: '/registry/metadata', reload: '/regis
 export const AGENT_CARD_ROUTE = '/.well-known/agent-card.json';
 /** The card's path before A2A 0.3 (docs/decisions.md D-77): the same card, for older clients. */
 export const LEGACY_AGENT_CARD_ROUTE = '/.well-known/agent.json';
+/** The A2A 1.0 HTTP+JSON binding's base path under the runtime's url (D-86). */
+export const A2A_REST_BASE = '/v1';
 /** 200 while the runtime serves; the body is not part of the contract. */
 export const HEALTH_ROUTE = '/healthz';
 /** Liveness (docs/deployment.md, "Shutdown and health"): 200 while the process answers; never asks the store. */
@@ -51,6 +53,8 @@ export const LIVENESS_ROUTE = '/livez';
 export const READINESS_ROUTE = '/readyz';
 /** The loaded project's graph, passed to the renderer as the runtime answers it. */
 export const GRAPH_ROUTE = '/graph';
+/** The runtime's status (spec 4.2), under MANAGEMENT_BASE. */
+export const STATUS_ROUTE = '/status';
 
 /** The runtime's paths the studio calls, relative to the runtime's base URL (which ends in
  * a slash). The registry paths answer in the management envelope (spec 2.1). */
@@ -61,6 +65,7 @@ export const RUNTIME_PATHS = {
   health: HEALTH_ROUTE.slice(1),
   liveness: LIVENESS_ROUTE.slice(1),
   graph: GRAPH_ROUTE.slice(1),
+  status: `${MANAGEMENT_BASE.slice(1)}${STATUS_ROUTE}`,
 } as const;
 
 // ---- schemas ---------------------------------------------------------------------------------
@@ -171,6 +176,9 @@ function contractSchemas(strict: boolean) {
     ReloadReply: ok(registry.ReloadOutcome),
     ReloadFailedReply: failed(registry.ReloadFailure),
     MetadataReply: ok(registry.RegistryMetadata),
+    /** GET /api/v1/status as the studio reads it: only where the trace spans go (each sink's
+     * state, docs/runtime-traces.md); the rest of the document is left to other readers. */
+    StatusReply: ok(z.looseObject({ trace_sinks: z.record(z.string(), z.record(z.string(), z.unknown())) })),
     ErrorReply: failed(ManagementErrorBody),
   };
 }

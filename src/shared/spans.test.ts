@@ -68,6 +68,20 @@ describe('spans a run left open', () => {
     expect(graphPath(cancelled).get('respond')?.status).toBe('cancelled');
   });
 
+  it('counts a top-level branch (a task a LangGraph Send started) as a run of its node in the graph path', () => {
+    const tree = buildSpans([
+      start('p', 'plan', 0),
+      end('p', 1, 1),
+      start('t0', 'score[0]', 2, { kind: 'branch' }),
+      start('t1', 'score[1]', 2, { kind: 'branch' }),
+      end('t0', 3, 1),
+      end('t1', 4, 2, { status: 'interrupted' }),
+    ]);
+    expect(tree.roots.map((r) => r.node)).toEqual(['plan', 'score[0]', 'score[1]']);
+    expect(graphPath(tree).get('score')).toEqual({ count: 2, order: 2, status: 'interrupted' });
+    expect(graphPath(tree).has('score[0]')).toBe(false);
+  });
+
   it('finds the open spans and writes their closing end, in the run end state', () => {
     const open = openSpans([start('a', 'classify', 0), end('a', 5, 5), start('b', 'respond', 6, { parent_span_id: 'p' })]);
     expect(open.map((o) => o.span_id)).toEqual(['b']);

@@ -166,12 +166,13 @@ export interface NodeVisit {
 export function graphPath(tree: SpanTree): Map<string, NodeVisit> {
   const visits = new Map<string, NodeVisit>();
   for (const span of tree.roots) {
-    if (span.kind !== 'node') continue;
-    const seen = visits.get(span.node);
+    // A top-level branch is a task a LangGraph Send started (`score[1]`): a run of its node.
+    const node = span.kind === 'node' ? span.node : span.node.replace(/\[.*\]$/, '');
+    const seen = visits.get(node);
     if (seen) {
       seen.count += 1;
       seen.status = span.status;
-    } else visits.set(span.node, { count: 1, order: visits.size + 1, status: span.status });
+    } else visits.set(node, { count: 1, order: visits.size + 1, status: span.status });
   }
   return visits;
 }

@@ -113,6 +113,31 @@ export type RuntimeStatus = z.infer<typeof RuntimeStatusSchema>;
 export const RuntimeStatusReplySchema = z.union([RuntimeStatusSchema, z.object({ state: z.literal('disabled') })]);
 export type RuntimeStatusReply = z.infer<typeof RuntimeStatusReplySchema>;
 
+/** One trace sink of the runtime child as its GET /api/v1/status shows it (docs/runtime-traces.md):
+ * the OpenTelemetry sink's exporter state and buffer, for example. Read leniently: each sink
+ * has fields of its own. */
+export const TraceSinkStateSchema = z.looseObject({
+  state: z.string().optional(),
+  endpoint: z.string().optional(),
+  protocol: z.string().optional(),
+  sampler: z.string().optional(),
+  exported: z.number().optional(),
+  buffered: z.number().optional(),
+  dropped: z.number().optional(),
+  failed_exports: z.number().optional(),
+  last_error: z.string().nullable().optional(),
+});
+export type TraceSinkState = z.infer<typeof TraceSinkStateSchema>;
+
+/** GET /api/runtime/trace-sinks: where the runtime child's trace spans go, by sink name, or why
+ * that is not known now (`available` false: the runtime is not running or did not answer). */
+export const TraceSinksReplySchema = z.object({
+  available: z.boolean(),
+  trace_sinks: z.record(z.string(), TraceSinkStateSchema),
+  reason: z.string().nullable(),
+});
+export type TraceSinksReply = z.infer<typeof TraceSinksReplySchema>;
+
 /** The connection profile (docs/studio-api.md, "Connection profile"): the header the Playground
  * sends to its runtime instead of the studio's own credential, to call it as a real caller. */
 export const CONNECTION_VALUE_MAX_BYTES = 8 * 1024;

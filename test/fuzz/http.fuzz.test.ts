@@ -100,6 +100,10 @@ describe('HTTP fuzz campaign (seeded, bounded)', () => {
       ['params', 'configuration', 'blocking'],
       ['params', 'configuration', 'historyLength'],
       ['params', 'id'],
+      ['params', 'taskId'],
+      ['params', 'pushNotificationConfig'],
+      ['params', 'pushNotificationConfigId'],
+      ['params', 'configuration', 'pushNotificationConfig'],
     ];
     const method = fc.constantFrom(
       'message/send',
@@ -108,6 +112,9 @@ describe('HTTP fuzz campaign (seeded, bounded)', () => {
       'tasks/cancel',
       'tasks/resubscribe',
       'tasks/pushNotificationConfig/get',
+      'tasks/pushNotificationConfig/set',
+      'tasks/pushNotificationConfig/list',
+      'tasks/pushNotificationConfig/delete',
       'nope/nope',
     );
     const parts = fc.constantFrom<unknown[]>(

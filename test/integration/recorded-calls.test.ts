@@ -114,6 +114,13 @@ describe('recorded calls and replay', () => {
         .map((l) => JSON.parse(l.slice(6)));
     }
   };
+  /** Writes the graph and waits until the studio has seen the change (its fingerprint moved). */
+  const writeGraph = async (text: string) => {
+    const fingerprint = async () => ((await (await fetch(`${t.url}api/project`)).json()) as { fingerprint: string }).fingerprint;
+    const before = await fingerprint();
+    fs.writeFileSync(path.join(dir, 'src', 'graph.ts'), text);
+    await waitFor(async () => (await fingerprint()) !== before, 20_000, 'the studio to see the change');
+  };
   const calls = async (runId: string) => (await t.call('GET', `/runs/${runId}/calls`)).body.items as Record<string, any>[];
   const run = async (p: string, body: unknown): Promise<RunDetail> => {
     const a = await t.call('POST', p, body);
@@ -190,7 +197,7 @@ describe('recorded calls and replay', () => {
   }, 90_000);
 
   it('replays after a code change that does not touch the model: the same answers, no request to the model or the tool', async () => {
-    fs.writeFileSync(path.join(dir, 'src', 'graph.ts'), GRAPH('v1', ' (checked)'));
+    await writeGraph(GRAPH('v1', ' (checked)'));
     const before = { model: model.requests.length, tool: tool.requests.length };
     const replayed = await run(`/runs/${recorded.run_id}/rerun`, { replay: { on_mismatch: 'error' } });
     expect(replayed.status).toBe('completed');
@@ -203,6 +210,25 @@ describe('recorded calls and replay', () => {
     const list = await calls(replayed.run_id);
     expect(list.filter((c) => c.name === 'model.call').every((c) => c.replayed === true)).toBe(true);
     expect(list.filter((c) => c.name === 'model.call').find((c) => c.key.node === 'respond')!.usage.cache_read_tokens).toBe(64);
+  }, 90_000);
+
+  it('fails a strict replay whose call no longer matches, naming the call and the difference; live sends it', async () => {
+    await writeGraph(GRAPH('v2', ''));
+    const before = model.requests.length;
+    const strict = await run(`/runs/${recorded.run_id}/rerun`, { replay: { on_mismatch: 'error' } });
+    expect(strict.status).toBe('failed');
+    const error = JSON.stringify(strict.output_parts);
+    expect(error).toContain('replay_mismatch');
+    expect(error).toContain("model call #0 of node 'respond'");
+    expect(error).toContain('Prompt v1');
+    expect(error).toContain('Prompt v2');
+    expect(model.requests.length).toBe(before);
+
+    const live = await run(`/runs/${recorded.run_id}/rerun`, { replay: { on_mismatch: 'live' } });
+    expect(live.status).toBe('completed');
+    // The branches' calls still match and are answered; only respond's went to the model.
+    expect(model.requests.length).toBe(before + 1);
+    expect(live.output_parts.map((p: any) => p.text ?? '').join('')).toMatch(/^answer #\d+ to /);
   }, 90_000);
 
   it('replays an experiment from an earlier one: each case answered from its own recorded run, no request to the model', async () => {
@@ -246,25 +272,6 @@ describe('recorded calls and replay', () => {
     const missing = await t.call('POST', '/experiments', { dataset: 'letters', replay: { from_experiment_id: 'exp_nope' } });
     expect(missing.status).toBe(404);
   }, 120_000);
-
-  it('fails a strict replay whose call no longer matches, naming the call and the difference; live sends it', async () => {
-    fs.writeFileSync(path.join(dir, 'src', 'graph.ts'), GRAPH('v2', ''));
-    const before = model.requests.length;
-    const strict = await run(`/runs/${recorded.run_id}/rerun`, { replay: { on_mismatch: 'error' } });
-    expect(strict.status).toBe('failed');
-    const error = JSON.stringify(strict.output_parts);
-    expect(error).toContain('replay_mismatch');
-    expect(error).toContain("model call #0 of node 'respond'");
-    expect(error).toContain('Prompt v1');
-    expect(error).toContain('Prompt v2');
-    expect(model.requests.length).toBe(before);
-
-    const live = await run(`/runs/${recorded.run_id}/rerun`, { replay: { on_mismatch: 'live' } });
-    expect(live.status).toBe('completed');
-    // The branches' calls still match and are answered; only respond's went to the model.
-    expect(model.requests.length).toBe(before + 1);
-    expect(live.output_parts.map((p: any) => p.text ?? '').join('')).toMatch(/^answer #\d+ to /);
-  }, 90_000);
 
   it('replays with no API key and no model configured: the offline model is built, every call is answered', async () => {
     await t.close();

@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import pino from 'pino';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { PushStore } from '../../src/main/runtime/store/push-store.ts';
 import type { Task, TaskState } from '@a2a-js/sdk';
 import { openSqliteStore } from '../../src/main/runtime/store/sqlite.ts';
 import { openPostgresStore } from '../../src/main/runtime/store/postgres/store.ts';
@@ -148,6 +149,12 @@ describe.each([
   it('deletes only finished tasks and idle threads past their age, in batches of RETENTION_BATCH_SIZE', async () => {
     db = await make();
     await fill(db);
+    // A deleted task's push configurations and notifications go with it; a kept task's stay.
+    const push = (db.store as unknown as { pushStore(): PushStore }).pushStore();
+    for (const id of ['t-completed', 't-recent']) {
+      await push.putConfig(id, { id, url: 'https://hooks.example.com/a' }, 10);
+      await push.enqueue(id, 'completed@x', '{}');
+    }
     const backend = db.retention();
     const batches = { tasks: [] as number[], pages: 0 };
     let counts: SweepCounts | null;
@@ -162,6 +169,8 @@ describe.each([
     expect(await db.taskIds()).toEqual(sorted(TASKS.map(([id]) => id).filter((id) => !OLD_FINISHED.includes(id))));
     expect(await db.checkpointThreads()).toEqual(sorted(KEPT));
     expect(await db.blobThreads()).toEqual(sorted(KEPT));
+    expect([await push.configs('t-completed'), await push.outbox('t-completed')]).toEqual([[], []]);
+    expect([(await push.configs('t-recent')).length, (await push.outbox('t-recent')).length]).toEqual([1, 1]);
     // Ownership and the transcript stay: the thread is still listed and its messages shown.
     expect(await db.threads()).toEqual(sorted([...CLEARED, ...KEPT]));
     expect(await db.store.readTranscript('old-done')).toEqual([{ role: 'human', content: 'hello' }]);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { BundleSchema, ImportPlanSchema, ImportResultSchema, type Bundle } from '../../src/shared/bundle.ts';
 import { RunComparisonSchema, StabilityReportSchema } from '../../src/shared/compare.ts';
+import { RunUsageSchema, SessionUsageSchema } from '../../src/shared/usage.ts';
 import { ComposerSchemaReplySchema, ContractCheckReplySchema } from '../../src/shared/composer-schema.ts';
 import { GraphViewSchema } from '../../src/shared/graph-view.ts';
 import {
@@ -98,6 +99,10 @@ describe('the studio replies with the shared schemas, strictly', () => {
     const comparison = await reply(t, RunComparisonSchema, 'GET', `/compare?left=${done.run_id}&right=${rerun.run_id}&ignore=/x&tolerance=0.5&arrays=set`);
     expect(comparison.divergence.available).toBe(true);
     await reply(t, StabilityReportSchema, 'GET', `/runs/${done.run_id}/stability`);
+    // Tokens and cost: the example's offline model reports no usage, so its calls count without tokens.
+    const usage = await reply(t, RunUsageSchema, 'GET', `/runs/${done.run_id}/usage`);
+    expect(usage.totals.cost_usd).toBeNull();
+    await reply(t, SessionUsageSchema, 'GET', `/sessions/${done.session_id}/usage`);
   });
 
   it('conversation branches: the branch, its session and its transcript', async () => {

@@ -11,5 +11,7 @@ export const MANAGEMENT_BODY_LIMIT = '1mb';
 /** The runtime's debugger edits (fork, the edit of a paused thread): a channel of the state can
  * be as large as a run's input put it there, so what the Playground accepts, the runtime does. */
 export const DEBUG_EDIT_BODY_LIMIT = '25mb';
-/** POST /bundles/import: a whole bundle, files as base64 (about 190 MB of files). */
-export const BUNDLE_IMPORT_BODY_LIMIT = '256mb';
+/** POST /bundles/import: a whole bundle, files as base64 (about 1.5 GB of files). The body is
+ * streamed into a staging area, never held whole (D-96), so the limit is about disk and time. */
+export const BUNDLE_IMPORT_BODY_LIMIT = '2gb';
+export const BUNDLE_IMPORT_BODY_LIMIT_BYTES = 2 * 1024 * 1024 * 1024;

@@ -25,6 +25,8 @@ export const PLAYGROUND_ERRORS = {
   /** Add to dataset with a case id the dataset already uses. */
   dataset_case_exists: 409,
   unsupported_database_version: 409,
+  /** A bundle's file beside a dataset where the project has a different file (D-97). */
+  dataset_file_conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   range_not_satisfiable: 416,

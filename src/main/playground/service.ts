@@ -307,6 +307,7 @@ export class PlaygroundService {
       this.o.store.touchSession(row.session_id, row.created_at);
       this.o.log.append(row.run_id, 'run.status', { status: row.status });
       this.o.log.append(row.run_id, 'run.phase', { phase: 'queue', state: 'started', origin: row.origin });
+      this.o.log.flush(); // the run's first events commit with its row
     });
     this.o.executor.start(row.run_id);
     return { run_id: row.run_id, status: row.status, session_id: row.session_id, parent_run_id: row.parent_run_id };

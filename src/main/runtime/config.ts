@@ -20,6 +20,7 @@ import {
 import type { CheckpointDurability } from '../../shared/thread-state.ts';
 import { otlpSettings, traceModelContent, type OtlpSettings } from './observability/otlp-settings.ts';
 import { modelProviderSettings, type ModelProviderSettings } from './model-settings.ts';
+import { pushSettings, type PushSettings } from './push/settings.ts';
 
 export interface RuntimeSettings {
   /** Owner of every thread this runtime writes (spec 1.5). Empty when unset. */
@@ -83,6 +84,8 @@ export interface RuntimeSettings {
   checkpointDurability: CheckpointDurability;
   /** Who may call POST / and the management API (auth/settings.ts, docs/security.md). */
   auth: AuthSettings;
+  /** Push notifications: PUSH_ALLOW_PRIVATE, PUSH_MAX_ATTEMPTS, PUSH_RETRY_*, PUSH_TIMEOUT_MS, PUSH_POLL_MS (push/settings.ts). */
+  push: PushSettings;
   /** The merged environment (file then process), as the project's code sees it. */
   env: Record<string, string>;
   envFile: string;
@@ -211,6 +214,7 @@ export function loadSettings(projectDir: string, processEnv: NodeJS.ProcessEnv =
     shutdownGraceMs: shutdownGraceMs(env),
     checkpointDurability: checkpointDurability(env),
     auth: authSettings(env, projectDir),
+    push: pushSettings(env),
     env,
     envFile,
   };

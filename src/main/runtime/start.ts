@@ -1,7 +1,6 @@
 // The runtime's composition root: builds its parts in dependency order, each given only the
 // narrow interface it needs, and serves them over HTTP (A2A JSON-RPC at POST /, the agent
 // card, /healthz, /graph, the management API). Runs standalone and as the studio's child.
-import { recordingFetch } from './outbound/recording.ts';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { MemorySaver } from '@langchain/langgraph';
@@ -31,15 +30,19 @@ import { useLightRunContext } from './tuning/run-context.ts';
 import { createSummarizer } from './memory/fold.ts';
 import { GraphAgentExecutor } from './a2a/executor.ts';
 import { ReplicaAwareRequestHandler, type SharedTasks } from './a2a/replicas.ts';
-import { RequestMetaStore } from './a2a/request-meta.ts';
 import { buildAgentCard } from './a2a/card.ts';
 import { a2aRouter } from './a2a/routes.ts';
+import { V1Bridge } from './a2a/v1/bridge.ts';
+import { cardV1 } from './a2a/v1/card.ts';
 import { isLoopbackAddress } from '../http/loopback.ts';
 import { listen, runtimeServer } from './http/app.ts';
 import { probeRouter } from './http/probes.ts';
 import { Drain } from './http/drain.ts';
 import { stopControls, type ShutdownReport } from './http/shutdown.ts';
 import { SettlingTaskStore } from './a2a/settling.ts';
+import { PushService } from './push/service.ts';
+import { pushingTaskStore, taskChange } from './a2a/push-rpc.ts';
+import type { PushStore } from './store/push-store.ts';
 import { managementRouter } from './management/routes.ts';
 import { runtimeStatus } from './management/status.ts';
 import { CardUrlService } from './management/card-url.ts';
@@ -91,24 +94,26 @@ async function openStore(
   log: Logger,
   cancels: CancelRequests,
   metrics: RuntimeMetrics,
-): Promise<{ store: MemoryStore; shared: SharedTasks }> {
+): Promise<{ store: MemoryStore; shared: SharedTasks; push: PushStore; reaped: { notify: (tasks: Task[]) => void } }> {
   const s = settings.memoryStore;
   // Every store call's outage leaves the store as StoreUnavailableError (store/guard.ts, D-50).
   const guard = new StoreGuard(log);
+  const reaped = { notify: (_tasks: Task[]) => undefined as void }; // push notifications of reaped tasks (push/service.ts)
   const lease = {
     log,
     onCancelRequested: cancels.report,
     onReaped: (tasks: Task[]) => {
       metrics.tasksReaped(tasks.length);
       for (const t of tasks) log.warn({ task_id: t.id, context_id: t.contextId }, 'task failed: the replica running it stopped (lease expired)');
+      reaped.notify(tasks);
     },
   };
-  const store: { taskStore(): SharedTasks } & MemoryStore =
+  const store: { taskStore(): SharedTasks; pushStore(): PushStore } & MemoryStore =
     s.backend !== 'postgres'
       ? openSqliteStore(sqliteStoreFile(dataDir), { replica, leaseMs: s.leaseMs, busyTimeoutMs: s.busyTimeoutMs, ...lease })
       : await openPostgresStore({ dsn: s.dsn, schema: s.schema, poolMax: s.poolMax, leaseMs: s.leaseMs, replica, lease });
   // Timed for /metrics (observability/metrics.ts) around the outage translation (store/guard.ts, D-50).
-  return { store: metrics.instrument(guard.store(store)), shared: guard.part(store.taskStore()) };
+  return { store: metrics.instrument(guard.store(store)), shared: guard.part(store.taskStore()), push: guard.part(store.pushStore()), reaped };
 }
 
 /** The memory configuration every invocation reads live (spec 2.3): from the manifest at the
@@ -136,6 +141,8 @@ interface Foundation {
   store: MemoryStore;
   /** The task table the processes on the store share. */
   shared: SharedTasks;
+  push: PushStore; // push-notification configurations and outbox (store/push-store.ts)
+  reaped: { notify: (tasks: Task[]) => void };
   memory: MemoryConfig;
   registry: Registry;
 }
@@ -151,7 +158,7 @@ async function openFoundation(opts: RuntimeOptions, settings: RuntimeSettings, m
   const outbound = new OutboundPool(settings.outbound.maxConnections, settings.outbound.queueTimeoutMs);
   const mcp = new McpManager(projectDir, settings.env, log, outbound.fetch);
   const cancels = new CancelRequests();
-  const { store, shared } = await openStore(settings, dataDir, replica, log, cancels, metrics);
+  const { store, shared, push, reaped } = await openStore(settings, dataDir, replica, log, cancels, metrics);
   const memory: MemoryConfig = { enabled: true, backend: store.backend, summarize: false, window_size: 20, summarize_threshold: 40 };
   const registry = new Registry({
     projectDir,
@@ -160,8 +167,7 @@ async function openFoundation(opts: RuntimeOptions, settings: RuntimeSettings, m
     checkpointer: () => (memory.enabled ? store.checkpointer(settings.agentId) : new MemorySaver()),
     memory,
     mcpTools: () => mcp.tools(),
-    // The project's ctx.fetch (and the model clients, callAgent) record and replay (D-92).
-    fetch: recordingFetch(outbound.fetch),
+    fetch: outbound.fetch,
     onInstall: async (gen, changed) => {
       if (changed.some((c) => c.kind === 'mcp_server')) await mcp.connect(gen.project.manifest.mcpServers);
     },
@@ -174,7 +180,7 @@ async function openFoundation(opts: RuntimeOptions, settings: RuntimeSettings, m
     await store.close();
     throw err;
   }
-  return { settings, log, replica, outbound, mcp, cancels, store, shared, memory, registry };
+  return { settings, log, replica, outbound, mcp, cancels, store, shared, push, reaped, memory, registry };
 }
 
 /** The A2A side: the card, the executor running turns, and the SDK's request handler. */
@@ -183,27 +189,28 @@ function buildA2a(f: Foundation, extraSinks: TraceSink[]) {
   const callers = new CallerAuthenticator(settings.auth, settings.controlToken);
   const card = Object.assign(buildAgentCard(registry.current, settings.publicAgentUrl ?? 'http://127.0.0.1/'), cardSecurity(callers));
   const stats = newRuntimeStats();
-  const requestMeta = new RequestMetaStore();
   const nats = settings.traceNats && settings.nats ? new NatsTraceSink({ ...settings.traceNats, nats: settings.nats, agentId: settings.agentId, log }) : null;
   const otlp = settings.traceOtlp ? new OtlpTraceSink({ ...settings.traceOtlp, agentId: settings.agentId, replicaId: replica, log }) : null;
   const sinks: TraceSink[] = [...(settings.traceLog ? [new LogTraceSink(log)] : []), ...(nats ? [nats] : []), ...(otlp ? [otlp] : []), ...extraSinks];
   const summarizer = createSummarizer(settings.env, registry.current.project.manifest.model, f.outbound.fetch);
-  const executor = new GraphAgentExecutor({ registry, settings, sinks, requestMeta, log, stats, store, memory, summarizer });
+  const executor = new GraphAgentExecutor({ registry, settings, sinks, log, stats, store, memory, summarizer });
   const control =
     settings.clusterControl && settings.nats
       ? new ClusterControl({ ...settings.clusterControl, nats: settings.nats, agentId: settings.agentId, replica, log })
       : null;
   const replicas = { tasks: f.shared, replica, leaseMs: settings.memoryStore.leaseMs, runsHere: (id: string) => executor.runsHere(id), control };
   // Counts the tasks started here that are not settled, for a draining runtime (http/drain.ts).
-  const tasks = new SettlingTaskStore(store.taskStore(), log);
+  const push = new PushService({ store: f.push, settings: settings.push, replica, log }); // notifies saved and reaped tasks
+  f.reaped.notify = (reaped) => reaped.forEach((t) => void push.notify(taskChange(t)));
+  const tasks = new SettlingTaskStore(pushingTaskStore(push, store.taskStore()), log);
   tasks.onUnsaved = (id) => executor.abandon(id); // a task not stored is not run on (a2a/store-outage.ts)
-  const handler = new ReplicaAwareRequestHandler(card, tasks, executor, replicas, { store, agentId: settings.agentId });
+  const handler = new ReplicaAwareRequestHandler(card, tasks, executor, replicas, { store, agentId: settings.agentId }, push);
   // A cancel asked on another replica, for a run of this one: cancel it here.
   f.cancels.listen(
     (id) =>
       void handler.cancelTask({ id }).catch((err: unknown) => log.warn({ task_id: id, err: (err as Error).message }, 'cancel asked by another replica failed')),
   );
-  return { card, callers, stats, requestMeta, nats, otlp, executor, control, handler, tasks };
+  return { card, callers, stats, nats, otlp, executor, control, handler, tasks, push };
 }
 
 type A2aParts = ReturnType<typeof buildA2a>;
@@ -278,11 +285,13 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
   if (servesInsecurely(bind))
     log.warn({ host }, `--insecure: serving ${host} without caller and operator authentication; anyone who reaches it can call and manage this agent`);
   const a = buildA2a(f, opts.sinks ?? []);
+  a.push.worker.onAttempt = (outcome) => metrics.pushAttempt(outcome);
   const loopback = isLoopbackAddress(host);
   const m = buildManagement(f, a, loopback);
   metrics.watch(metricSources({ executor: a.executor, store, agentId: settings.agentId, outbound: f.outbound, nats: a.nats, control: a.control, m }));
   const drain = new Drain(() => a.tasks.unsettled);
   a.tasks.onChange = () => drain.changed();
+  const gate = { ...gateOptions(settings, a.stats, store), refusal: (m: string) => drain.rpcRefusal(m) };
   const server = runtimeServer({
     edge: { loopback, corsOrigins: settings.corsOrigins, replicaId: settings.replicaId ?? undefined }, // the header only with REPLICA_ID (D-55)
     drain,
@@ -291,9 +300,15 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
       callerAuthRouter(a.callers, log),
       a2aRouter({
         handler: a.handler,
+        v1: new V1Bridge({
+          handler: a.handler,
+          card: () => cardV1(a.card),
+          admit: gate,
+          onRequest: gate.onRequest,
+          listTasks: (q) => store.listTasks(settings.agentId, q),
+        }), // D-86
         card: a.card,
-        requestMeta: a.requestMeta,
-        gate: { ...gateOptions(settings, a.stats, store), refusal: (m) => drain.rpcRefusal(m) },
+        gate,
       }),
       probeRouter({ store, registry, activeTasks: () => a.executor.activeCount, draining: () => drain.reason }),
       debugRoutes(settings, registry, store, log),
@@ -306,6 +321,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
   const closeParts = async () => {
     await retention?.close();
     a.tasks.close();
+    await a.push.close();
     await f.mcp.close();
     await m.registryEvents?.close();
     m.shared.close();
@@ -323,6 +339,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
     await closeParts();
     throw err;
   }
+  a.push.start();
   m.shared.listening(url); // D-26: the card names the endpoint it is served on, unless a setting names another
   const stop = { server, drain, executor: a.executor, log, closeParts };
   return { url, context: { registry, store, log, threads: m.threads }, ...stopControls(stop) };

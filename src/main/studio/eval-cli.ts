@@ -10,7 +10,8 @@ import pino from 'pino';
 import { parseFlags, UsageError } from '../cli-args.ts';
 import { ResultsFileSchema, type ExperimentCase, type ExperimentDetail, type ResultsFile } from '../../shared/experiments.ts';
 import { compareExperiments, type CompareSide } from '../playground/experiments/compare.ts';
-import { compareSide, experimentDetail } from '../playground/experiments/routes.ts';
+import { compareSide, experimentDetail, withUsage } from '../playground/experiments/routes.ts';
+import type { UsageReader } from '../playground/usage.ts';
 import { caseProblems, junitXml, resultsFile, summaryMarkdown, type DatasetOutcome } from '../playground/experiments/reports.ts';
 import type { ExperimentStore } from '../playground/experiments/store.ts';
 import { datasetFile } from '../playground/evals/dataset-file.ts';
@@ -102,7 +103,7 @@ interface EvalOptions {
 }
 
 async function evaluate(studio: RunningStudio, o: EvalOptions): Promise<number> {
-  const { datasets, runner, store } = studio.experiments;
+  const { datasets, runner, store, usage } = studio.experiments;
   const names = o.dataset ? [o.dataset] : datasets.names();
   if (names.length === 0) throw new UsageError(`${o.projectDir} has no datasets (evals/<name>.jsonl)`);
   for (const n of names) if (!datasets.read(n)) throw new UsageError(`no dataset ${n} (evals/${n}.jsonl)`);
@@ -116,8 +117,8 @@ async function evaluate(studio: RunningStudio, o: EvalOptions): Promise<number> 
   for (const name of names) {
     for (const d of datasets.get(name).diagnostics) o.say(`  ${d.file}:${d.line ?? 0}: ${d.message}`);
     const { experiment_id } = runner.start({ dataset: name, repeat: o.repeat, concurrency: o.concurrency });
-    const e = await follow(store, experiment_id, name, o.say);
-    const cases = store.allCases(experiment_id).map(({ seq: _seq, ...c }) => c);
+    const e = await follow(store, experiment_id, name, o.say, usage);
+    const cases = withUsage(store.allCases(experiment_id), store.get(experiment_id)!, usage).map(({ seq: _seq, ...c }) => c);
     for (const c of cases.filter((x) => x.status !== 'passed')) {
       o.say(`  ${c.status.toUpperCase()} ${c.case_id}${o.repeat > 1 ? ` #${c.repeat + 1}` : ''}${c.run_id ? ` (${c.run_id})` : ''}`);
       for (const p of caseProblems(c)) o.say(`    ${p}`);
@@ -142,10 +143,12 @@ async function evaluate(studio: RunningStudio, o: EvalOptions): Promise<number> 
 }
 
 /** Polls the experiment, printing a progress line whenever more cases ended. */
-async function follow(store: ExperimentStore, id: string, name: string, say: (l: string) => void): Promise<ExperimentDetail> {
+async function follow(store: ExperimentStore, id: string, name: string, say: (l: string) => void, usage: UsageReader): Promise<ExperimentDetail> {
   let shown = -1;
   for (;;) {
-    const e = experimentDetail(store, store.get(id)!);
+    // Usage only once it ended: while it runs the progress line needs none.
+    const record = store.get(id)!;
+    const e = experimentDetail(store, record, record.status === 'running' ? undefined : usage);
     const n = done(e);
     if (n !== shown || e.status !== 'running') {
       shown = n;

@@ -35,7 +35,7 @@ import { createConnectionRoutes } from './connection/routes.ts';
 import { ConnectionStore } from './connection/store.ts';
 import type { RuntimeCommand } from './child/command.ts';
 import { RuntimeSupervisor, type SupervisorStatus } from './child/supervisor.ts';
-import type { RuntimeStatusReply } from '../../shared/studio-api.ts';
+import { TraceSinkStateSchema, type RuntimeStatusReply, type TraceSinksReply } from '../../shared/studio-api.ts';
 import { createThreadStateRoutes } from '../playground/http/state-routes.ts';
 import { createBranchRoutes } from '../playground/http/branch-routes.ts';
 import { BranchService } from '../playground/branch.ts';
@@ -48,6 +48,7 @@ import { ExperimentStore } from '../playground/experiments/store.ts';
 import { DatasetService } from '../playground/experiments/datasets.ts';
 import { ExperimentRunner } from '../playground/experiments/runner.ts';
 import { createExperimentRoutes } from '../playground/experiments/routes.ts';
+import { UsageReader } from '../playground/usage.ts';
 import { createJudge, modelEnv, modelSettings } from '../playground/experiments/judge.ts';
 import { saveProjectFile } from './project/save.ts';
 
@@ -85,7 +86,7 @@ export interface RunningStudio {
     waitReady(timeoutMs: number): Promise<string | null>;
   };
   /** Datasets and experiments (docs/playground-api.md): `agent-studio eval` drives them in-process. */
-  experiments: { datasets: DatasetService; runner: ExperimentRunner; store: ExperimentStore };
+  experiments: { datasets: DatasetService; runner: ExperimentRunner; store: ExperimentStore; usage: UsageReader };
   /** Graceful stop: active runs end `interrupted`, reason `studio_shutdown`; the runtime
    * child is stopped; the store is closed. */
   close(): Promise<void>;
@@ -138,6 +139,7 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
   const blobs = new BlobStore(path.join(dataDir, 'blobs'));
   const bus = new EventBus();
   const log = new EventLog(store, bus, { logger });
+  const usage = new UsageReader(store, log);
 
   let port = 0;
   const captureUrl = () => `http://127.0.0.1:${port}${CAPTURE_PATH}`;
@@ -185,7 +187,7 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
     datasets,
     service,
     bus,
-    code: () => project.code(),
+    code: () => project.caseCode(),
     snapshot: () => project.snapshot(),
     model: () => modelSettings(modelEnv(projectDir)),
     judge: () => createJudge(modelEnv(projectDir)),
@@ -235,10 +237,26 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
   app.use(PLAYGROUND_PREFIX, createThreadStateRoutes(threadStates, new ForkService(store, service, runtimeClient)));
   app.use(PLAYGROUND_PREFIX, createBranchRoutes(new BranchService(store, blobs, service, threadStates, runtimeClient)));
   app.use(PLAYGROUND_PREFIX, createBreakpointRoutes({ breakpoints, service, store, editor: new PausedStateEditor(runtimeClient) }));
-  app.use(PLAYGROUND_PREFIX, createExperimentRoutes({ datasets, runner, experiments: experimentStore, service }));
+  app.use(PLAYGROUND_PREFIX, createExperimentRoutes({ datasets, runner, experiments: experimentStore, service, usage }));
   app.use(PLAYGROUND_PREFIX, playground.router);
   app.use(createConnectionRoutes(connection));
-  app.use(createStudioRoutes({ projectDir, project, runtimeStatus, store, blobs, datasetDiagnostics: () => datasets.diagnostics() }));
+  const traceSinks = async (): Promise<TraceSinksReply> => {
+    const got = await runtimeClient.traceSinks(0);
+    if (got.ok) {
+      // Each sink as the studio's contract reads it; one it cannot read is left out.
+      const sinks = Object.entries(got.value).flatMap(([name, v]) => {
+        const parsed = TraceSinkStateSchema.safeParse(v);
+        return parsed.success ? [[name, parsed.data] as const] : [];
+      });
+      return { available: true, trace_sinks: Object.fromEntries(sinks), reason: null };
+    }
+    return {
+      available: false,
+      trace_sinks: {},
+      reason: got.reason === 'not_running' ? 'the runtime is not running' : `the runtime did not answer (${got.detail})`,
+    };
+  };
+  app.use(createStudioRoutes({ projectDir, project, runtimeStatus, traceSinks, store, blobs, datasetDiagnostics: () => datasets.diagnostics() }));
   app.use(createStaticRouter(opts.rendererDir ?? path.join(repoRoot(), 'out', 'renderer'), opts.rendererDev));
   app.use(notFoundRoute);
   app.use(errorHandler(logger));
@@ -274,7 +292,7 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
       status: () => supervisor?.status() ?? null,
       waitReady: (ms) => runtime.waitReady(ms),
     },
-    experiments: { datasets, runner, store: experimentStore },
+    experiments: { datasets, runner, store: experimentStore, usage },
     close() {
       closed ??= (async () => {
         closing = true;

@@ -19,6 +19,7 @@ import { ThreadHistory } from './components/run/ThreadHistory.tsx';
 import { Sidebar } from './components/Sidebar.tsx';
 import { TopBar } from './components/TopBar.tsx';
 import { useUi } from './state/ui.ts';
+import { SessionUsage } from './components/SessionUsage.tsx';
 
 const MODE_LABEL = { run: 'Run timeline', conversation: 'Conversation', state: 'State' } as const;
 
@@ -56,6 +57,7 @@ function SessionMain({ sessionId }: { sessionId: string }) {
           ))}
         </div>
       ) : null}
+      {runs.data?.length ? <SessionUsage sessionId={sessionId} version={runs.data.map((r) => `${r.run_id}:${r.status}`).join(',')} /> : null}
       <div className="session-main__scroll">
         {mode === 'conversation' && runs.data?.length ? (
           <Transcript key={sessionId} sessionId={sessionId} />

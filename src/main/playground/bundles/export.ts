@@ -1,6 +1,7 @@
 // POST /bundles/export (spec 4.3 rules 6 and 8): the selected sessions and runs, their
 // events and the blobs their parts reference, and when asked the optional datasets and
-// experiments keys (export-evals.ts), streamed as one JSON document. Deterministic:
+// experiments keys (export-evals.ts), and the optional keys of D-97 (export-extras.ts: linked
+// blobs, files beside datasets, debugger origins), streamed as one JSON document. Deterministic:
 // the same selection of the same data gives the same bytes (fixed key order, everything
 // sorted by id, no export time inside). Memory stays bounded: events are read a page at a
 // time and each blob is read and base64-encoded in chunks.
@@ -13,6 +14,7 @@ import type { EventLog } from '../events/log.ts';
 import type { BlobStore } from '../store/blobs.ts';
 import type { PlaygroundStore, RunRecord } from '../store/store.ts';
 import { writeEvals, type EvalsPlan } from './export-evals.ts';
+import { branchOf, runExtras, type DatasetFileEntry } from './export-extras.ts';
 import type { ExperimentStore } from '../experiments/store.ts';
 
 /** The reserved metadata key (spec 4.3 rule 8). */
@@ -30,6 +32,8 @@ export interface ExportPlan {
   sessions: Session[];
   runs: RunRecord[];
   blobs: string[];
+  /** Run id → the blobs it links beyond its file parts (recorded bodies; D-97), sorted. */
+  linked: Map<string, string[]>;
 }
 
 const byId =
@@ -70,8 +74,16 @@ export function planExport(store: PlaygroundStore, sel: Selection, evals?: Pick<
   const sessions = [...sessionIds].map((id) => store.getSession(id)!).sort(byId((s) => s.session_id));
   const sortedRuns = [...runs.values()].sort(byId((r) => r.run_id));
   const blobs = new Set<string>();
-  for (const r of sortedRuns) for (const h of [...inlineHashes(r.input_parts), ...inlineHashes(r.output_parts)]) blobs.add(h);
-  return { sessions, runs: sortedRuns, blobs: [...blobs].sort() };
+  const linked = new Map<string, string[]>();
+  for (const r of sortedRuns) {
+    const own = new Set([...inlineHashes(r.input_parts), ...inlineHashes(r.output_parts)]);
+    for (const h of own) blobs.add(h);
+    // The code snapshot's blobs stay home: a bundle carries the code's hashes, not its files.
+    const code = new Set(Object.values(r.code_files ?? {}));
+    const more = store.runBlobHashes(r.run_id).filter((h) => !own.has(h) && !code.has(h));
+    if (more.length) linked.set(r.run_id, more);
+  }
+  return { sessions, runs: sortedRuns, blobs: [...blobs].sort(), linked };
 }
 
 /** The contract ids the runs' input DataParts name (their `schema` key), sorted. */
@@ -90,11 +102,11 @@ export function redactMetadata(metadata: Record<string, unknown>): Record<string
   return out;
 }
 
-function bundleSession(s: Session): BundleSession {
-  return { session_id: s.session_id, title: s.title, created_at: s.created_at, updated_at: s.updated_at };
+function bundleSession(s: Session, sessions: ReadonlySet<string>, runs: ReadonlySet<string>): BundleSession {
+  return { session_id: s.session_id, title: s.title, created_at: s.created_at, updated_at: s.updated_at, ...branchOf(s, sessions, runs) };
 }
 
-function bundleRun(r: RunRecord, exported: Set<string>): BundleRun {
+function bundleRun(r: RunRecord, exported: Set<string>, linked: readonly string[]): BundleRun {
   return {
     run_id: r.run_id,
     session_id: r.session_id,
@@ -113,6 +125,7 @@ function bundleRun(r: RunRecord, exported: Set<string>): BundleRun {
     revision: r.revision,
     code_fingerprint: r.code_fingerprint ?? null,
     code_files: r.code_files,
+    ...runExtras(r, linked, exported),
   };
 }
 
@@ -165,6 +178,8 @@ export interface BundleExtras {
   contracts: Bundle['input_contracts'];
   /** The optional datasets and experiments keys (written only when asked for). */
   evals?: { plan: EvalsPlan; experiments: ExperimentStore };
+  /** The files beside the exported datasets (D-97). */
+  datasetFiles?: DatasetFileEntry[];
 }
 
 export async function writeBundle(
@@ -175,8 +190,10 @@ export async function writeBundle(
 ): Promise<void> {
   deps.log.flush();
   const exported = new Set(plan.runs.map((r) => r.run_id));
-  await put(out, `{"format":${JSON.stringify(BUNDLE_FORMAT)},"sessions":${JSON.stringify(plan.sessions.map(bundleSession))},"runs":[`);
-  for (const [i, r] of plan.runs.entries()) await put(out, (i ? ',' : '') + JSON.stringify(bundleRun(r, exported)));
+  const sessionIds = new Set(plan.sessions.map((s) => s.session_id));
+  const sessions = plan.sessions.map((s) => bundleSession(s, sessionIds, exported));
+  await put(out, `{"format":${JSON.stringify(BUNDLE_FORMAT)},"sessions":${JSON.stringify(sessions)},"runs":[`);
+  for (const [i, r] of plan.runs.entries()) await put(out, (i ? ',' : '') + JSON.stringify(bundleRun(r, exported, plan.linked.get(r.run_id) ?? [])));
   await put(out, '],"events":[');
   let first = true;
   for (const r of plan.runs) {
@@ -195,9 +212,38 @@ export async function writeBundle(
       after = rows[rows.length - 1].seq;
     }
   }
-  await put(out, '],"blobs":{');
-  for (const [i, sha] of plan.blobs.entries()) {
-    const file = deps.blobs.pathOf(sha);
+  await put(out, '],"blobs":');
+  await writeBlobMap(
+    out,
+    plan.blobs.map((sha) => [sha, deps.blobs.pathOf(sha)]),
+  );
+  await put(
+    out,
+    `,"source":${JSON.stringify({ project: extras.project, schema_version: extras.schemaVersion })},"input_contracts":${JSON.stringify(extras.contracts)}`,
+  );
+  if (extras.evals) await writeEvals((chunk) => put(out, chunk), extras.evals.plan, extras.evals.experiments);
+  // D-97: the files beside the datasets, then every blob no file part uses.
+  const files = extras.datasetFiles ?? [];
+  if (files.length)
+    await put(out, `,"dataset_files":${JSON.stringify(files.map((f) => ({ dataset: f.dataset, path: f.path, sha256: f.sha256, size: f.size })))}`);
+  const inBlobs = new Set(plan.blobs);
+  const more = new Map<string, string>();
+  for (const list of plan.linked.values()) for (const sha of list) if (!inBlobs.has(sha)) more.set(sha, deps.blobs.pathOf(sha));
+  for (const f of files) if (!inBlobs.has(f.sha256) && !more.has(f.sha256)) more.set(f.sha256, f.abs);
+  if (more.size) {
+    await put(out, ',"linked_blobs":');
+    await writeBlobMap(
+      out,
+      [...more].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
+    );
+  }
+  await put(out, '}');
+}
+
+/** `{"<sha256>":{"bytes_base64":"…","size":n},…}`, each file read and encoded in chunks. */
+async function writeBlobMap(out: Writable, entries: readonly (readonly [string, string])[]): Promise<void> {
+  await put(out, '{');
+  for (const [i, [sha, file]] of entries.entries()) {
     const size = fs.statSync(file).size;
     await put(out, `${i ? ',' : ''}${JSON.stringify(sha)}:{"bytes_base64":"`);
     const fd = fs.openSync(file, 'r');
@@ -220,10 +266,5 @@ export async function writeBundle(
     }
     await put(out, `","size":${size}}`);
   }
-  await put(
-    out,
-    `},"source":${JSON.stringify({ project: extras.project, schema_version: extras.schemaVersion })},"input_contracts":${JSON.stringify(extras.contracts)}`,
-  );
-  if (extras.evals) await writeEvals((chunk) => put(out, chunk), extras.evals.plan, extras.evals.experiments);
   await put(out, '}');
 }

@@ -1,21 +1,25 @@
-// The bundle routes (spec 4.3 rules 6-8): export streams the bundle; import checks it all,
-// then writes it (or, with ?dry_run=true, answers what it would do and writes nothing).
-// Mounted before the rest of the Playground API: import takes a larger body.
+// The bundle routes (spec 4.3 rules 6-8): export streams the bundle; import streams it into a
+// staging area while checking it (D-96), checks the rest, then writes it (or, with
+// ?dry_run=true, answers what it would do and writes nothing). Mounted before the rest of the
+// Playground API: import reads its own body, far larger than the others.
 import { Router } from 'express';
 import type { Logger } from 'pino';
 import { BundleExportRequestSchema, BundleImportQuerySchema, type Bundle } from '../../../shared/bundle.ts';
 import { jsonBody } from '../../http/json-body.ts';
-import { BUNDLE_IMPORT_BODY_LIMIT, PLAYGROUND_BODY_LIMIT } from '../../http/limits.ts';
+import { BUNDLE_IMPORT_BODY_LIMIT, BUNDLE_IMPORT_BODY_LIMIT_BYTES, PLAYGROUND_BODY_LIMIT } from '../../http/limits.ts';
 import type { EventLog } from '../events/log.ts';
-import { PlaygroundError } from '../errors.ts';
 import type { BlobStore } from '../store/blobs.ts';
 import type { PlaygroundStore } from '../store/store.ts';
 import type { DatasetService } from '../experiments/datasets.ts';
 import type { ExperimentStore } from '../experiments/store.ts';
 import { planExport, schemasUsed, writeBundle } from './export.ts';
 import { planEvals } from './export-evals.ts';
-import { assertSupportedStore, checkBundle, planOf, unwrap, writeImport } from './import.ts';
+import { listDatasetFiles } from './export-extras.ts';
+import { checkBundle } from './import.ts';
 import { planDatasets, writeDatasets } from './import-evals.ts';
+import { planDatasetFiles, removeDatasetFiles, writeDatasetFiles } from './import-extras.ts';
+import { assertSupportedStore, planOf, writeImport } from './import-write.ts';
+import { readBundle, type ReadBundle } from './read.ts';
 
 export interface BundleRoutesOptions {
   store: PlaygroundStore;
@@ -46,7 +50,17 @@ export function createBundleRoutes(o: BundleRoutesOptions): Router {
       res.status(200);
       res.setHeader('content-type', 'application/json; charset=utf-8');
       res.setHeader('content-disposition', `attachment; filename="${project.replace(/[^A-Za-z0-9._-]/g, '_')}.agentbundle.json"`);
-      await writeBundle(res, plan, o, { project, schemaVersion: o.store.schemaVersion, contracts, evals: { plan: evals, experiments: o.experiments } });
+      const datasetFiles = listDatasetFiles(
+        o.datasets.projectDir,
+        evals.datasets.map((d) => d.name),
+      );
+      await writeBundle(res, plan, o, {
+        project,
+        schemaVersion: o.store.schemaVersion,
+        contracts,
+        evals: { plan: evals, experiments: o.experiments },
+        datasetFiles,
+      });
       res.end();
     } catch (err) {
       if (!res.headersSent) return next(err);
@@ -56,38 +70,57 @@ export function createBundleRoutes(o: BundleRoutesOptions): Router {
     }
   });
 
-  router.post('/bundles/import', jsonBody({ limit: BUNDLE_IMPORT_BODY_LIMIT }), async (req, res) => {
-    const { dry_run } = BundleImportQuerySchema.parse(req.query);
-    const dryRun = dry_run === 'true' || dry_run === '1';
-    if (req.body === undefined)
-      throw new PlaygroundError('invalid_bundle', 'send the bundle as the JSON body', { problems: [{ path: '', message: 'no body' }] });
-    const checked = checkBundle(unwrap(req.body));
-    if (dryRun) {
-      res.json(planOf(checked, o.blobs, true, planDatasets(checked.bundle, o.datasets)));
-      return;
-    }
-    assertSupportedStore(o.store);
-    // Dataset files first (removed again if the rows fail), then blobs and rows.
-    const datasets = planDatasets(checked.bundle, o.datasets);
-    const written = await writeDatasets(checked.bundle, datasets, o.datasets);
-    let result;
+  router.post('/bundles/import', async (req, res) => {
+    let read: ReadBundle;
+    let dryRun: boolean;
     try {
-      result = writeImport(o.store, o.blobs, checked, { experiments: o.experiments, datasets });
+      const { dry_run } = BundleImportQuerySchema.parse(req.query);
+      dryRun = dry_run === 'true' || dry_run === '1';
+      read = await readBundle(req, o.blobs, BUNDLE_IMPORT_BODY_LIMIT_BYTES, BUNDLE_IMPORT_BODY_LIMIT);
     } catch (err) {
-      for (const name of written) o.datasets.removeFile(name);
+      // Refused before the whole body was read: answer, then close the connection (the rest of
+      // the body is never read).
+      if (!req.complete) res.setHeader('connection', 'close');
       throw err;
     }
-    o.logger.info(
-      {
-        sessions: result.create.sessions,
-        runs: result.create.runs,
-        experiments: result.create.experiments,
-        datasets: written.length,
-        blobs_new: result.blobs.new,
-      },
-      'bundle imported',
-    );
-    res.status(201).json(result);
+    try {
+      const checked = checkBundle(read);
+      const projectDir = o.datasets.projectDir;
+      if (dryRun) {
+        res.json(planOf(checked, o.blobs, true, planDatasets(checked.bundle, o.datasets), planDatasetFiles(checked.bundle, projectDir).plan));
+        return;
+      }
+      assertSupportedStore(o.store);
+      // Dataset files first (removed again if the rows fail), then blobs and rows.
+      const datasets = planDatasets(checked.bundle, o.datasets);
+      const files = planDatasetFiles(checked.bundle, projectDir);
+      const written = await writeDatasets(checked.bundle, datasets, o.datasets);
+      let result;
+      let filesWritten: string[] = [];
+      try {
+        filesWritten = writeDatasetFiles(files, read.staging, projectDir);
+        result = writeImport(o.store, o.blobs, checked, { experiments: o.experiments, datasets, files: files.plan });
+      } catch (err) {
+        removeDatasetFiles(filesWritten, projectDir);
+        for (const name of written) o.datasets.removeFile(name);
+        throw err;
+      }
+      o.logger.info(
+        {
+          sessions: result.create.sessions,
+          runs: result.create.runs,
+          events: result.create.events,
+          experiments: result.create.experiments,
+          datasets: written.length,
+          dataset_files: filesWritten.length,
+          blobs_new: result.blobs.new,
+        },
+        'bundle imported',
+      );
+      res.status(201).json(result);
+    } finally {
+      read.staging.dispose();
+    }
   });
 
   return router;

@@ -9,6 +9,8 @@ import type { PlaygroundStore, RunRecord } from '../store/store.ts';
 import { compareRuns, loadRunMaterial } from './compare.ts';
 import { ignoreFilter } from './json-diff.ts';
 import { MAX_STABILITY_RUNS, stabilityOf } from './stability.ts';
+import type { UsageReader } from '../usage.ts';
+import { usageDelta } from '../../../shared/usage.ts';
 
 export class ComparisonService {
   constructor(
@@ -16,6 +18,7 @@ export class ComparisonService {
     private readonly log: EventLog,
     /** The run detail as GET /runs/{id} answers it. */
     private readonly getRun: (id: string) => RunDetail,
+    private readonly usage: Pick<UsageReader, 'run'>,
   ) {}
 
   compare(leftId: string, rightId: string, options: CompareOptions): RunComparison {
@@ -40,7 +43,8 @@ export class ComparisonService {
     }
     this.log.flush(); // events of an active run may still sit in the pending batch
     const [left, right] = [leftId, rightId].map((id) => loadRunMaterial(this.store, this.getRun(id)));
-    return compareRuns(left, right, options);
+    // Tokens and cost, right minus left (docs/playground-api.md "Tokens and cost").
+    return { ...compareRuns(left, right, options), usage: usageDelta(this.usage.run(leftId).totals, this.usage.run(rightId).totals) };
   }
 
   stability(runId: string, options: CompareOptions): StabilityReport {

@@ -50,7 +50,8 @@ export interface ExecutorOptions {
     recordOutcome(diagnostics: ProjectDiagnostic[]): void;
     /** The diagnostics of the last load of the files on disk (empty when they load). */
     diagnostics(): ProjectDiagnostic[];
-    snapshot(): CodeSnapshot;
+    /** The files the run's preparing phase found (and applied), kept in the blob store. */
+    runCode(): CodeSnapshot;
   };
 }
 

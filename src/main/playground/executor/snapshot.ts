@@ -13,12 +13,12 @@ export interface CodeSnapshot {
   sizes: Record<string, number>;
 }
 
-/** Takes the snapshot, links its blobs to the run and answers the run's code fields. A
+/** Links the run's code (the files its preparing phase found) to the run and answers its code fields. A
  * snapshot that cannot be taken is logged and leaves the fields unset: the run goes on. */
-export function snapshotCode(runId: string, project: { snapshot(): CodeSnapshot } | undefined, store: PlaygroundStore, logger: Logger): RunPatch {
+export function snapshotCode(runId: string, project: { runCode(): CodeSnapshot } | undefined, store: PlaygroundStore, logger: Logger): RunPatch {
   let snap: CodeSnapshot | undefined;
   try {
-    snap = project?.snapshot();
+    snap = project?.runCode();
   } catch (err) {
     logger.warn({ err: (err as Error).message, run_id: runId }, 'the code fingerprint could not be taken');
   }

@@ -3,6 +3,7 @@
 // then by the mean evaluator scores; and the code files that differ between the two.
 import type { CaseVerdict, CompareCase, ExperimentCompare, ExperimentSummary } from '../../../shared/experiments.ts';
 import { casePassRates, meanScores } from './aggregates.ts';
+import { sumTotals, usageDelta, type UsageTotals } from '../../../shared/usage.ts';
 
 /** What a side of the compare needs of an experiment (a stored one, or a results file's). */
 export interface CompareSide {
@@ -15,6 +16,8 @@ export interface CompareSide {
     scores: readonly { evaluator: string; score: number | null }[];
     assertions: readonly unknown[];
     duration_ms: number | null;
+    /** Tokens and cost of the case's runs, when known. */
+    usage?: UsageTotals | null;
   }[];
 }
 
@@ -78,7 +81,7 @@ export function compareExperiments(l: CompareSide, r: CompareSide): ExperimentCo
     const v: CaseVerdict = !ls ? 'new' : !rs ? 'removed' : verdict(ls, rs, score_deltas);
     counts[v] += 1;
     const run_compare = ls?.run_ids[0] && rs?.run_ids[0] ? { left: ls.run_ids[0], right: rs.run_ids[0] } : null;
-    return { case_id, verdict: v, left: ls, right: rs, score_deltas, run_compare };
+    return { case_id, verdict: v, left: ls, right: rs, score_deltas, run_compare, ...caseUsage(left.get(case_id), right.get(case_id)) };
   });
   return {
     left: l.summary,
@@ -88,5 +91,15 @@ export function compareExperiments(l: CompareSide, r: CompareSide): ExperimentCo
     changed_files: changedCodeFiles(l.code_files, r.code_files),
     same_code: l.summary.code_fingerprint !== null && l.summary.code_fingerprint === r.summary.code_fingerprint,
     same_dataset: l.summary.dataset_hash === r.summary.dataset_hash,
+    ...(known(l.cases) || known(r.cases) ? { usage: usageDelta(totalOf(l.cases), totalOf(r.cases)) } : {}),
   };
+}
+
+type Cases = CompareSide['cases'];
+const known = (cases: Cases | undefined): boolean => !!cases?.some((c) => c.usage);
+const totalOf = (cases: Cases | undefined): UsageTotals | null => (known(cases) ? sumTotals(cases!.flatMap((c) => (c.usage ? [c.usage] : []))) : null);
+
+/** A case's tokens and cost on each side (all its repeats), when either side knows them. */
+function caseUsage(left: Cases | undefined, right: Cases | undefined): { usage?: CompareCase['usage'] } {
+  return known(left) || known(right) ? { usage: usageDelta(totalOf(left), totalOf(right)) } : {};
 }

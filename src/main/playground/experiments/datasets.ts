@@ -28,6 +28,11 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 export class DatasetService {
   constructor(private readonly o: DatasetServiceOptions) {}
 
+  /** The project folder (a bundle's files beside datasets are written under its `evals/`). */
+  get projectDir(): string {
+    return this.o.projectDir;
+  }
+
   private abs(rel: string): string {
     return path.join(this.o.projectDir, rel);
   }

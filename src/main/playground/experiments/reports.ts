@@ -113,6 +113,12 @@ export function summaryMarkdown(outcomes: readonly DatasetOutcome[]): string {
       `Experiment \`${e.experiment_id}\`, code \`${(e.code_fingerprint ?? '').slice(0, 12)}\`, dataset \`${e.dataset_hash.slice(0, 12)}\`, model ${e.model.provider}${e.model.model ? ` ${e.model.model}` : ''}.`,
     );
     if (e.reason) out.push('', `Ended ${e.status}: ${e.reason}${e.changed_files.length ? ` (${e.changed_files.join(', ')})` : ''}.`);
+    const u = e.aggregates?.usage;
+    if (u?.calls)
+      out.push(
+        '',
+        `Model calls: ${u.calls}, ${u.total_tokens} tokens (${u.cache_read_tokens} cached), cost ${u.cost_usd === null ? 'unknown' : `$${u.cost_usd}`}${u.unpriced_calls ? ` (no price for ${u.unpriced_models.join(', ')})` : ''}.`,
+      );
     const bad = cases.filter((x) => x.status !== 'passed');
     if (bad.length) {
       out.push('', '| case | status | why |', '|---|---|---|');

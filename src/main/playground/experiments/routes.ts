@@ -15,13 +15,31 @@ import { compareExperiments, type CompareSide } from './compare.ts';
 import type { DatasetService } from './datasets.ts';
 import { streamExperiment } from './events.ts';
 import type { ExperimentRunner } from './runner.ts';
-import type { ExperimentRecord, ExperimentStore } from './store.ts';
+import type { CaseRecord, ExperimentRecord, ExperimentStore } from './store.ts';
+import { emptyTotals, sumTotals } from '../../../shared/usage.ts';
+import type { UsageReader } from '../usage.ts';
 
 export interface ExperimentRoutesOptions {
   datasets: DatasetService;
   runner: ExperimentRunner;
   experiments: ExperimentStore;
   service: PlaygroundService;
+  usage: Pick<UsageReader, 'experiment'>;
+}
+
+/** Each case with the tokens and cost of its hidden session's runs (docs/playground-api.md
+ * "Tokens and cost"); `tokens` (input / output) from them. */
+export function withUsage<C extends Pick<CaseRecord, 'session_id' | 'status'>>(
+  cases: readonly C[],
+  e: ExperimentRecord,
+  usage: Pick<UsageReader, 'experiment'> | undefined,
+): C[] {
+  if (!usage) return [...cases];
+  const by = usage.experiment(e.experiment_id, e.status !== 'running');
+  return cases.map((c) => {
+    const u = c.session_id ? (by.get(c.session_id) ?? (c.status === 'pending' ? null : emptyTotals())) : null;
+    return { ...c, usage: u, tokens: u && u.input_tokens + u.output_tokens > 0 ? { input: u.input_tokens, output: u.output_tokens } : null };
+  });
 }
 
 const ListSchema = z.object({
@@ -36,7 +54,9 @@ const encode = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
 const decode = (s: string) => Buffer.from(s, 'base64url').toString('utf8');
 
 /** The experiment's full view: summary, code, model and aggregates. */
-export function experimentDetail(store: ExperimentStore, e: ExperimentRecord): ExperimentDetail {
+export function experimentDetail(store: ExperimentStore, e: ExperimentRecord, usage?: Pick<UsageReader, 'experiment'>): ExperimentDetail {
+  const cases = withUsage(store.allCases(e.experiment_id), e, usage);
+  const agg = aggregates(cases);
   return {
     ...store.summary(e),
     code_files: e.code_files,
@@ -44,7 +64,7 @@ export function experimentDetail(store: ExperimentStore, e: ExperimentRecord): E
     cases_filter: e.cases_filter,
     tags_filter: e.tags_filter,
     changed_files: e.changed_files,
-    aggregates: aggregates(store.allCases(e.experiment_id)),
+    aggregates: usage ? { ...agg, usage: sumTotals(cases.flatMap((c) => (c.usage ? [c.usage] : []))) } : agg,
   };
 }
 
@@ -54,8 +74,8 @@ export function deleteExperiment(o: Pick<ExperimentRoutesOptions, 'experiments' 
   o.experiments.remove(id);
 }
 
-export function compareSide(store: ExperimentStore, e: ExperimentRecord): CompareSide {
-  return { summary: store.summary(e), code_files: e.code_files, cases: store.allCases(e.experiment_id) };
+export function compareSide(store: ExperimentStore, e: ExperimentRecord, usage?: Pick<UsageReader, 'experiment'>): CompareSide {
+  return { summary: store.summary(e), code_files: e.code_files, cases: withUsage(store.allCases(e.experiment_id), e, usage) };
 }
 
 export function createExperimentRoutes(o: ExperimentRoutesOptions): Router {
@@ -107,11 +127,11 @@ export function createExperimentRoutes(o: ExperimentRoutesOptions): Router {
 
   router.get('/experiments/compare', (req, res) => {
     const q = ExperimentCompareQuerySchema.parse(req.query);
-    res.json(compareExperiments(compareSide(o.experiments, experiment(q.left)), compareSide(o.experiments, experiment(q.right))));
+    res.json(compareExperiments(compareSide(o.experiments, experiment(q.left), o.usage), compareSide(o.experiments, experiment(q.right), o.usage)));
   });
 
   router.get('/experiments/:id', (req, res) => {
-    res.json(experimentDetail(o.experiments, experiment(req.params.id)));
+    res.json(experimentDetail(o.experiments, experiment(req.params.id), o.usage));
   });
 
   router.get('/experiments/:id/cases', (req, res) => {
@@ -126,7 +146,7 @@ export function createExperimentRoutes(o: ExperimentRoutesOptions): Router {
     const rows = o.experiments.cases(e.experiment_id, { after, failures: q.filter === 'failures', tag: q.tag ?? null, limit: q.limit + 1 });
     const items = rows.slice(0, q.limit);
     const more = rows.length > q.limit;
-    res.json({ items: items.map(({ seq: _seq, ...c }) => c), next_cursor: more ? encode(`seq:${items[items.length - 1]!.seq}`) : null });
+    res.json({ items: withUsage(items, e, o.usage).map(({ seq: _seq, ...c }) => c), next_cursor: more ? encode(`seq:${items[items.length - 1]!.seq}`) : null });
   });
 
   router.get('/experiments/:id/events', (req, res) => {
@@ -138,7 +158,7 @@ export function createExperimentRoutes(o: ExperimentRoutesOptions): Router {
     const e = experiment(req.params.id);
     if (e.status === 'running') {
       o.runner.stop(e.experiment_id, 'user_cancelled');
-      res.json(experimentDetail(o.experiments, experiment(e.experiment_id)));
+      res.json(experimentDetail(o.experiments, experiment(e.experiment_id), o.usage));
       return;
     }
     deleteExperiment(o, e.experiment_id);

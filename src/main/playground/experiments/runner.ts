@@ -4,7 +4,8 @@
 // checked when a case's last run ends. The experiment is pinned to the code it started with:
 // before each case and after each run the project's code fingerprint is compared with the
 // recorded one, and a change stops it (`cancelled`, reason `code_changed`).
-import type { ReplayMismatch, RunReplay } from '../../../shared/recordings.ts';
+import type { RunReplay } from '../../../shared/recordings.ts';
+import { replayRuns, replaySessions, type ExperimentReplay } from './replay.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
@@ -54,7 +55,7 @@ interface Live {
   stopped: boolean;
   runs: Set<string>;
   /** A replay: the earlier experiment's session of each `case_id#repeat`, and the mismatch rule. */
-  replay?: { sessions: Map<string, string>; on_mismatch: ReplayMismatch };
+  replay?: ExperimentReplay;
 }
 
 /** A case with no assertions passes when its run did not fail. */
@@ -89,7 +90,7 @@ export class ExperimentRunner {
         diagnostics: dataset.diagnostics.length,
       });
     }
-    const replay = body.replay ? this.replaySessions(body.replay.from_experiment_id, body.replay.on_mismatch) : undefined;
+    const replay = body.replay ? replaySessions(this.o.experiments, body.replay.from_experiment_id, body.replay.on_mismatch) : undefined;
     const code = this.o.snapshot();
     const id = newExperimentId();
     const now = new Date().toISOString();
@@ -130,24 +131,6 @@ export class ExperimentRunner {
     const judge = this.o.judge();
     void this.drive(live, items, body.concurrency, judge);
     return { experiment_id: id, status: 'running' };
-  }
-
-  /** The sessions of an earlier experiment's cases, by `case_id#repeat` (404 when unknown). */
-  private replaySessions(from: string, onMismatch: ReplayMismatch): Live['replay'] {
-    if (!this.o.experiments.get(from)) throw new PlaygroundError('not_found', `no experiment ${from}`, { experiment_id: from });
-    const sessions = new Map<string, string>();
-    for (const c of this.o.experiments.allCases(from)) if (c.session_id) sessions.set(`${c.case_id}#${c.repeat}`, c.session_id);
-    return { sessions, on_mismatch: onMismatch };
-  }
-
-  /** The earlier experiment's runs of this case, oldest first (turn i answers turn i). */
-  private replayRuns(live: Live, item: Item): string[] {
-    const session = live.replay?.sessions.get(`${item.c.id}#${item.repeat}`);
-    if (!session) return [];
-    return this.o.store
-      .listRuns(session, { limit: 1000, before: null, search: null })
-      .items.map((r) => r.run_id)
-      .sort();
   }
 
   isRunning(id: string): boolean {
@@ -204,7 +187,12 @@ export class ExperimentRunner {
   /** Stops the experiment when the code differs from the one it started with. */
   private codeMoved(live: Live, files: Record<string, string> | null): boolean {
     if (live.stopped) return true;
-    const now = files ?? this.o.code().files;
+    let now = files;
+    if (!now) {
+      const code = this.o.code();
+      if (code.fingerprint === live.fingerprint) return false;
+      now = code.files;
+    }
     const changed = changedCodeFiles(live.files, now).map((f) => f.path);
     if (changed.length === 0) return false;
     this.stop(live.id, 'code_changed', changed);
@@ -216,15 +204,17 @@ export class ExperimentRunner {
     if (this.codeMoved(live, null)) return;
     const sessionId = newSessionId();
     const now = new Date().toISOString();
-    this.o.store.transaction(() => {
+    // The hidden session and the case's `running` row commit with the case's first run.
+    let open: (() => void) | undefined = () => {
       this.o.store.insertExperimentSession(sessionId, `${c.id} (${live.id})`, live.id, now);
       this.o.experiments.updateCase(live.id, seq, { status: 'running', session_id: sessionId });
-    });
-    const recorded = this.replayRuns(live, item);
+    };
+    const recorded = replayRuns(this.o.store, live.replay, `${item.c.id}#${item.repeat}`);
     const replayOf = (turn: number): RunReplay | undefined =>
       live.replay && recorded[turn] ? { from_run_id: recorded[turn], on_mismatch: live.replay.on_mismatch } : undefined;
     for (const [i, turn] of (c.history ?? []).entries()) {
-      const run = await this.runTurn(live, sessionId, turn, undefined, replayOf(i));
+      const run = await this.runTurn(live, sessionId, turn, undefined, open, replayOf(i));
+      open = undefined;
       if (!run) return;
       if (run.code_files && this.codeMoved(live, run.code_files)) return;
       if (!CASE_END.includes(run.status)) {
@@ -243,6 +233,7 @@ export class ExperimentRunner {
       sessionId,
       c.input,
       (runId) => this.o.experiments.updateCase(live.id, seq, { run_id: runId }),
+      open,
       replayOf((c.history ?? []).length),
     );
     if (!run) return;
@@ -281,13 +272,19 @@ export class ExperimentRunner {
     sessionId: string,
     input: DatasetCase['input'],
     onRun?: (runId: string) => void,
+    before?: () => void,
     replay?: RunReplay,
   ): Promise<RunRecord | null> {
     if (live.stopped) return null;
     const parts = this.o.datasets.requestParts(input);
-    const accepted = this.o.service.admitExperimentRun(sessionId, parts, input.metadata, replay);
+    // One commit for the run's admission and the case rows written with it (`before`, `onRun`).
+    const accepted = this.o.store.transaction(() => {
+      before?.();
+      const a = this.o.service.admitExperimentRun(sessionId, parts, input.metadata, replay);
+      onRun?.(a.run_id);
+      return a;
+    });
     live.runs.add(accepted.run_id);
-    onRun?.(accepted.run_id);
     try {
       await this.ended(accepted.run_id);
     } finally {

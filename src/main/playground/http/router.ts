@@ -14,6 +14,7 @@ import { errorHandler, notFoundRoute } from './errors.ts';
 import { jsonBody } from '../../http/json-body.ts';
 import { PLAYGROUND_BODY_LIMIT } from '../../http/limits.ts';
 import { ComparisonService } from '../compare/service.ts';
+import { UsageReader } from '../usage.ts';
 import {
   CompareOptionsSchema,
   CompareQuerySchema,
@@ -77,7 +78,8 @@ function parseSeq(value: string, name: string): number {
 
 export function createPlaygroundRouter(o: PlaygroundRouterOptions): PlaygroundRouter {
   const { service } = o;
-  const comparison = new ComparisonService(o.store, o.log, (id) => service.getRun(id));
+  const usage = new UsageReader(o.store, o.log);
+  const comparison = new ComparisonService(o.store, o.log, (id) => service.getRun(id), usage);
   const router = Router();
   const streams = new Set<ServerResponse>();
 
@@ -147,6 +149,17 @@ export function createPlaygroundRouter(o: PlaygroundRouterOptions): PlaygroundRo
 
   router.get('/runs/:run_id/calls', (req, res) => {
     res.json(service.recordedCalls(req.params.run_id));
+  });
+
+  // Tokens and cost (docs/playground-api.md "Tokens and cost"): 404 for an unknown id first.
+  router.get('/runs/:run_id/usage', (req, res) => {
+    service.getRun(req.params.run_id);
+    res.json(usage.run(req.params.run_id));
+  });
+
+  router.get('/sessions/:session_id/usage', (req, res) => {
+    service.getSession(req.params.session_id);
+    res.json(usage.session(req.params.session_id));
   });
 
   router.get('/compare', (req, res) => {

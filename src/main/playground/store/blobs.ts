@@ -8,6 +8,11 @@ import path from 'node:path';
 const HASH = /^[0-9a-f]{64}$/;
 
 export class BlobStore {
+  /** Hashes this process has seen on disk (written, or found): a code snapshot asks for every
+   * project file on every run, and a file check each is most of its cost. Deletions go
+   * through delete(), which forgets them. */
+  private readonly present = new Set<string>();
+
   constructor(readonly dir: string) {
     fs.mkdirSync(dir, { recursive: true });
   }
@@ -31,7 +36,14 @@ export class BlobStore {
       fs.writeFileSync(tmp, bytes);
       fs.renameSync(tmp, file);
     }
+    this.present.add(sha256);
     return { sha256, size: bytes.length };
+  }
+
+  /** Moves in a file whose bytes the caller checked hash to `sha256` (a bundle import's
+   * staged file, on the same file system: a rename, so never a partial file). */
+  adopt(file: string, sha256: string): void {
+    fs.renameSync(file, this.pathOf(sha256));
   }
 
   get(sha256: string): Buffer {
@@ -39,10 +51,14 @@ export class BlobStore {
   }
 
   has(sha256: string): boolean {
-    return fs.existsSync(this.pathOf(sha256));
+    if (this.present.has(sha256)) return true;
+    const found = fs.existsSync(this.pathOf(sha256));
+    if (found) this.present.add(sha256);
+    return found;
   }
 
   delete(sha256: string): void {
+    this.present.delete(sha256);
     fs.rmSync(this.pathOf(sha256), { force: true });
   }
 }

@@ -23,7 +23,7 @@ const INPUT_MATCHES = `EXISTS (SELECT 1 FROM runs r, json_each(r.input_parts) pa
   AND json_extract(part.value, '$.kind') = 'text' AND json_extract(part.value, '$.text') LIKE ? ESCAPE '\\')`;
 const RUN_INSERT_COLUMNS = `run_id, session_id, parent_run_id, origin, status, reason, context_id, task_id, created_at, started_at,
   ended_at, input_parts, output_parts, scores, metadata, changed_files, revision, last_seq, code_fingerprint, code_files,
-  imported_from, imported_project, imported_at`;
+  imported_from, imported_project, imported_at, forked_from, edited_state`;
 
 export function prepareStatements(db: Db) {
   const p = <T = unknown>(sql: string) => db.prepare<unknown[], T>(sql);
@@ -49,6 +49,7 @@ export function prepareStatements(db: Db) {
     deleteBlobRow: p('DELETE FROM blobs WHERE sha256 = ?'),
     insertBlob: p('INSERT OR IGNORE INTO blobs (sha256, size, created_at) VALUES (?, ?, ?)'),
     linkBlob: p('INSERT OR IGNORE INTO run_blobs (run_id, sha256) VALUES (?, ?)'),
+    runBlobs: p<{ sha256: string }>('SELECT sha256 FROM run_blobs WHERE run_id = ? ORDER BY sha256'),
     // The one-active-run rule (spec 4.3 rule 2) counts interactive runs only: an experiment's
     // runs (sessions with an experiment_id) coexist with them (docs/playground-api.md).
     activeRun: p<{ run_id: string }>(`SELECT run_id FROM runs WHERE status IN (${ACTIVE_SQL})

@@ -151,12 +151,17 @@ export class PlaygroundStore {
 
   /** Inserts a complete run (a bundle's run under its new id); the caller links its blobs. */
   insertRunRecord(run: RunRecord): void {
-    this.stmts.insertFullRun.run({ ...run, ...encodeRunJson(run) });
+    this.stmts.insertFullRun.run({ forked_from: null, edited_state: null, ...run, ...encodeRunJson(run) });
   }
 
   linkBlob(runId: string, sha256: string, size: number, now: string): void {
     this.stmts.insertBlob.run(sha256, size, now);
     this.stmts.linkBlob.run(runId, sha256);
+  }
+
+  /** Every blob the run links (its file parts' and any other, e.g. recorded bodies), sorted. */
+  runBlobHashes(runId: string): string[] {
+    return this.stmts.runBlobs.all(runId).map((r) => r.sha256);
   }
 
   getRun(id: string): RunRecord | undefined {

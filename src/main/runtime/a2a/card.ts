@@ -1,5 +1,6 @@
 // The agent card (A2A 0.3, spec 2.2): built from the manifest of the loaded generation. Its
-// url is the runtime's own endpoint unless PUBLIC_AGENT_URL says otherwise (D-26).
+// url is the runtime's own endpoint unless PUBLIC_AGENT_URL says otherwise (D-26). Push
+// notifications are served (push/, D-89).
 import type { AgentCard } from '@a2a-js/sdk';
 import type { Generation } from '../project/registry.ts';
 
@@ -12,7 +13,7 @@ export function buildAgentCard(gen: Generation, url: string): AgentCard {
     version: m.version,
     url,
     preferredTransport: 'JSONRPC',
-    capabilities: { streaming: true, pushNotifications: false, stateTransitionHistory: false },
+    capabilities: { streaming: true, pushNotifications: true, stateTransitionHistory: false },
     defaultInputModes: m.inputModes,
     defaultOutputModes: m.outputModes,
     skills: m.skills.map((s) => ({

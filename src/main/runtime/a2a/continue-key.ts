@@ -3,7 +3,7 @@
 // new input. Only the studio that started this runtime may ask for it: the request must carry
 // CONTROL_CREDENTIAL_HEADER with its control token (control-credential.ts). Anyone else is refused with a JSON-RPC error
 // naming the key; the key never reaches the SDK, the task store or the thread.
-import type { Request } from 'express';
+import type { IncomingHttpHeaders } from 'node:http';
 import { CONTINUE_METADATA_KEY } from '../../../shared/thread-state.ts';
 import { hasControlCredential } from './control-credential.ts';
 
@@ -11,7 +11,7 @@ export type ContinueKey = { kind: 'absent' } | { kind: 'continue' } | { kind: 'r
 
 /** Takes the key out of both metadata objects and says whether the request may use it. */
 export function takeContinueKey(
-  req: Request,
+  req: { headers: IncomingHttpHeaders },
   paramsMeta: Record<string, unknown>,
   messageMeta: Record<string, unknown> | undefined,
   controlToken: string | null | undefined,

@@ -16,13 +16,13 @@ import type { Generation, Registry } from '../project/registry.ts';
 import { noteRequest } from '../observability/request-context.ts';
 import { runTurn, type TurnDeps, type TurnEvents } from '../execution/turn.ts';
 import { storeUnavailableFailure } from '../execution/errors.ts';
-import { OBSERVATION_LABEL_KEYS, type RequestMeta, type RequestMetaStore } from './request-meta.ts';
+import { OBSERVATION_LABEL_KEYS, type RequestMeta } from './request-meta.ts';
+import { requestMetaOf } from './send-admission.ts';
 import { principalOf } from '../auth/principal.ts';
 import { agentMessage, applyDefaultSchema, ARTIFACT_ID, artifactName, requestFromMessage, responseParts } from './mapping.ts';
 
 export interface ExecutorDeps extends Omit<TurnDeps, 'checkpointer'> {
   registry: Registry;
-  requestMeta: RequestMetaStore;
 }
 
 interface Running {
@@ -82,7 +82,7 @@ export class GraphAgentExecutor implements AgentExecutor {
   execute = async (ctx: RequestContext, bus: ExecutionEventBus): Promise<void> => {
     const { taskId, contextId, userMessage } = ctx;
     noteRequest({ task_id: taskId, context_id: contextId });
-    const meta = withActingUser(this.deps.requestMeta.take(userMessage.messageId), ctx);
+    const meta = withActingUser(requestMetaOf(ctx.context), ctx); // the request's own metadata (send-admission.ts)
     const run: Running = { controller: new AbortController(), canceled: false };
     this.running.set(taskId, run);
     this.contextOf.set(taskId, contextId);

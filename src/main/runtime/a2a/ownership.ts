@@ -55,7 +55,9 @@ export function actingPrincipal(principal: Principal, metadata: unknown): Princi
 export function actingContext(context: ServerCallContext | undefined, metadata: unknown): ServerCallContext | undefined {
   const principal = principalOf(context);
   const acting = actingPrincipal(principal, metadata);
-  return acting === principal ? context : new ServerCallContext(context?.requestedExtensions, new PrincipalUser(acting));
+  if (acting === principal) return context;
+  const user = context?.user instanceof PrincipalUser ? context.user.withPrincipal(acting) : new PrincipalUser(acting);
+  return new ServerCallContext(context?.requestedExtensions, user);
 }
 
 /** Whether the acting principal may read a task: always without authentication, else when

@@ -15,7 +15,20 @@
 // A2A 1.0 way (history.ts), in place of the SDK's reading, and a store outage as the JSON-RPC
 // error of a2a/store-outage.ts (never the driver's message, which names the database's address).
 import { A2AError, DefaultRequestHandler, type AgentExecutor, type ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
-import type { AgentCard, Message, MessageSendParams, Task, TaskIdParams, TaskQueryParams, TaskStatusUpdateEvent, TaskArtifactUpdateEvent } from '@a2a-js/sdk';
+import type {
+  AgentCard,
+  DeleteTaskPushNotificationConfigParams,
+  GetTaskPushNotificationConfigParams,
+  ListTaskPushNotificationConfigParams,
+  Message,
+  MessageSendParams,
+  Task,
+  TaskIdParams,
+  TaskPushNotificationConfig,
+  TaskQueryParams,
+  TaskStatusUpdateEvent,
+  TaskArtifactUpdateEvent,
+} from '@a2a-js/sdk';
 import type { ClusterControl } from '../cluster/control.ts';
 import { followStored, untilSettled } from './follow.ts';
 import { limitHistory } from './history.ts';
@@ -23,6 +36,9 @@ import { actingContext, checkSend, ownedTaskStore, type OwnershipStore } from '.
 import { principalOf } from '../auth/principal.ts';
 import { rpcError, storeUnavailableRpc } from './store-outage.ts';
 import { SettlingTaskStore } from './settling.ts';
+import { card03WithInterfaces } from './v1/card.ts';
+import type { PushService } from '../push/service.ts';
+import { deleteConfig, getConfig, listConfigs, sendConfig, sendContext, setConfig, type PushRpcDeps } from './push-rpc.ts';
 
 /** A store outage as its JSON-RPC error (store-outage.ts); anything else as thrown. */
 function rethrow(err: unknown): never {
@@ -63,16 +79,20 @@ export class ReplicaAwareRequestHandler extends DefaultRequestHandler {
   /** Whether a save of the task failed (settling.ts): then no answer or event claims it. */
   private readonly lost: (taskId: string) => boolean;
 
-  /** `replicas`: the cross-replica answers on the shared store; null when there is none. */
+  /** `replicas`: the cross-replica answers on the shared store; null when there is none.
+   * `push`: push notifications (push/service.ts), which this handler serves itself: the SDK is
+   * handed the card as if it had none, so that it neither stores configurations in memory nor
+   * reads the task back on every event to send them. */
   constructor(
-    card: AgentCard,
+    private readonly card: AgentCard,
     store: TaskStore,
     executor: AgentExecutor,
     private readonly replicas: ReplicaView | null,
     private readonly ownership: OwnershipView,
+    private readonly push: PushService,
   ) {
     const owned = ownedTaskStore(store, ownership.store, ownership.agentId);
-    super(card, owned, executor);
+    super(withoutSdkPush(card), owned, executor);
     this.store = owned;
     this.lost = store instanceof SettlingTaskStore ? (id) => store.lost(id) : () => false;
   }
@@ -82,7 +102,33 @@ export class ReplicaAwareRequestHandler extends DefaultRequestHandler {
    * to show an authenticated caller today, and without caller authentication the card is
    * public anyway, so the answer is the card rather than "unsupported". */
   override async getAuthenticatedExtendedAgentCard(): Promise<AgentCard> {
-    return this.getAgentCard();
+    return card03WithInterfaces(this.card);
+  }
+
+  /** The push methods' view: the service, and the task as the acting principal sees it. */
+  private pushDeps(params: unknown, context: ServerCallContext | undefined): PushRpcDeps {
+    const metadata = typeof params === 'object' && params !== null ? (params as { metadata?: unknown }).metadata : undefined;
+    const acting = actingContext(context, metadata);
+    return { push: this.push, load: (id) => this.store.load(id, acting).catch(rethrow) };
+  }
+
+  override setTaskPushNotificationConfig(params: TaskPushNotificationConfig, context?: ServerCallContext): Promise<TaskPushNotificationConfig> {
+    return setConfig(this.pushDeps(params, context), params).catch(rethrow);
+  }
+
+  override getTaskPushNotificationConfig(
+    params: TaskIdParams | GetTaskPushNotificationConfigParams,
+    context?: ServerCallContext,
+  ): Promise<TaskPushNotificationConfig> {
+    return getConfig(this.pushDeps(params, context), params).catch(rethrow);
+  }
+
+  override listTaskPushNotificationConfigs(params: ListTaskPushNotificationConfigParams, context?: ServerCallContext): Promise<TaskPushNotificationConfig[]> {
+    return listConfigs(this.pushDeps(params, context), params).catch(rethrow);
+  }
+
+  override deleteTaskPushNotificationConfig(params: DeleteTaskPushNotificationConfigParams, context?: ServerCallContext): Promise<void> {
+    return deleteConfig(this.pushDeps(params, context), params).catch(rethrow);
   }
 
   /** The stored task with its history limited by historyLength (history.ts). */
@@ -94,7 +140,8 @@ export class ReplicaAwareRequestHandler extends DefaultRequestHandler {
 
   override async sendMessage(params: MessageSendParams, context?: ServerCallContext): Promise<Message | Task> {
     try {
-      const acting = await checkSend(params, context, this.ownership.store, this.ownership.agentId);
+      const push = await sendConfig(this.push, params);
+      const acting = sendContext(await checkSend(params, context, this.ownership.store, this.ownership.agentId), push);
       const result = await super.sendMessage(params, acting);
       if (result.kind === 'task' && this.lost(result.id)) throw storeUnavailableRpc();
       return limitHistory(result, params.configuration?.historyLength);
@@ -108,7 +155,8 @@ export class ReplicaAwareRequestHandler extends DefaultRequestHandler {
     context?: ServerCallContext,
   ): AsyncGenerator<Message | Task | TaskStatusUpdateEvent | TaskArtifactUpdateEvent, void, undefined> {
     try {
-      const acting = await checkSend(params, context, this.ownership.store, this.ownership.agentId);
+      const push = await sendConfig(this.push, params);
+      const acting = sendContext(await checkSend(params, context, this.ownership.store, this.ownership.agentId), push);
       const historyLength = params.configuration?.historyLength;
       for await (const event of super.sendMessageStream(params, acting)) {
         if (this.lost(event.kind === 'task' ? event.id : event.kind === 'message' ? '' : event.taskId)) throw storeUnavailableRpc();
@@ -201,4 +249,12 @@ export class ReplicaAwareRequestHandler extends DefaultRequestHandler {
       stop.abort();
     }
   }
+}
+
+/** The card as the SDK's handler sees it: every field live (the url changes at run time), but
+ * no push notifications (this handler serves them). */
+function withoutSdkPush(card: AgentCard): AgentCard {
+  return new Proxy(card, {
+    get: (target, key) => (key === 'capabilities' ? { ...target.capabilities, pushNotifications: false } : Reflect.get(target, key)),
+  });
 }

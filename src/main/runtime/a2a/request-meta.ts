@@ -4,56 +4,15 @@
 import type { RequestHandler } from 'express';
 import { noteRequest } from '../observability/request-context.ts';
 
-import { captureTokenOf, RESERVED_CAPTURE_KEY } from '../../../shared/runtime-contract.ts';
-import { takeContinueKey } from './continue-key.ts';
-import { DebugControlSchema, RESERVED_DEBUG_KEY, type DebugControl } from '../../../shared/breakpoints.ts';
-import { hasControlCredential } from './control-credential.ts';
-import { REPLAY_METADATA_KEY, ReplayPlanSchema, type ReplayPlan } from '../../../shared/recordings.ts';
+import { RESERVED_CAPTURE_KEY } from '../../../shared/runtime-contract.ts';
+import { admitSend, keepRequestMeta } from './send-admission.ts';
+
+export type { RequestMeta } from './send-admission.ts';
 
 export { RESERVED_CAPTURE_KEY };
 export const OBSERVATION_LABEL_KEYS = ['userId', 'agentId', 'agentName', 'workflowId', 'workflowName', 'chatbotId', 'chatbotName'] as const;
 
 export const JSONRPC = { PARSE_ERROR: -32700, INVALID_REQUEST: -32600, METHOD_NOT_FOUND: -32601, INVALID_PARAMS: -32602, INTERNAL_ERROR: -32603 } as const;
-
-export interface RequestMeta {
-  /** params.metadata without reserved keys. */
-  metadata: Record<string, unknown>;
-  history: unknown;
-  captureToken: string | null;
-  /** Per-request overrides handed to the graph's configurable (scriptedDelayMs, scriptedChunks). */
-  configurable: Record<string, unknown>;
-  /** message/stream (or a non-blocking send, which tasks/resubscribe may follow): the client
-   * wants the exit node's text as it is produced. A blocking message/send only gets the final
-   * task, so the runtime does not ask the graph for token deltas. */
-  streaming: boolean;
-  /** The studio's reserved continue key (continue-key.ts): the turn continues the thread from
-   * its latest checkpoint with no new input. */
-  fromCheckpoint?: boolean;
-  /** Breakpoints, step mode or a continue from the studio (RESERVED_DEBUG_KEY); null for every other caller. */
-  debug?: DebugControl | null;
-  /** The recorded answers of a replayed studio run (REPLAY_METADATA_KEY); null for every other caller. */
-  replay?: ReplayPlan | null;
-}
-
-/** Request metadata by messageId, from the HTTP layer to the executor. Entries are taken
- * once; stale ones expire so a request the SDK rejects cannot leak memory. */
-export class RequestMetaStore {
-  private readonly entries = new Map<string, { meta: RequestMeta; at: number }>();
-
-  put(messageId: string, meta: RequestMeta): void {
-    this.entries.set(messageId, { meta, at: Date.now() });
-    if (this.entries.size > 1000) {
-      const cutoff = Date.now() - 60_000;
-      for (const [k, v] of this.entries) if (v.at < cutoff) this.entries.delete(k);
-    }
-  }
-
-  take(messageId: string): RequestMeta {
-    const e = this.entries.get(messageId);
-    this.entries.delete(messageId);
-    return e?.meta ?? { metadata: {}, history: undefined, captureToken: null, configurable: {}, streaming: true };
-  }
-}
 
 /** Standard base64 (RFC 4648 section 4, padded), checked in one pass: a regex with a
  * repeated group recurses per group and overflows the stack on a few MB of input. */
@@ -89,7 +48,7 @@ function isStringArray(v: unknown): v is string[] {
 }
 
 /** params.configuration and params.metadata of message/send and message/stream. */
-function validateSendParams(params: Record<string, unknown>): void {
+export function validateSendParams(params: Record<string, unknown>): void {
   const bad = (field: string, why: string) => new RpcInputError(JSONRPC.INVALID_PARAMS, `Invalid params: ${field} ${why}`, { field });
   if (params.metadata !== undefined && !isObject(params.metadata)) throw bad('params.metadata', 'must be an object');
   const c = params.configuration;
@@ -155,8 +114,6 @@ export function validateMessage(message: unknown): void {
   });
 }
 
-const NUMERIC_OVERRIDES = ['scriptedDelayMs', 'scriptedChunks'] as const;
-
 /** The methods of A2A 0.3.0's JSON-RPC binding this runtime serves. */
 export const A2A_METHODS = new Set([
   'message/send',
@@ -206,6 +163,7 @@ function validateParams(method: string, params: unknown): void {
 function taskOf(params: unknown): { task_id?: string; context_id?: string } {
   if (!isObject(params)) return {};
   if (typeof params.id === 'string') return { task_id: params.id };
+  if (typeof params.taskId === 'string') return { task_id: params.taskId }; // tasks/pushNotificationConfig/set
   const message = isObject(params.message) ? params.message : {};
   return {
     ...(typeof message.taskId === 'string' ? { task_id: message.taskId } : {}),
@@ -214,7 +172,7 @@ function taskOf(params: unknown): { task_id?: string; context_id?: string } {
 }
 
 /** Express middleware in front of the SDK's JSON-RPC handler. */
-export function jsonRpcGate(store: RequestMetaStore, { onRequest, waitingTask, refusal, controlToken }: GateOptions): RequestHandler {
+export function jsonRpcGate({ onRequest, waitingTask, refusal, controlToken }: GateOptions): RequestHandler {
   return (req, res, next) => {
     const reply = (id: unknown, code: number, message: string, data?: unknown) =>
       res.status(200).json({ jsonrpc: '2.0', id: id ?? null, error: { code, message, ...(data ? { data } : {}) } });
@@ -249,71 +207,10 @@ export function jsonRpcGate(store: RequestMetaStore, { onRequest, waitingTask, r
     const refused = refusal?.(method);
     if (refused) return res.status(503).json({ jsonrpc: '2.0', id: body.id, error: refused });
     if (method !== 'message/send' && method !== 'message/stream') return next();
-    const params = body.params as Record<string, unknown>;
-    const message = params.message as Record<string, unknown>;
-    const paramsMeta = isObject(params.metadata) ? { ...params.metadata } : {};
-    const messageMeta = isObject(message.metadata) ? { ...message.metadata } : undefined;
-    // The reserved capture key never reaches the SDK, the task store or the thread.
-    const reserved = paramsMeta[RESERVED_CAPTURE_KEY] ?? messageMeta?.[RESERVED_CAPTURE_KEY];
-    delete paramsMeta[RESERVED_CAPTURE_KEY];
-    if (messageMeta) {
-      delete messageMeta[RESERVED_CAPTURE_KEY];
-      message.metadata = messageMeta;
-    }
-    const continued = takeContinueKey(req, paramsMeta, messageMeta, controlToken);
-    if (continued.kind === 'refused') return reply(body.id, JSONRPC.INVALID_PARAMS, continued.message, continued.data);
-    params.metadata = paramsMeta;
-    const trusted = hasControlCredential(req.headers, controlToken);
-    const debug = takeDebugControl(paramsMeta, messageMeta, trusted);
-    const replay = takeReplay(paramsMeta, messageMeta, trusted);
-    const captureToken = captureTokenOf(reserved);
-    const history = paramsMeta.history ?? messageMeta?.history;
-    const metadata = { ...paramsMeta };
-    delete metadata.history;
-    const configurable: Record<string, unknown> = {};
-    for (const key of NUMERIC_OVERRIDES) if (typeof paramsMeta[key] === 'number') configurable[key] = paramsMeta[key];
-    // Token deltas for a stream, and for a non-blocking send the client may follow with
-    // tasks/resubscribe; a blocking send only ever returns the final task.
-    const blocking = !isObject(params.configuration) || params.configuration.blocking !== false;
-    store.put(message.messageId as string, {
-      metadata,
-      history,
-      captureToken,
-      configurable,
-      streaming: body.method === 'message/stream' || !blocking,
-      debug,
-      replay,
-      ...(continued.kind === 'continue' ? { fromCheckpoint: true } : {}),
-    });
-    if (!waitingTask || typeof message.contextId !== 'string' || !message.contextId || message.taskId !== undefined) return next();
-    waitingTask(message.contextId).then(
-      (taskId) => {
-        if (taskId) message.taskId = taskId;
-        next();
-      },
-      (err: unknown) => next(err),
-    );
+    admitSend(req.headers, body.params as Record<string, unknown>, method === 'message/stream', { waitingTask, controlToken }).then((admitted) => {
+      if ('refusal' in admitted) return reply(body.id, JSONRPC.INVALID_PARAMS, admitted.refusal.message, admitted.refusal.data);
+      keepRequestMeta(res, admitted.meta);
+      next();
+    }, next);
   };
-}
-
-/** Removes the reserved debug key from both metadata objects (it never reaches the SDK, the task
- * store or the thread) and answers its value when the caller is the studio, else null. */
-function takeDebugControl(paramsMeta: Record<string, unknown>, messageMeta: Record<string, unknown> | undefined, trusted: boolean): DebugControl | null {
-  const value = paramsMeta[RESERVED_DEBUG_KEY] ?? messageMeta?.[RESERVED_DEBUG_KEY];
-  delete paramsMeta[RESERVED_DEBUG_KEY];
-  if (messageMeta) delete messageMeta[RESERVED_DEBUG_KEY];
-  if (!trusted || value === undefined) return null;
-  const parsed = DebugControlSchema.safeParse(value);
-  return parsed.success ? parsed.data : null;
-}
-
-/** Removes the reserved replay key from both metadata objects and answers the replay plan when
- * the caller is the studio, else null (docs/playground-api.md, "Replay"). */
-function takeReplay(paramsMeta: Record<string, unknown>, messageMeta: Record<string, unknown> | undefined, trusted: boolean): ReplayPlan | null {
-  const value = paramsMeta[REPLAY_METADATA_KEY] ?? messageMeta?.[REPLAY_METADATA_KEY];
-  delete paramsMeta[REPLAY_METADATA_KEY];
-  if (messageMeta) delete messageMeta[REPLAY_METADATA_KEY];
-  if (!trusted || value === undefined) return null;
-  const parsed = ReplayPlanSchema.safeParse(value);
-  return parsed.success ? parsed.data : null;
 }

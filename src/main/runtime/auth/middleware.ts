@@ -12,6 +12,7 @@ import { ManagementError } from '../management/envelope.ts';
 import { sha256, type KeyRing } from './api-keys.ts';
 import { presentedCredential, type CallerAuthenticator } from './credentials.ts';
 import { setRequestPrincipal } from './principal.ts';
+import { A2A_REST_BASE } from '../../../shared/runtime-contract.ts';
 
 /** JSON-RPC error code of POST / without a valid credential (HTTP 401; docs/security.md). It is
  * outside the codes A2A 0.3 defines (-32001..-32007) and JSON-RPC's own (-32600..-32603, -32700). */
@@ -21,24 +22,30 @@ const RPC_MESSAGE = 'Unauthenticated: this agent needs a valid credential (see s
 /** Where a request came from, for the log lines of refusals. */
 const peer = (req: Request) => ({ remote: req.socket.remoteAddress, method: req.method, path: req.path });
 
-/** POST /: with caller authentication configured, a valid caller credential or 401. */
+/** POST / (JSON-RPC, both A2A versions) and the A2A 1.0 HTTP+JSON binding under /v1 (D-86):
+ * with caller authentication configured, a valid caller credential or 401. */
 export function callerAuthRouter(callers: CallerAuthenticator, log: Logger): express.Router {
   const router = express.Router();
   if (!callers.configured) return router; // every caller is ANONYMOUS (principal.ts)
   // RFC 9110 11.6.1: one challenge per scheme; a key may also come as a bearer token.
   const challenges = ['Bearer realm="a2a"', ...(callers.schemes.apiKey ? ['ApiKey realm="a2a", header="X-API-Key"'] : [])];
-  router.post('/', (req, res, next) => {
-    void callers.verify(presentedCredential(req)).then((verdict) => {
-      if (verdict.ok) {
-        setRequestPrincipal(res, verdict.principal);
-        noteRequest({ principal: verdict.principal.name });
-        return next();
-      }
-      log[verdict.missing ? 'debug' : 'warn']({ ...peer(req), reason: verdict.reason }, 'JSON-RPC request refused: not authenticated');
-      for (const c of challenges) res.append('www-authenticate', c);
-      res.status(401).json({ jsonrpc: '2.0', id: null, error: { code: UNAUTHENTICATED, message: RPC_MESSAGE } });
-    }, next);
-  });
+  const gate =
+    (rest: boolean): express.RequestHandler =>
+    (req, res, next) => {
+      void callers.verify(presentedCredential(req)).then((verdict) => {
+        if (verdict.ok) {
+          setRequestPrincipal(res, verdict.principal);
+          noteRequest({ principal: verdict.principal.name });
+          return next();
+        }
+        log[verdict.missing ? 'debug' : 'warn']({ ...peer(req), reason: verdict.reason }, 'JSON-RPC request refused: not authenticated');
+        for (const c of challenges) res.append('www-authenticate', c);
+        if (rest) res.status(401).json({ error: { code: 401, status: 'UNAUTHENTICATED', message: RPC_MESSAGE, details: [] } });
+        else res.status(401).json({ jsonrpc: '2.0', id: null, error: { code: UNAUTHENTICATED, message: RPC_MESSAGE } });
+      }, next);
+    };
+  router.post('/', gate(false));
+  router.use(A2A_REST_BASE, gate(true));
   return router;
 }
 

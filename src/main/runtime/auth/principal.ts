@@ -32,6 +32,11 @@ export class PrincipalUser implements User {
   get userName(): string {
     return this.principal.name;
   }
+
+  /** The same caller acting as another principal (a trusted caller naming its user). */
+  withPrincipal(principal: Principal): PrincipalUser {
+    return new PrincipalUser(principal);
+  }
 }
 
 const LOCALS_KEY = 'principal';

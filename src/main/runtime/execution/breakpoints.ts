@@ -4,11 +4,13 @@
 // match only the top graph's node names; a node inside a subgraph (`inner:rank`) pauses through
 // the subgraph's own static interrupts (subgraphs.ts), and a fan-out branch (`skills[refund]`)
 // is gated by the SDK's fanOut helper itself (BRANCH_GATES_KEY), which pauses with a dynamic
-// interrupt.
+// interrupt, and a task a Send started (`score[1]`) by the runtime's node wrapper the same way
+// (send-gates.ts).
 import { EVERY_NODE, SUBGRAPH_NODE_SEPARATOR, pauseOf, type DebugControl, type PausePoint } from '../../../shared/breakpoints.ts';
 import { BRANCH_GATES_KEY } from '../../../sdk/fanout.ts';
 import type { Generation } from '../project/registry.ts';
 import { armSubgraphs, pathOfNamespace, SUBGRAPH_BREAKPOINTS_KEY } from './subgraphs.ts';
+import { pendingSendGates } from './send-gates.ts';
 
 export interface InterruptOptions {
   interruptBefore?: string[] | '*';
@@ -36,7 +38,7 @@ export function interruptOptions(debug: DebugControl | null | undefined, gen: Ge
 interface Snapshot {
   next?: readonly string[];
   config?: { configurable?: Record<string, unknown> };
-  tasks?: readonly { name: string; state?: unknown }[];
+  tasks?: readonly { name: string; state?: unknown; interrupts?: readonly unknown[] }[];
 }
 
 /** The innermost graph that stopped: the top graph's state, or a subgraph's (a paused subgraph
@@ -109,9 +111,12 @@ export function debugConfigurable(debug: DebugControl | null | undefined, gen: G
  * the checkpoint of the graph whose node is gated (a subgraph's, with its namespace, for a branch
  * of a subgraph's node). */
 export async function gatePause(gen: Generation, threadId: string, interrupt: { value?: unknown }): Promise<PausePoint | null> {
-  const at = pauseOf(interrupt.value);
+  let at = pauseOf(interrupt.value);
   if (!at) return null;
   let state = (await gen.graph.getState({ configurable: { thread_id: threadId } }, { subgraphs: true })) as Snapshot;
+  // Several Send tasks of a step may stop at their gates: the run is paused at the first one.
+  const first = (await pendingSendGates(gen.graph, threadId))[0];
+  if (first) at = pauseOf(first.value) ?? at;
   for (let sub = gatedSubgraph(state); sub; sub = gatedSubgraph(sub)) state = sub;
   const checkpointId = (state.config?.configurable?.checkpoint_id as string | undefined) ?? null;
   const ns = (state.config?.configurable?.checkpoint_ns as string | undefined) ?? '';

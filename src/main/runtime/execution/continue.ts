@@ -6,10 +6,11 @@
 import { Command } from '@langchain/langgraph';
 import { AgentError } from '../../../sdk/errors.ts';
 import type { AgentRequest } from '../../../sdk/state.ts';
-import type { PausePoint } from '../../../shared/breakpoints.ts';
+import { pauseOf, type PausePoint } from '../../../shared/breakpoints.ts';
 import type { Generation } from '../project/registry.ts';
 import { BRANCH_RESULTS_KEY } from '../../../sdk/fanout.ts';
 import { subgraphNodeIds } from './subgraphs.ts';
+import { pendingSendGates, sendGateResume } from './send-gates.ts';
 
 /** The graph's input that continues the thread from its latest checkpoint (null, or a resume past
  * a fan-out gate), and the request
@@ -43,6 +44,10 @@ export async function continueInput(
   // already took a resume has writes, so LangGraph leaves it out of `next`.)
   const gate = state.tasks?.flatMap((t) => t.interrupts ?? []).find(Boolean);
   const gated = gate !== undefined;
+  // Paused at a Send task's gate: only that task's interrupt is resumed (by its id); the step's
+  // other tasks pause again only where the continued run gates them (send-gates.ts).
+  const sends = await pendingSendGates(gen.graph, threadId);
+  const send = sends.find((g) => pauseOf(g.value)?.node === pausedAt?.node && pauseOf(g.value)?.when === pausedAt?.when) ?? sends[0];
   if (!state.next?.length && !gated) {
     throw new AgentError({
       code: 'INVALID_INPUT',
@@ -55,5 +60,6 @@ export async function continueInput(
   // node goes on with them and does not run its branches again (src/sdk/fanout.ts).
   const kept = (gate?.value as { [BRANCH_RESULTS_KEY]?: unknown } | undefined)?.[BRANCH_RESULTS_KEY];
   const resume = kept !== undefined ? { [BRANCH_RESULTS_KEY]: kept } : true;
+  if (send) return { input: new Command({ resume: sendGateResume(send) }), request: values.request ?? undefined };
   return { input: gated ? new Command({ resume }) : null, request: values.request ?? undefined };
 }

@@ -8,11 +8,16 @@ import { toAgentError } from './errors.ts';
 
 type Emit = (name: string, fields: Record<string, unknown>) => void;
 
+/** LangGraph's trigger of a task a Send started. */
+const PUSH = '__pregel_push';
+
 export type SpanStatus = 'completed' | 'interrupted' | 'failed' | 'cancelled';
 export type SpanKind = 'node' | 'branch';
 
 interface OpenSpan {
   node: string;
+  /** A Send task's span waits for its branch name (send-gates.ts) before it starts. */
+  deferred?: boolean;
   kind: SpanKind;
   parent: string | undefined;
   step: number;
@@ -29,7 +34,8 @@ export interface SpanError {
 
 /** What the SDK's fanOut writes on the custom stream for each branch. */
 export interface BranchSignal {
-  phase: 'start' | 'end';
+  /** `label`: a Send task names its span (`span_id` is its task id) as a branch, `node[index]`. */
+  phase: 'start' | 'end' | 'label';
   span_id: string;
   parent_span_id?: string;
   node: string;
@@ -57,7 +63,7 @@ export class SpanTracker {
   ) {}
 
   /** A `tasks` stream item: a task start (has `input`) or its result. */
-  task(namespace: string[], payload: { id: string; name: string; input?: unknown; result?: unknown; interrupts?: unknown[] }): void {
+  task(namespace: string[], payload: { id: string; name: string; input?: unknown; result?: unknown; interrupts?: unknown[]; triggers?: unknown[] }): void {
     if (!this.enabled) return;
     const ns = namespace.join('|');
     if ('input' in payload) {
@@ -66,7 +72,9 @@ export class SpanTracker {
       this.running.set(ns, active + 1);
       // A subgraph's tasks are children of the task that runs the subgraph.
       const parent = namespace.length ? namespace[namespace.length - 1].split(':').pop() : undefined;
-      this.begin(payload.id, payload.name, 'node', parent, this.steps.get(ns) ?? 1);
+      // A Send task of the top graph is named by the node wrapper as it starts (D-83).
+      const send = !namespace.length && payload.triggers?.includes(PUSH) === true;
+      this.begin(payload.id, payload.name, 'node', parent, this.steps.get(ns) ?? 1, send);
       return;
     }
     this.running.set(ns, Math.max(0, (this.running.get(ns) ?? 1) - 1));
@@ -96,7 +104,12 @@ export class SpanTracker {
   /** A fan-out branch (the SDK's fanOut). */
   branch(signal: BranchSignal): void {
     if (!this.enabled) return;
-    if (signal.phase === 'start') {
+    if (signal.phase === 'label') {
+      const span = this.open.get(signal.span_id);
+      if (!span?.deferred) return;
+      Object.assign(span, { node: signal.node, kind: 'branch' as const });
+      this.started(signal.span_id, span);
+    } else if (signal.phase === 'start') {
       const parent = signal.parent_span_id ? this.open.get(signal.parent_span_id) : undefined;
       this.begin(signal.span_id, signal.node, 'branch', signal.parent_span_id, parent?.step ?? 1);
     } else if (signal.interrupted) {
@@ -139,14 +152,21 @@ export class SpanTracker {
     return { message, errorCode: toAgentError(error).code, ...(source ? { source } : {}) };
   }
 
-  private begin(id: string, node: string, kind: SpanKind, parent: string | undefined, step: number): void {
-    this.open.set(id, { node, kind, parent, step, t0: performance.now() });
-    this.emit('span.start', { span_id: id, ...(parent ? { parent_span_id: parent } : {}), kind, node, step });
+  private begin(id: string, node: string, kind: SpanKind, parent: string | undefined, step: number, deferred = false): void {
+    const span: OpenSpan = { node, kind, parent, step, t0: performance.now(), deferred };
+    this.open.set(id, span);
+    if (!deferred) this.started(id, span);
+  }
+
+  private started(id: string, span: OpenSpan): void {
+    span.deferred = false;
+    this.emit('span.start', { span_id: id, ...(span.parent ? { parent_span_id: span.parent } : {}), kind: span.kind, node: span.node, step: span.step });
   }
 
   private finish(id: string, status: SpanStatus, extra: { update?: unknown; interrupts?: unknown; error?: unknown }): void {
     const span = this.open.get(id);
     if (!span) return;
+    if (span.deferred) this.started(id, span);
     this.open.delete(id);
     const { error, ...rest } = extra;
     this.emit('span.end', {

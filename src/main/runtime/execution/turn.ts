@@ -12,7 +12,7 @@ import { AgentError } from '../../../sdk/errors.ts';
 import type { AgentRequest, AgentResponse } from '../../../sdk/state.ts';
 import { modelUsage } from '../../../sdk/usage.ts';
 import type { CallSession } from '../../../sdk/call-record.ts';
-import { watchCalls } from './calls.ts';
+import { watchTurnCalls, type TurnCallSettings } from './calls.ts';
 import type { ReplayPlan } from '../../../shared/recordings.ts';
 import type { RuntimeSettings } from '../config.ts';
 import type { Generation } from '../project/registry.ts';
@@ -30,11 +30,12 @@ import { TURN_TASK_CONFIG_KEY } from '../../../shared/thread-state.ts';
 import { PAUSE_DATA_KEY, type DebugControl, type PausePoint } from '../../../shared/breakpoints.ts';
 import { debugConfigurable, gatePause, interruptOptions, pausePoint, pauseText } from './breakpoints.ts';
 import { continueInput } from './continue.ts';
+import type { RunMeter } from './budget.ts';
 
 export interface TurnDeps extends InputDeps {
   settings: InputDeps['settings'] &
     Pick<RuntimeSettings, 'captureUrl' | 'nodeSpans' | 'stageTiming' | 'checkpointDurability' | 'traceModelContent'> &
-    Partial<Pick<RuntimeSettings, 'recordCalls'>>;
+    TurnCallSettings;
   sinks: TraceSink[];
   log: Logger;
   store: InputDeps['store'] & Pick<MemoryStore, 'appendTranscript'>;
@@ -108,6 +109,8 @@ interface TurnState {
   unwatch: () => void;
   /** The run's recorded-calls session, when it records or replays (D-91). */
   calls: CallSession | null;
+  /** The turn's model usage, priced, against the manifest's budget (budget.ts). */
+  meter: RunMeter;
 }
 
 export async function runTurn(deps: TurnDeps, turn: Turn, events: TurnEvents): Promise<void> {
@@ -116,10 +119,12 @@ export async function runTurn(deps: TurnDeps, turn: Turn, events: TurnEvents): P
   let outcome: Outcome | null = null;
   try {
     outcome = await steps(s);
+    // The last call went over the budget and the graph had nothing more to call: still over.
+    if (s.meter.exceeded) outcome = unkept(s, outcome, s.meter.exceeded);
   } catch (err) {
-    // A turn aborted with an AgentError (the runtime shutting down, a2a/executor.ts endAll)
-    // fails with that error, whatever the abort made the graph throw.
-    const reason: unknown = turn.signal.aborted ? turn.signal.reason : undefined;
+    // A turn aborted with an AgentError (the runtime shutting down, a2a/executor.ts endAll; the
+    // budget, budget.ts) fails with that error, whatever the abort made the graph throw.
+    const reason: unknown = turn.signal.aborted ? turn.signal.reason : (s.meter.exceeded ?? undefined);
     outcome = turn.canceled() ? canceled(s) : failed(s, reason instanceof AgentError ? reason : err);
   } finally {
     // The thread's messages are written before the final status goes out, so a client that
@@ -130,14 +135,15 @@ export async function runTurn(deps: TurnDeps, turn: Turn, events: TurnEvents): P
     s.unwatch();
     if (outcome) {
       if (turn.replay && s.calls) outcome.end.replay = { answered: s.calls.replayed, live: s.calls.live };
-      s.tracer.emit('invoke.end', outcome.end);
+      s.tracer.emit('invoke.end', { ...outcome.end, ...s.meter.endFields() });
       await s.tracer.flush();
     }
     outcome?.publish?.();
   }
 }
 
-/** A completed or input-required turn whose transcript was not stored, as the failure it is. */
+/** A completed or input-required turn whose transcript was not stored, or that went over its
+ * budget, as the failure it is. */
 function unkept(s: TurnState, outcome: Outcome, err: unknown): Outcome {
   if (outcome.end.state === 'completed') s.deps.stats.completed -= 1;
   if (outcome.end.state === 'input-required') s.deps.stats.input_required -= 1;
@@ -156,8 +162,9 @@ function openTurn(deps: TurnDeps, turn: Turn, events: TurnEvents): TurnState {
   // at debug): describing a node's update costs CPU on every request.
   const spansWanted = settings.nodeSpans && tracer.wants('span.end');
   const spans = new SpanTracker((name, fields) => tracer.emit(name, fields), turn.gen.project.dir, spansWanted, spansWanted && tracer.wantsValues());
-  const { unwatch, calls } = watchCalls(settings, turn, tracer);
-  return { deps, turn, events, tracer, spans, spansWanted, started: performance.now(), latency: {}, chunks: 0, transcript: [], unwatch, calls };
+  // Recorded calls and model calls (priced, counted, and whole while recording): calls.ts.
+  const { unwatch, meter, calls } = watchTurnCalls(settings, turn, tracer);
+  return { deps, turn, events, tracer, spans, spansWanted, started: performance.now(), latency: {}, chunks: 0, transcript: [], unwatch, meter, calls };
 }
 
 async function steps(s: TurnState): Promise<Outcome> {
@@ -205,7 +212,8 @@ async function streamGraph(s: TurnState, input: unknown): Promise<StreamOutcome>
     configurable: { thread_id: turn.contextId, ...turn.configurable, [TURN_TASK_CONFIG_KEY]: turn.taskId, ...debugConfigurable(turn.debug, gen) },
     streamMode: modes as ('updates' | 'messages' | 'custom' | 'tasks')[],
     subgraphs: deps.settings.nodeSpans || !!turn.debug,
-    signal: turn.signal,
+    // A budget stops the graph after the call that crossed it (budget.ts).
+    signal: turn.gen.project.manifest.budget ? AbortSignal.any([turn.signal, s.meter.stop.signal]) : turn.signal,
     recursionLimit: gen.project.manifest.graph.recursionLimit,
     // Deployed: one checkpoint per invocation (and at an interrupt); per-step checkpoints
     // re-serialise the whole thread several times a turn. The studio's child checkpoints

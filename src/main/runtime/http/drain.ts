@@ -12,7 +12,7 @@
 // their next connection elsewhere (the server itself accepts none any more).
 import type { RequestHandler } from 'express';
 import { ManagementError } from '../management/envelope.ts';
-import { HEALTH_ROUTE, LIVENESS_ROUTE, READINESS_ROUTE } from '../../../shared/runtime-contract.ts';
+import { A2A_REST_BASE, HEALTH_ROUTE, LIVENESS_ROUTE, READINESS_ROUTE } from '../../../shared/runtime-contract.ts';
 import { METRICS_ROUTE } from './metrics-route.ts';
 
 /** JSON-RPC error code of a request refused because the runtime is shutting down. Outside the
@@ -103,7 +103,8 @@ export class Drain {
       });
       if (!this.draining) return next();
       res.setHeader('connection', 'close');
-      if (req.path === '/' && req.method === 'POST') return next();
+      // The A2A endpoints refuse new work per method and still answer about existing tasks.
+      if ((req.path === '/' && req.method === 'POST') || req.path.startsWith(`${A2A_REST_BASE}/`)) return next();
       next(new ManagementError('SHUTTING_DOWN', SHUTTING_DOWN_MESSAGE));
     };
   }

@@ -10,7 +10,7 @@ import { JSONRPC } from '../a2a/request-meta.ts';
 import { fail, ManagementError, toManagementError } from '../management/envelope.ts';
 import { storeUnavailableRpc } from '../a2a/store-outage.ts';
 import { outageOf } from '../store/unavailable.ts';
-import { AGENT_CARD_ROUTE, LEGACY_AGENT_CARD_ROUTE, HEALTH_ROUTE, LIVENESS_ROUTE, READINESS_ROUTE } from '../../../shared/runtime-contract.ts';
+import { A2A_REST_BASE, AGENT_CARD_ROUTE, LEGACY_AGENT_CARD_ROUTE, HEALTH_ROUTE, LIVENESS_ROUTE, READINESS_ROUTE } from '../../../shared/runtime-contract.ts';
 
 /** Paths anyone may read from anywhere: the public agent card and the probes (probes.ts). */
 const PUBLIC_PATHS = new Set<string>([AGENT_CARD_ROUTE, LEGACY_AGENT_CARD_ROUTE, HEALTH_ROUTE, LIVENESS_ROUTE, READINESS_ROUTE]);
@@ -28,6 +28,8 @@ export interface EdgePolicy {
 }
 
 const isRpc = (req: Request) => req.path === '/' && (req.method === 'POST' || req.method === 'OPTIONS');
+/** A2A 1.0 HTTP+JSON (D-86). */
+const isRest = (req: Request) => req.path.startsWith(`${A2A_REST_BASE}/`);
 
 /** Host/Origin protection on loopback, and CORS for the card and the JSON-RPC endpoint. */
 export function edgeGuard(policy: EdgePolicy): RequestHandler {
@@ -43,12 +45,12 @@ export function edgeGuard(policy: EdgePolicy): RequestHandler {
       return next();
     }
     const origin = req.headers.origin?.toLowerCase();
-    if (isRpc(req) && origin !== undefined && cors.has(origin)) {
+    if ((isRpc(req) || isRest(req)) && origin !== undefined && cors.has(origin)) {
       res.setHeader('access-control-allow-origin', req.headers.origin!);
       res.setHeader('vary', 'Origin');
       if (req.method === 'OPTIONS') {
-        res.setHeader('access-control-allow-methods', 'POST');
-        res.setHeader('access-control-allow-headers', 'content-type, authorization, x-api-key, x-a2a-extensions');
+        res.setHeader('access-control-allow-methods', isRest(req) ? 'GET, POST' : 'POST');
+        res.setHeader('access-control-allow-headers', 'content-type, authorization, x-api-key, x-a2a-extensions, a2a-version, a2a-extensions');
         res.setHeader('access-control-max-age', '600');
         return void res.status(204).end();
       }

@@ -84,6 +84,13 @@ export class RuntimeMetrics {
     registers: [this.registry],
   });
 
+  private readonly pushAttempts = new client.Counter({
+    name: `${PREFIX}push_notification_attempts_total`,
+    help: 'Push-notification deliveries this replica tried, by outcome: delivered, retried (due again later), failed (given up).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   constructor(readonly backend: string) {
     client.collectDefaultMetrics({ register: this.registry });
     // The gauges' collect() runs with the gauge as `this`; these read the runtime's parts.
@@ -171,6 +178,11 @@ export class RuntimeMetrics {
 
   tasksReaped(n: number): void {
     this.reaped.inc(n);
+  }
+
+  /** One push-notification attempt's outcome (push/worker.ts). */
+  pushAttempt(outcome: 'delivered' | 'retried' | 'failed'): void {
+    this.pushAttempts.inc({ outcome });
   }
 
   /** The exposition text (Prometheus text format 0.0.4). The store is asked first, so a

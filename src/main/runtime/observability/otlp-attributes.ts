@@ -16,9 +16,8 @@ function put(out: Attributes, key: string, value: unknown): void {
   else out[key] = JSON.stringify(value);
 }
 
-/** The invocation span: who, which run, which thread (and, at its end, how it ended). */
-export function invocationAttributes(e: TraceEvent): Attributes {
-  const out: Attributes = {};
+/** The invocation span: who, which run, which thread (and, at its end, how it ended); added to `out`. */
+export function invocationAttributes(e: TraceEvent, out: Attributes = {}): Attributes {
   if (e.name === 'invoke.start') {
     put(out, 'gen_ai.operation.name', 'invoke_agent');
     put(out, 'gen_ai.agent.name', e.agent_id || undefined);
@@ -45,9 +44,8 @@ export function invocationAttributes(e: TraceEvent): Attributes {
   return out;
 }
 
-/** A node span: its LangGraph identity (start) and outcome (end). */
-export function nodeAttributes(e: TraceEvent): Attributes {
-  const out: Attributes = {};
+/** A node span: its LangGraph identity (start) and outcome (end); added to `out`. */
+export function nodeAttributes(e: TraceEvent, out: Attributes = {}): Attributes {
   if (e.name === 'span.start') {
     put(out, 'agent_studio.task_id', e.task_id);
     put(out, 'agent_studio.context_id', e.context_id);

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { OrderedExportProcessor } from './otlp-export.ts';
+import { BATCH_DELAY_MS, BATCH_MAX, OrderedExportProcessor } from './otlp-export.ts';
 
 /** An exporter that fails while `down`, recording what it accepted. */
 function exporter() {
@@ -49,5 +49,42 @@ describe('the OpenTelemetry sink’s export buffer', () => {
     await p.shutdown();
     p.onEnd(span('late'));
     expect(p.status()).toMatchObject({ state: 'closed', buffered: 0 });
+  });
+});
+
+describe('the OpenTelemetry sink’s export batches', () => {
+  it('sends spans that end during an export with the next window, and a full batch at once', async () => {
+    vi.useFakeTimers();
+    try {
+      const calls: number[] = [];
+      let finish: (() => void) | null = null;
+      const e = {
+        export(spans: ReadableSpan[], done: (r: ExportResult) => void) {
+          calls.push(spans.length);
+          finish = () => done({ code: ExportResultCode.SUCCESS });
+        },
+        shutdown: async () => undefined,
+      };
+      const p = new OrderedExportProcessor(e as unknown as SpanExporter, 10_000);
+      p.onEnd(span('a'));
+      expect(calls).toEqual([]);
+      await vi.advanceTimersByTimeAsync(BATCH_DELAY_MS);
+      expect(calls).toEqual([1]);
+      p.onEnd(span('b')); // ends while the first export is under way
+      finish!();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(calls).toEqual([1]); // waits for the next window
+      await vi.advanceTimersByTimeAsync(BATCH_DELAY_MS);
+      expect(calls).toEqual([1, 1]);
+      finish!();
+      await vi.advanceTimersByTimeAsync(0);
+      for (let i = 0; i < BATCH_MAX; i++) p.onEnd(span(`s${i}`));
+      expect(calls).toEqual([1, 1, BATCH_MAX]); // a full batch does not wait
+      finish!();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(p.status()).toMatchObject({ exported: BATCH_MAX + 2, buffered: 0 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,7 +1,7 @@
 // The OpenTelemetry sink's span processor (docs/runtime-traces.md, "OpenTelemetry"; D-79):
 // the request path never waits on the collector. onEnd() only appends the ended span to a
 // bounded buffer; one exporter loop sends it in order, a batch at a time (at most 512 spans,
-// gathered for BATCH_DELAY_MS (1 s)), and on a failure retries the same batch after a pause that
+// gathered for BATCH_DELAY_MS (1 s), or at once when 512 wait), and on a failure retries the same batch after a pause that
 // grows to 5 s, so spans made during an outage go out after it, in the order they ended. Past
 // TRACE_OTLP_BUFFER spans the oldest are dropped and counted, as the NATS sink does.
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
@@ -27,6 +27,8 @@ export class OrderedExportProcessor implements SpanProcessor {
   private running: Promise<void> | null = null;
   private closed = false;
   private wakeRetry: (() => void) | null = null;
+  /** A flush is under way: the loop sends everything, not one batch a window. */
+  private flushing = false;
   private readonly stats: ExportStats = { state: 'idle', exported: 0, buffered: 0, dropped: 0, failed_exports: 0, last_error: null };
 
   constructor(
@@ -44,7 +46,11 @@ export class OrderedExportProcessor implements SpanProcessor {
       this.queue.splice(0, over);
       this.stats.dropped += over;
     }
-    if (!this.running && !this.timer) this.timer = setTimeout(() => this.start(), BATCH_DELAY_MS).unref();
+    if (this.running) return;
+    if (this.queue.length >= BATCH_MAX) {
+      if (this.timer) clearTimeout(this.timer);
+      this.start();
+    } else this.timer ??= setTimeout(() => this.start(), BATCH_DELAY_MS).unref();
   }
 
   status(): ExportStats {
@@ -71,6 +77,10 @@ export class OrderedExportProcessor implements SpanProcessor {
         if (last >= 0) this.queue.splice(0, last + 1);
         this.stats.exported += batch.length;
         pause = RETRY_MIN_MS;
+        // Spans that ended during the export wait for the next batch window unless a full
+        // batch is waiting (or a flush asked for everything): a busy runtime sends a few
+        // large exports a second, not one per export's round trip (docs/performance.md).
+        if (this.queue.length < BATCH_MAX && !this.flushing && !this.closed) break;
         continue;
       }
       this.stats.failed_exports += 1;
@@ -99,9 +109,17 @@ export class OrderedExportProcessor implements SpanProcessor {
 
   /** Sends what is buffered now (used by tests and on shutdown). */
   async forceFlush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.start();
-    while (this.running) await this.running;
+    this.flushing = true;
+    try {
+      do {
+        if (this.timer) clearTimeout(this.timer);
+        this.timer = null;
+        this.start();
+        while (this.running) await this.running;
+      } while (this.queue.length > 0 && !this.closed);
+    } finally {
+      this.flushing = false;
+    }
   }
 
   /** Sends what is buffered for up to `graceMs`, then shuts the exporter down. */

@@ -4,18 +4,20 @@
 // it (from `span.start` / `span.end`) and a span per model call under the node that made it
 // (from `model.call`, with the GenAI semantic conventions' `gen_ai.*` attributes). Other
 // trace events (routing, guardrail, evaluation results) are events on the invocation span.
-// Spans go to the exporter through OrderedExportProcessor (otlp-export.ts): in order, never on
-// the request path, kept through a collector outage up to TRACE_OTLP_BUFFER spans.
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
-import { resourceFromAttributes } from '@opentelemetry/resources';
+// A span is built once it has ended, as the record the SDK's exporter reads (otlp-span.ts,
+// D-98); the SDK's sampler decides once per invocation. Spans go to the exporter through
+// OrderedExportProcessor (otlp-export.ts): in order, never on the request path, kept through a
+// collector outage up to TRACE_OTLP_BUFFER spans.
+import { ROOT_CONTEXT, SamplingDecision, SpanKind, SpanStatusCode, type Attributes, type SpanStatus } from '@opentelemetry/api';
+import { resourceFromAttributes, type Resource } from '@opentelemetry/resources';
 import {
   AlwaysOffSampler,
   AlwaysOnSampler,
-  BasicTracerProvider,
   ParentBasedSampler,
   TraceIdRatioBasedSampler,
   type Sampler,
   type SpanExporter,
+  type TimedEvent,
 } from '@opentelemetry/sdk-trace-base';
 import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
@@ -25,6 +27,7 @@ import type { TraceEvent, TraceSink } from './trace.ts';
 import { OrderedExportProcessor, type ExportStats } from './otlp-export.ts';
 import { shownEndpoint, type OtlpSettings } from './otlp-settings.ts';
 import { invocationAttributes, modelCallAttributes, nodeAttributes, eventAttributes } from './otlp-attributes.ts';
+import { EVENT_LIMIT, FinishedSpan, hrTime, newSpanId, newTraceId, type SpanFields } from './otlp-span.ts';
 
 export interface OtlpSinkStatus extends ExportStats {
   endpoint: string;
@@ -32,11 +35,25 @@ export interface OtlpSinkStatus extends ExportStats {
   sampler: string;
 }
 
+/** A node span between its start and end: the start event is all it needs to keep. */
+interface OpenNode {
+  spanId: string;
+  start: TraceEvent;
+  startMs: number;
+}
+
 interface OpenInvocation {
-  root: Span;
-  spans: Map<string, Span>;
-  /** When each node span started (ms): a model call never starts before its node. */
-  starts: Map<string, number>;
+  traceId: string;
+  rootId: string;
+  start: TraceEvent;
+  startMs: number;
+  /** Events on the invocation span (routing, guardrail, evaluation results). */
+  events: TimedEvent[];
+  dropped: number;
+  /** Open node spans by the runtime's span id. */
+  spans: Map<string, OpenNode>;
+  /** Span ids of every node span, open or ended: model calls and child spans find their parent. */
+  ids: Map<string, { spanId: string; startMs: number }>;
 }
 
 function sampler(s: OtlpSettings): Sampler {
@@ -45,12 +62,14 @@ function sampler(s: OtlpSettings): Sampler {
   return s.sampler.startsWith('parentbased_') ? new ParentBasedSampler({ root }) : root;
 }
 
-const time = (iso: unknown): Date | undefined => (typeof iso === 'string' ? new Date(iso) : undefined);
+const ms = (iso: unknown): number => (typeof iso === 'string' ? Date.parse(iso) : Date.now());
+const UNSET: SpanStatus = { code: SpanStatusCode.UNSET };
+const SCOPE = { name: 'agent-studio-runtime' };
 
 export class OtlpTraceSink implements TraceSink {
-  private readonly provider: BasicTracerProvider;
   private readonly processor: OrderedExportProcessor;
-  private readonly tracer;
+  private readonly sampler: Sampler;
+  private readonly resource: Resource;
   private readonly open = new Map<string, OpenInvocation>();
   private warned = false;
   /** Node spans carry their identity and outcome, not the state update (bounded copies cost CPU). */
@@ -62,12 +81,8 @@ export class OtlpTraceSink implements TraceSink {
   ) {
     const Exporter = o.protocol === 'http/json' ? JsonExporter : ProtoExporter;
     this.processor = new OrderedExportProcessor(exporter ?? new Exporter({ url: o.endpoint, headers: o.headers, timeoutMillis: o.timeoutMs }), o.bufferMax);
-    this.provider = new BasicTracerProvider({
-      resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: o.serviceName, ...(o.replicaId ? { 'service.instance.id': o.replicaId } : {}) }),
-      sampler: sampler(o),
-      spanProcessors: [this.processor],
-    });
-    this.tracer = this.provider.getTracer('agent-studio-runtime');
+    this.resource = resourceFromAttributes({ [ATTR_SERVICE_NAME]: o.serviceName, ...(o.replicaId ? { 'service.instance.id': o.replicaId } : {}) });
+    this.sampler = sampler(o);
   }
 
   emit(event: TraceEvent): void {
@@ -80,51 +95,102 @@ export class OtlpTraceSink implements TraceSink {
     }
   }
 
+  private finish(f: SpanFields): void {
+    this.processor.onEnd(new FinishedSpan(f, this.resource, SCOPE));
+  }
+
   private handle(e: TraceEvent): void {
     const taskId = String(e.task_id ?? '');
-    if (e.name === 'invoke.start') {
-      const root = this.tracer.startSpan(
-        `invoke_agent ${this.o.agentId || 'agent'}`,
-        { kind: SpanKind.SERVER, startTime: time(e.ts), attributes: invocationAttributes(e) },
-        ROOT_CONTEXT,
-      );
-      this.open.set(taskId, { root, spans: new Map(), starts: new Map() });
-      return;
-    }
+    if (e.name === 'invoke.start') return this.begin(taskId, e);
     const inv = this.open.get(taskId);
-    if (!inv) return; // began before this sink existed
+    if (!inv) return; // began before this sink existed, or the sampler left it out
     if (e.name === 'span.start') {
-      const parent = inv.spans.get(String(e.parent_span_id)) ?? inv.root;
-      const span = this.tracer.startSpan(String(e.node), { startTime: time(e.ts), attributes: nodeAttributes(e) }, trace.setSpan(ROOT_CONTEXT, parent));
-      inv.spans.set(String(e.span_id), span);
-      inv.starts.set(String(e.span_id), Date.parse(e.ts));
+      const spanId = newSpanId();
+      const startMs = ms(e.ts);
+      inv.spans.set(String(e.span_id), { spanId, start: e, startMs });
+      inv.ids.set(String(e.span_id), { spanId, startMs });
     } else if (e.name === 'span.end') {
-      const span = inv.spans.get(String(e.span_id));
-      if (!span) return;
-      span.setAttributes(nodeAttributes(e));
-      const error = e.error as { message?: string; errorCode?: string } | undefined;
-      if (e.status === 'failed')
-        span.setStatus({ code: SpanStatusCode.ERROR, message: error?.message }).setAttribute(ATTR_ERROR_TYPE, error?.errorCode ?? 'error');
-      span.end(time(e.ts));
+      const key = String(e.span_id);
+      const open = inv.spans.get(key);
+      if (!open) return;
+      inv.spans.delete(key);
+      this.endNode(inv, open, e, ms(e.ts));
     } else if (e.name === 'model.call') {
-      const parent = inv.spans.get(String(e.parent_span_id)) ?? inv.root;
-      const name = `chat${e.request_model ? ` ${e.request_model}` : ''}`;
-      // A node's start is when LangGraph's stream reported it, which can be a moment after its
-      // model call began: the call is shown from its node's start at the earliest.
-      const startTime = new Date(Math.max(Date.parse(String(e.started_at)), inv.starts.get(String(e.parent_span_id)) ?? 0));
-      const span = this.tracer.startSpan(name, { kind: SpanKind.CLIENT, startTime, attributes: modelCallAttributes(e) }, trace.setSpan(ROOT_CONTEXT, parent));
-      if (e.status === 'failed') span.setStatus({ code: SpanStatusCode.ERROR, message: String(e.error ?? '') }).setAttribute(ATTR_ERROR_TYPE, 'model_error');
-      span.end(time(e.ts));
+      const parent = inv.ids.get(String(e.parent_span_id));
+      const attributes = modelCallAttributes(e);
+      const failed = e.status === 'failed';
+      if (failed) attributes[ATTR_ERROR_TYPE] = 'model_error';
+      this.finish({
+        name: `chat${e.request_model ? ` ${e.request_model}` : ''}`,
+        kind: SpanKind.CLIENT,
+        traceId: inv.traceId,
+        spanId: newSpanId(),
+        parentSpanId: parent?.spanId ?? inv.rootId,
+        // A node's start is when LangGraph's stream reported it, which can be a moment after its
+        // model call began: the call is shown from its node's start at the earliest.
+        startMs: Math.max(Date.parse(String(e.started_at)) || 0, parent?.startMs ?? 0),
+        endMs: ms(e.ts),
+        attributes,
+        status: failed ? { code: SpanStatusCode.ERROR, message: String(e.error ?? '') } : UNSET,
+      });
     } else if (e.name === 'invoke.end') {
       this.open.delete(taskId);
-      for (const span of inv.spans.values()) if (span.isRecording()) span.end(time(e.ts)); // a span left open ends with its run
-      inv.root.setAttributes(invocationAttributes(e));
-      if (e.state === 'failed')
-        inv.root.setStatus({ code: SpanStatusCode.ERROR, message: String(e.errorReason ?? '') }).setAttribute(ATTR_ERROR_TYPE, String(e.errorCode ?? 'error'));
-      inv.root.end(time(e.ts));
-    } else {
-      inv.root.addEvent(e.name, eventAttributes(e), time(e.ts));
+      const endMs = ms(e.ts);
+      for (const open of [...inv.spans.values()].reverse()) this.endNode(inv, open, null, endMs); // a span left open ends with its run
+      const attributes = invocationAttributes(inv.start);
+      invocationAttributes(e, attributes);
+      const failed = e.state === 'failed';
+      if (failed) attributes[ATTR_ERROR_TYPE] = String(e.errorCode ?? 'error');
+      this.finish({
+        name: `invoke_agent ${this.o.agentId || 'agent'}`,
+        kind: SpanKind.SERVER,
+        traceId: inv.traceId,
+        spanId: inv.rootId,
+        startMs: inv.startMs,
+        endMs,
+        attributes,
+        status: failed ? { code: SpanStatusCode.ERROR, message: String(e.errorReason ?? '') } : UNSET,
+        events: inv.events,
+        droppedEvents: inv.dropped,
+      });
+    } else if (inv.events.length < EVENT_LIMIT) {
+      inv.events.push({ name: e.name, attributes: eventAttributes(e), time: hrTime(ms(e.ts)), droppedAttributesCount: 0 });
+    } else inv.dropped += 1;
+  }
+
+  /** A new trace, when the sampler keeps it (it decides once per invocation, at its root). */
+  private begin(taskId: string, e: TraceEvent): void {
+    const traceId = newTraceId();
+    const name = `invoke_agent ${this.o.agentId || 'agent'}`;
+    const decision = this.sampler.shouldSample(ROOT_CONTEXT, traceId, name, SpanKind.SERVER, {}, []).decision;
+    // Not sampled: nothing is kept, and its later events find no open invocation.
+    if (decision !== SamplingDecision.RECORD_AND_SAMPLED) return;
+    this.open.set(taskId, { traceId, rootId: newSpanId(), start: e, startMs: ms(e.ts), events: [], dropped: 0, spans: new Map(), ids: new Map() });
+  }
+
+  /** A node span's end (`end` null: its run ended first, and it ends with it). */
+  private endNode(inv: OpenInvocation, open: OpenNode, end: TraceEvent | null, endMs: number): void {
+    const attributes: Attributes = nodeAttributes(open.start);
+    let status = UNSET;
+    if (end) {
+      nodeAttributes(end, attributes);
+      const error = end.error as { message?: string; errorCode?: string } | undefined;
+      if (end.status === 'failed') {
+        status = { code: SpanStatusCode.ERROR, message: error?.message };
+        attributes[ATTR_ERROR_TYPE] = error?.errorCode ?? 'error';
+      }
     }
+    this.finish({
+      name: String(open.start.node),
+      kind: SpanKind.INTERNAL,
+      traceId: inv.traceId,
+      spanId: open.spanId,
+      parentSpanId: inv.ids.get(String(open.start.parent_span_id))?.spanId ?? inv.rootId,
+      startMs: open.startMs,
+      endMs,
+      attributes,
+      status,
+    });
   }
 
   status(): OtlpSinkStatus {

@@ -78,6 +78,15 @@ const MEANINGS: Record<string, string> = {
   'runOptions.*.description': 'a sentence shown beside the field',
   'runOptions.*.min': 'the smallest value allowed',
   'runOptions.*.max': 'the largest value allowed',
+  budget: 'the most a run may use: {maxTokens?, maxCostUsd?}; a run over it fails after the call that crossed it',
+  'budget.maxTokens': 'the most tokens (input and output) the model calls of one run may use',
+  'budget.maxCostUsd': 'the most the model calls of one run may cost, in US dollars',
+  pricing: 'model prices over the defaults: model name → {input, output, cachedInput?, cacheWrite?} in USD per million tokens',
+  'pricing.*': "a model's prices: {input, output, cachedInput?, cacheWrite?} in USD per million tokens",
+  'pricing.*.input': 'USD per million prompt tokens',
+  'pricing.*.output': 'USD per million completion tokens',
+  'pricing.*.cachedInput': 'USD per million prompt tokens read from the cache (default: input)',
+  'pricing.*.cacheWrite': 'USD per million prompt tokens written to the cache (default: input)',
 };
 
 type Segment = string | number;

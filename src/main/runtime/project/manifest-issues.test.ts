@@ -148,4 +148,23 @@ describe('manifestProblems', () => {
     expect(out[0]).toMatch(/^runOptions\.svc\.playground: the name 'svc\.playground' is reserved for the studio/);
     expect(out[1]).toMatch(/^runOptions\.9lives: the name '9lives' must start with a letter/);
   });
+
+  it('reads a budget and prices, and names what is wrong with them', () => {
+    expect(problems({ ...VALID, budget: { maxTokens: 5000, maxCostUsd: 0.05 }, pricing: { 'my-model': { input: 1, output: 2 } } })).toEqual([]);
+    expect(
+      problems({
+        ...VALID,
+        budget: { maxTokens: 2.5, maxCost: 1 },
+        pricing: { 'my-model': { input: -1, output: 2, cached: 1 } },
+      }),
+    ).toEqual([
+      'budget.maxTokens: must be a whole number, the most tokens (input and output) the model calls of one run may use',
+      "budget.maxCost: unknown key 'maxCost': did you mean 'maxCostUsd'?",
+      'pricing.my-model.input: must be at least 0, USD per million prompt tokens',
+      "pricing.my-model.cached: unknown key 'cached' (valid keys: input, output, cachedInput, cacheWrite)",
+    ]);
+    expect(problems({ ...VALID, budget: {} })).toEqual([
+      'budget: give maxTokens, maxCostUsd or both, the most a run may use: {maxTokens?, maxCostUsd?}; a run over it fails after the call that crossed it',
+    ]);
+  });
 });

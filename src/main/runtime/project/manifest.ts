@@ -6,6 +6,7 @@ import { ERROR_CODES } from '../../../sdk/errors.ts';
 import { RESERVED_CAPTURE_KEY } from '../../../shared/runtime-contract.ts';
 import { RESERVED_DEBUG_KEY } from '../../../shared/breakpoints.ts';
 import { REPLAY_METADATA_KEY } from '../../../shared/recordings.ts';
+import { PricingSchema } from '../../../shared/pricing.ts';
 
 export const MANIFEST_FILE = 'agent.json';
 
@@ -118,6 +119,15 @@ export const RunOptionSchema = z
     }
   });
 
+/** The optional per-run budget (docs/project-format.md "Budget", D-94): a run whose model
+ * calls go over it stops `failed` after the call that crossed it. */
+export const BudgetSchema = z
+  .strictObject({
+    maxTokens: z.number().int().positive().optional(),
+    maxCostUsd: z.number().positive().optional(),
+  })
+  .refine((b) => b.maxTokens !== undefined || b.maxCostUsd !== undefined, { message: 'give maxTokens, maxCostUsd or both' });
+
 /** A run option's name: the request-metadata key it fills. */
 const runOptionName = z
   .string()
@@ -172,9 +182,13 @@ export const ManifestSchema = z.strictObject({
   mcpServers: z.array(McpServerSchema).default([]),
   prompts: z.record(identifier, relativePath).default({}),
   runOptions: z.record(runOptionName, RunOptionSchema).default({}),
+  budget: BudgetSchema.optional(),
+  /** Model prices (USD per million tokens) over the defaults (src/shared/pricing.ts, D-95). */
+  pricing: PricingSchema.default({}),
 });
 
 export type Manifest = z.infer<typeof ManifestSchema>;
 export type InputContract = z.infer<typeof InputContractSchema>;
 export type EvaluatorDecl = z.infer<typeof EvaluatorSchema>;
 export type RunOptionDecl = z.infer<typeof RunOptionSchema>;
+export type Budget = z.infer<typeof BudgetSchema>;

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getConfig, isGraphBubbleUp } from '@langchain/langgraph';
+import { isSendTask, sendTask } from '../execution/send-gates.ts';
 
 export interface SourcePosition {
   /** Project-relative path, with forward slashes. */
@@ -72,7 +73,9 @@ export function instrumentNodes(builder: unknown): void {
     };
     runnable.func = function (this: unknown, ...args: unknown[]) {
       try {
-        const out = original.apply(this, args);
+        // A task started by a Send is a fan-out branch: named and gated first (send-gates.ts).
+        const config = args[1] as Parameters<typeof sendTask>[1];
+        const out = isSendTask(config) ? sendTask(name, config, () => original.apply(this, args)) : original.apply(this, args);
         return out instanceof Promise ? out.catch(fail) : out;
       } catch (err) {
         return fail(err);

@@ -17,10 +17,15 @@ export function sqliteRetention(file: string): RetentionBackend {
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   const s = {
     // The partial index a2a_tasks_finished_idx (migration 5) serves the inner query.
-    deleteTasks: db.prepare(
-      `DELETE FROM a2a_tasks WHERE task_id IN (
-         SELECT task_id FROM a2a_tasks WHERE state IN ${FINAL_SQL} AND updated_at < ? ORDER BY updated_at LIMIT ?)`,
-    ),
+    deleteTasks: db
+      .prepare(
+        `DELETE FROM a2a_tasks WHERE task_id IN (
+         SELECT task_id FROM a2a_tasks WHERE state IN ${FINAL_SQL} AND updated_at < ? ORDER BY updated_at LIMIT ?) RETURNING task_id`,
+      )
+      .pluck(),
+    // A deleted task's push-notification configurations and outbox rows go with it (push-store.ts).
+    delPushConfigs: db.prepare('DELETE FROM push_configs WHERE task_id = ?'),
+    delPushOutbox: db.prepare('DELETE FROM push_outbox WHERE task_id = ?'),
     page: db.prepare('SELECT thread_id FROM threads WHERE thread_id > ? ORDER BY thread_id LIMIT ?').pluck(),
     idle: db
       .prepare(
@@ -48,7 +53,17 @@ export function sqliteRetention(file: string): RetentionBackend {
     return { last: ids.length < limit ? null : ids[ids.length - 1], threads, checkpoints };
   };
   const ops: RetentionOps = {
-    deleteTasks: async (before, limit) => db.transaction(() => s.deleteTasks.run(before, limit).changes).immediate(),
+    deleteTasks: async (before, limit) =>
+      db
+        .transaction(() => {
+          const ids = s.deleteTasks.all(before, limit) as string[];
+          for (const id of ids) {
+            s.delPushConfigs.run(id);
+            s.delPushOutbox.run(id);
+          }
+          return ids.length;
+        })
+        .immediate(),
     clearThreads: async (before, after, limit) => db.transaction(() => clear(before, after, limit)).immediate(),
   };
   return {

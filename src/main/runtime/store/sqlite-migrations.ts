@@ -164,6 +164,40 @@ export const MIGRATIONS: readonly SqliteMigration[] = [
       );
     `,
   },
+  {
+    version: 8,
+    name: 'push notifications: configurations and outbox',
+    // docs/a2a-conformance.md, "Push notifications" (D-90): a task's webhook configurations
+    // (JSON: id, url, token, authentication), and the outbox of notifications to send, each
+    // claimed by one replica at a time with a lease (epoch milliseconds), the way tasks are.
+    sql: `
+      CREATE TABLE push_configs (
+        task_id    TEXT NOT NULL,
+        config_id  TEXT NOT NULL,
+        config     TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (task_id, config_id)
+      );
+      CREATE TABLE push_outbox (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        task_id     TEXT NOT NULL,
+        config_id   TEXT NOT NULL,
+        event_key   TEXT NOT NULL,
+        config      TEXT NOT NULL,
+        body        TEXT NOT NULL,
+        status      TEXT NOT NULL DEFAULT 'pending',
+        attempts    INTEGER NOT NULL DEFAULT 0,
+        next_at     INTEGER NOT NULL,
+        claimed_by  TEXT,
+        lease_until INTEGER,
+        last_error  TEXT,
+        created_at  INTEGER NOT NULL,
+        done_at     INTEGER,
+        UNIQUE (task_id, config_id, event_key)
+      );
+      CREATE INDEX push_outbox_due_idx ON push_outbox (next_at) WHERE status = 'pending';
+    `,
+  },
 ];
 
 /** The status.state of a stored task document, or null when it cannot be read. */

@@ -13,8 +13,10 @@ import { SqliteTaskStore } from './taskStore.ts';
 import type { LeaseOptions } from './postgres/taskStore.ts';
 import { sqliteRuntimeSettings, type RuntimeSettingsStore } from './runtime-settings.ts';
 import { writeBatch, type WriteBatch } from './write-batch.ts';
+import { sqlitePushStore, type PushStore } from './push-store.ts';
 import { migrateSqlite } from '../../common/migrations/sqlite.ts';
 import { MIGRATIONS } from './sqlite-migrations.ts';
+import { sqliteTaskList, type TaskListPage, type TaskListQuery } from './task-list.ts';
 
 export { MIGRATIONS };
 import type { DeletedCounts, MemoryStore, ThreadClaim, ThreadCursor, TranscriptMessage } from './types.ts';
@@ -107,12 +109,27 @@ class SqliteMemoryStore implements MemoryStore {
     return this.settingsStore;
   }
 
+  private pushes: PushStore | undefined;
+
+  /** Push-notification configurations and outbox (push-store.ts). */
+  pushStore(): PushStore {
+    this.pushes ??= sqlitePushStore(this.db, this.writes);
+    return this.pushes;
+  }
+
   async waitingTask(agentId: string, contextId: string): Promise<string | undefined> {
     return (this.stmt.waitingTask.get(agentId, contextId) as string | undefined) ?? undefined;
   }
 
   async waitingTaskCount(agentId: string): Promise<number> {
     return this.stmt.waitingTaskCount.get(agentId) as number;
+  }
+
+  private taskList: ReturnType<typeof sqliteTaskList> | undefined;
+
+  async listTasks(agentId: string, query: TaskListQuery): Promise<TaskListPage> {
+    this.taskList ??= sqliteTaskList(this.db);
+    return this.taskList(agentId, query);
   }
 
   async ping(): Promise<void> {
@@ -286,7 +303,10 @@ function enterWalMode(db: Database.Database, busyTimeoutMs: number): void {
  * in a BEGIN IMMEDIATE transaction so it takes the write lock up front (a deferred transaction
  * that upgrades from read to write would fail with SQLITE_BUSY without waiting).
  */
-export function openSqliteStore(file: string, opts: Partial<LeaseOptions> & { busyTimeoutMs?: number } = {}): { taskStore(): SqliteTaskStore } & MemoryStore {
+export function openSqliteStore(
+  file: string,
+  opts: Partial<LeaseOptions> & { busyTimeoutMs?: number } = {},
+): { taskStore(): SqliteTaskStore; pushStore(): PushStore } & MemoryStore {
   const { busyTimeoutMs = BUSY_TIMEOUT_MS, ...lease } = opts;
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const db = new Database(file, { timeout: busyTimeoutMs });

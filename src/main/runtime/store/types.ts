@@ -4,6 +4,7 @@ import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
 import type { TaskStore } from '@a2a-js/sdk/server';
 import type { ThreadClaim } from './owner-cache.ts';
 import type { RuntimeSettingsStore } from './runtime-settings.ts';
+import type { TaskListPage, TaskListQuery } from './task-list.ts';
 
 export type { ThreadClaim };
 
@@ -39,6 +40,8 @@ export interface MemoryStore {
   waitingTask(agentId: string, contextId: string): Promise<string | undefined>;
   /** How many of the agent's tasks wait for input (input-required), for the metrics. */
   waitingTaskCount(agentId: string): Promise<number>;
+  /** A page of the agent's stored A2A tasks, newest change first (task-list.ts, A2A 1.0 ListTasks). */
+  listTasks(agentId: string, query: TaskListQuery): Promise<TaskListPage>;
   /** Resolves when the store answers a trivial query; rejects with the reason otherwise. */
   ping(): Promise<void>;
   /** Thread ids owned by the agent, oldest first; with `user`, only that user's threads. */

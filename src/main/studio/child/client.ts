@@ -92,6 +92,12 @@ export class RuntimeClient {
     return got.ok ? { ok: true, value: got.value.data } : got;
   }
 
+  /** Where the runtime's trace spans go: each trace sink's state (GET /api/v1/status `trace_sinks`). */
+  async traceSinks(waitMs: number): Promise<Fetched<Record<string, Record<string, unknown>>>> {
+    const got = await this.read(waitMs, RUNTIME_PATHS.status, this.locator.controlHeaders(), RuntimeSchemas.StatusReply);
+    return got.ok ? { ok: true, value: got.value.data.trace_sinks } : got;
+  }
+
   /** The loaded project's graph, as the runtime answers it (the renderer reads it). */
   graph(waitMs: number): Promise<Fetched<unknown>> {
     return this.read(waitMs, RUNTIME_PATHS.graph, {}, z.unknown());

@@ -58,7 +58,18 @@ export class ConnectionStore {
     this.write(all);
   }
 
+  /** The file as last read, by its size and modification time: every run asks for the
+   * profile, and the file rarely changes (a stat instead of a read and a parse). */
+  private cached: { stamp: string; data: ProfileFile } | null = null;
+
   private read(): ProfileFile {
+    const st = fs.statSync(this.file, { throwIfNoEntry: false });
+    const stamp = st ? `${st.size}:${st.mtimeMs}:${st.ino}` : 'none';
+    if (this.cached?.stamp !== stamp) this.cached = { stamp, data: st ? this.parse() : { version: 1, projects: {} } };
+    return { version: 1, projects: { ...this.cached.data.projects } };
+  }
+
+  private parse(): ProfileFile {
     try {
       const data = JSON.parse(fs.readFileSync(this.file, 'utf8')) as Partial<ProfileFile>;
       const projects = data && typeof data.projects === 'object' && data.projects !== null ? data.projects : {};

@@ -8,8 +8,8 @@ const SKIP_DIRS = new Set(['node_modules', 'out', 'dist', 'coverage', 'test-resu
 /** Files larger than this are listed but not opened, saved or fingerprinted by content. */
 export { MAX_SOURCE_BYTES } from '../../../shared/studio-api.ts';
 
-/** Project-relative paths (forward slashes), sorted. */
-export function projectFiles(projectDir: string): string[] {
+/** Project-relative paths (forward slashes), sorted; `skip` leaves out a path (a folder: all of it). */
+export function projectFiles(projectDir: string, skip?: (rel: string) => boolean): string[] {
   const out: string[] = [];
   const walk = (dir: string, rel: string) => {
     let entries: fs.Dirent[];
@@ -21,6 +21,7 @@ export function projectFiles(projectDir: string): string[] {
     for (const e of entries) {
       if (e.name.startsWith('.') || SKIP_DIRS.has(e.name)) continue;
       const r = rel ? `${rel}/${e.name}` : e.name;
+      if (skip?.(r)) continue;
       if (e.isDirectory()) walk(path.join(dir, e.name), r);
       else if (e.isFile() && SHOWN.test(e.name) && !e.name.endsWith('.d.ts')) out.push(r);
     }

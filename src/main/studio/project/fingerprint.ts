@@ -12,6 +12,8 @@ export interface CodeSnapshot {
   fingerprint: string;
   /** path → sha256 of its content. */
   files: Record<string, string>;
+  /** path → size in bytes. */
+  sizes: Record<string, number>;
 }
 
 const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
@@ -20,19 +22,15 @@ const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('he
 export class ProjectFingerprint {
   private readonly cache = new Map<string, { stamp: string; sha256: string; size: number }>();
 
-  /** Size in bytes of a file of the last snapshot. */
-  sizeOf(rel: string): number | undefined {
-    return this.cache.get(rel)?.size;
-  }
-
   constructor(private readonly projectDir: string) {}
 
   /** The current snapshot; `store` (the blob store) receives the bytes of each file it
    * does not hold yet. */
   snapshot(store?: { has(sha256: string): boolean; put(bytes: Buffer): unknown }): CodeSnapshot {
     const files: Record<string, string> = {};
-    for (const rel of projectFiles(this.projectDir)) {
-      if (isEvalsPath(rel)) continue; // datasets are not code (docs/evaluation.md)
+    const sizes: Record<string, number> = {};
+    // Datasets are not code (docs/evaluation.md): evals/ is not even walked.
+    for (const rel of projectFiles(this.projectDir, isEvalsPath)) {
       const abs = path.join(this.projectDir, rel);
       let st: fs.Stats;
       try {
@@ -50,6 +48,7 @@ export class ProjectFingerprint {
         if (store && !store.has(entry.sha256)) store.put(bytes);
       }
       files[rel] = entry.sha256;
+      sizes[rel] = entry.size;
     }
     const fingerprint = sha256(
       Object.keys(files)
@@ -57,6 +56,6 @@ export class ProjectFingerprint {
         .map((p) => `${p}\0${files[p]}\n`)
         .join(''),
     );
-    return { fingerprint, files };
+    return { fingerprint, files, sizes };
   }
 }

@@ -14,12 +14,19 @@ import { ProjectFingerprint, type CodeSnapshot } from './fingerprint.ts';
 import { isEvalsPath } from './files.ts';
 import { agentName } from '../../common/agent-name.ts';
 
+/** How old a caseCode() walk may be for a run's preparing phase to use it instead of walking
+ * again. An edit made within it is left for the next case, whose check stops the experiment;
+ * the run records the files it was given, so its record stays true. */
+const CASE_CODE_REUSE_MS = 100;
+
 export class ProjectState {
   private readonly events = new EventEmitter();
   private pending = new Set<string>();
   private loadDiagnostics: ProjectDiagnostic[] = [];
   private applying: Promise<void> | null = null;
   private checkedAt: string | null = null;
+  /** The last walk of caseCode(), which a run's preparing phase right after it reuses. */
+  private recent: { snap: CodeSnapshot; at: number } | null = null;
 
   private readonly fingerprint: ProjectFingerprint;
   /** The files as they were when the runtime last (re)loaded them. */
@@ -34,14 +41,27 @@ export class ProjectState {
     private readonly blobs?: { has(sha256: string): boolean; put(bytes: Buffer): unknown },
   ) {
     this.fingerprint = new ProjectFingerprint(projectDir);
-    this.loaded = this.fingerprint.snapshot();
+    this.loaded = this.fingerprint.snapshot(this.blobs);
   }
 
-  /** The project's files now, their contents kept in the blob store (a run's code). */
-  snapshot(): { fingerprint: string; files: Record<string, string>; sizes: Record<string, number> } {
+  /** The project's files now, their contents kept in the blob store. */
+  snapshot(): CodeSnapshot {
+    return this.fingerprint.snapshot(this.blobs);
+  }
+
+  /** The code a run runs with: the files as its preparing phase found them (and had the
+   * runtime apply, when they had changed), their contents in the blob store. A run's code
+   * snapshot is this walk, not one more (docs/performance.md, "Experiments"). */
+  runCode(): CodeSnapshot {
+    return this.loaded;
+  }
+
+  /** The experiment runner's check before a case (the files now, kept in the blob store): the
+   * case's run prepares within milliseconds and takes its pending changes from this walk. */
+  caseCode(): CodeSnapshot {
     const snap = this.fingerprint.snapshot(this.blobs);
-    const sizes = Object.fromEntries(Object.keys(snap.files).map((f) => [f, this.fingerprint.sizeOf(f) ?? 0]));
-    return { ...snap, sizes };
+    this.recent = { snap, at: Date.now() };
+    return snap;
   }
 
   /** The fingerprint of the files on disk, and each file's sha256 (nothing stored). */
@@ -50,8 +70,7 @@ export class ProjectState {
   }
 
   status(): ProjectStatus {
-    const startDiagnostics = this.runtime.startDiagnostics?.() ?? null;
-    const diagnostics = this.loadDiagnostics.length ? this.loadDiagnostics : (startDiagnostics ?? []);
+    const diagnostics = this.diagnostics();
     return {
       name: this.name(),
       dir: this.projectDir,
@@ -80,7 +99,7 @@ export class ProjectState {
 
   /** The diagnostics of the last load of the files on disk. */
   diagnostics(): ProjectDiagnostic[] {
-    return this.status().diagnostics;
+    return this.loadDiagnostics.length ? this.loadDiagnostics : (this.runtime.startDiagnostics?.() ?? []);
   }
 
   /** Resolves when no apply is under way. */
@@ -92,7 +111,8 @@ export class ProjectState {
    * any file on disk that differs from what the runtime loaded although the watcher has not
    * reported it yet (an edit made just before the run: it is debounced). */
   takePending(): string[] {
-    const now = this.fingerprint.snapshot();
+    const recent = this.recent && Date.now() - this.recent.at <= CASE_CODE_REUSE_MS ? this.recent.snap : null;
+    const now = recent ?? this.fingerprint.snapshot(this.blobs);
     if (now.fingerprint !== this.loaded.fingerprint) {
       for (const f of new Set([...Object.keys(now.files), ...Object.keys(this.loaded.files)])) {
         if (now.files[f] !== this.loaded.files[f]) this.pending.add(f);

@@ -1,5 +1,5 @@
 // The studio's unversioned paths (spec 9.3; docs/studio-api.md): /api/runtime (the runtime
-// child's state), /api/project (the open project: name, files, pending edits, diagnostics),
+// child's state), /api/runtime/trace-sinks (where its trace spans go), /api/project (the open project: name, files, pending edits, diagnostics),
 // /api/project/file (a file's text) and /api/save (write a file of the project). Same
 // loopback protection and error shape as the Playground API; not versioned.
 import fs from 'node:fs/promises';
@@ -14,7 +14,7 @@ import { SaveRequestSchema } from '../../../shared/studio-api.ts';
 import type { BlobStore } from '../../playground/store/blobs.ts';
 import type { PlaygroundStore } from '../../playground/store/store.ts';
 import type { ProjectState } from './state.ts';
-import type { RuntimeStatusReply } from '../../../shared/studio-api.ts';
+import type { RuntimeStatusReply, TraceSinksReply } from '../../../shared/studio-api.ts';
 import type { DatasetDiagnostic } from '../../../shared/datasets.ts';
 
 export interface StudioRoutesOptions {
@@ -23,6 +23,8 @@ export interface StudioRoutesOptions {
   store: PlaygroundStore;
   blobs: BlobStore;
   runtimeStatus: () => RuntimeStatusReply;
+  /** The runtime child's trace sinks (its GET /api/v1/status), when it is running. */
+  traceSinks?: () => Promise<TraceSinksReply>;
   /** The problems of the project's dataset files (evals/*.jsonl), with file:line. */
   datasetDiagnostics?: () => DatasetDiagnostic[];
 }
@@ -33,6 +35,14 @@ export function createStudioRoutes(o: StudioRoutesOptions): Router {
 
   router.get('/api/runtime', (_req, res) => {
     res.json(o.runtimeStatus());
+  });
+
+  router.get('/api/runtime/trace-sinks', async (_req, res, next) => {
+    try {
+      res.json(o.traceSinks ? await o.traceSinks() : { available: false, trace_sinks: {}, reason: 'no runtime' });
+    } catch (err) {
+      next(err);
+    }
   });
 
   router.get('/api/project', async (_req, res, next) => {

@@ -1,5 +1,5 @@
-// The app bar: the view switcher, the project (desktop app: open another), whom runs call the
-// runtime as (the connection profile), bundle actions.
+// The app bar: the view switcher, the project (desktop app: open another), the runtime child's
+// state and where its spans go, whom runs call the runtime as (the connection profile), bundle actions.
 import { useState } from 'react';
 import { errorMessage } from '../api/client.ts';
 import { useAgentGraph } from '../api/queries.ts';
@@ -8,6 +8,7 @@ import { desktopBridge } from '../lib/bridge.ts';
 import { useUi, type MainView } from '../state/ui.ts';
 import { BundleActions } from './bundles/BundleDialogs.tsx';
 import { ConnectionControl } from './ConnectionDialog.tsx';
+import { RuntimeState } from './RuntimeState.tsx';
 
 const VIEWS: { id: MainView; label: string; shortcut: string }[] = [
   { id: 'run', label: 'Runs', shortcut: '1' },
@@ -82,6 +83,7 @@ export function TopBar() {
         ) : null}
       </div>
       <ProjectState />
+      <RuntimeState />
       <nav className="viewtabs" aria-label="Views">
         {VIEWS.map((v) => (
           <button

@@ -94,6 +94,40 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     );
     `,
   },
+  {
+    version: 6,
+    name: 'push notifications: configurations and outbox',
+    // docs/a2a-conformance.md, "Push notifications" (D-90): a task's webhook configurations
+    // (JSON text: id, url, token, authentication), and the outbox of notifications to send,
+    // each claimed by one replica at a time with a lease, the way tasks are.
+    sql: `
+    CREATE TABLE {schema}.push_configs (
+      task_id    TEXT NOT NULL,
+      config_id  TEXT NOT NULL,
+      config     TEXT NOT NULL,
+      created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+      PRIMARY KEY (task_id, config_id)
+    );
+    CREATE TABLE {schema}.push_outbox (
+      id          BIGSERIAL PRIMARY KEY,
+      task_id     TEXT NOT NULL,
+      config_id   TEXT NOT NULL,
+      event_key   TEXT NOT NULL,
+      config      TEXT NOT NULL,
+      body        TEXT NOT NULL,
+      status      TEXT NOT NULL DEFAULT 'pending',
+      attempts    INTEGER NOT NULL DEFAULT 0,
+      next_at     TIMESTAMPTZ NOT NULL DEFAULT now(),
+      claimed_by  TEXT,
+      lease_until TIMESTAMPTZ,
+      last_error  TEXT,
+      created_at  TIMESTAMPTZ NOT NULL DEFAULT now(),
+      done_at     TIMESTAMPTZ,
+      UNIQUE (task_id, config_id, event_key)
+    );
+    CREATE INDEX push_outbox_due_idx ON {schema}.push_outbox (next_at) WHERE status = 'pending';
+    `,
+  },
 ];
 
 /** Brings the schema to the latest version; returns the versions this call applied. */

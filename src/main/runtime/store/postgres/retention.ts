@@ -27,12 +27,16 @@ function operations(c: pg.PoolClient, schema: string): RetentionOps {
     deleteTasks: async (before, limit) =>
       (
         await c.query(
-          `DELETE FROM ${q}.a2a_tasks WHERE task_id IN (
+          // A deleted task's push-notification configurations and outbox rows go with it (../push-store.ts).
+          `WITH gone AS (DELETE FROM ${q}.a2a_tasks WHERE task_id IN (
              SELECT task_id FROM ${q}.a2a_tasks WHERE state IN ${FINAL_SQL} AND updated_at < $1::timestamptz
-             ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+             ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING task_id),
+           configs AS (DELETE FROM ${q}.push_configs WHERE task_id IN (SELECT task_id FROM gone)),
+           outbox AS (DELETE FROM ${q}.push_outbox WHERE task_id IN (SELECT task_id FROM gone))
+           SELECT count(*)::int AS n FROM gone`,
           [before, limit],
         )
-      ).rowCount ?? 0,
+      ).rows[0].n as number,
     clearThreads: (before, after, limit) =>
       tx(async (): Promise<ThreadBatch> => {
         // A checkpoint's time is LangGraph's own `ts` (an ISO string) in its JSON document.

@@ -13,7 +13,10 @@ import { migrate, quoteIdent } from './migrations.ts';
 import { claimThread, OwnedPostgresSaver } from './checkpointer.ts';
 import { PgTaskStore, type LeaseOptions } from './taskStore.ts';
 import { pgRuntimeSettings } from './runtime-settings.ts';
+import { pgPushStore } from './push.ts';
+import type { PushStore } from '../push-store.ts';
 import type { RuntimeSettingsStore } from '../runtime-settings.ts';
+import { postgresTaskList, type TaskListPage, type TaskListQuery } from '../task-list.ts';
 import { redactDsn, scrub } from './dsn.ts';
 
 export interface PostgresStoreOptions {
@@ -91,6 +94,11 @@ class PostgresMemoryStore implements MemoryStore {
     return pgRuntimeSettings(this.pool, this.s);
   }
 
+  /** Push-notification configurations and outbox (../push-store.ts). */
+  pushStore(): PushStore {
+    return pgPushStore(this.pool, this.s);
+  }
+
   async waitingTask(agentId: string, contextId: string): Promise<string | undefined> {
     const r = await this.q<{ task_id: string }>(
       `SELECT a.task_id FROM ${this.s}.a2a_tasks a JOIN ${this.s}.threads t ON t.thread_id = a.context_id AND t.agent_id = $1
@@ -98,6 +106,10 @@ class PostgresMemoryStore implements MemoryStore {
       [agentId, contextId],
     );
     return r.rows[0]?.task_id;
+  }
+
+  async listTasks(agentId: string, query: TaskListQuery): Promise<TaskListPage> {
+    return postgresTaskList((sql, values) => this.q(sql, values), this.s)(agentId, query);
   }
 
   async waitingTaskCount(agentId: string): Promise<number> {
@@ -308,7 +320,7 @@ export function defaultReplicaId(): string {
 
 /** Opens the PostgreSQL memory store: a pool, the schema migrated (once, under an advisory
  * lock). Errors never carry the DSN's password. */
-export async function openPostgresStore(o: PostgresStoreOptions): Promise<MemoryStore & { taskStore(): PgTaskStore }> {
+export async function openPostgresStore(o: PostgresStoreOptions): Promise<MemoryStore & { taskStore(): PgTaskStore; pushStore(): PushStore }> {
   const schema = o.schema ?? 'public';
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) throw new PostgresStoreError(`POSTGRES_SCHEMA '${schema}' is not a plain identifier (letters, digits, _)`);
   const pool = new pg.Pool({ connectionString: o.dsn, max: o.poolMax ?? 10, connectionTimeoutMillis: 5_000, application_name: 'agent-studio-runtime' });
@@ -326,5 +338,6 @@ export async function openPostgresStore(o: PostgresStoreOptions): Promise<Memory
   }
   return new PostgresMemoryStore(pool, schema, { replica: o.replica ?? defaultReplicaId(), leaseMs: o.leaseMs ?? 15_000, ...o.lease }) as MemoryStore & {
     taskStore(): PgTaskStore;
+    pushStore(): PushStore;
   };
 }

@@ -18,7 +18,9 @@ import { formatBytes } from '../../lib/format.ts';
 import { useUi } from '../../state/ui.ts';
 import { Modal } from '../Modal.tsx';
 
-async function postBundle(path: string, body: string): Promise<Response> {
+/** `body` a string, or the picked file itself: sent from disk as it is read, so a bundle of
+ * a gigabyte never becomes one string in the renderer (the studio streams it too, D-96). */
+async function postBundle(path: string, body: string | Blob): Promise<Response> {
   const res = await fetch(apiUrl(path), { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body });
   if (!res.ok) throw await toApiError(res);
   return res;
@@ -217,7 +219,7 @@ function ImportDialog({ onClose }: { onClose: () => void }) {
   const qc = useQueryClient();
   const selectSession = useUi((s) => s.selectSession);
   const openExperiment = useUi((s) => s.openExperiment);
-  const [text, setText] = useState<string | null>(null);
+  const [bundleFile, setBundleFile] = useState<File | null>(null);
   const [fileName, setFileName] = useState<string | null>(null);
   const [plan, setPlan] = useState<ImportPlan | null>(null);
   const [failure, setFailure] = useState<{ message: string; problems: BundleProblem[] } | null>(null);
@@ -234,9 +236,8 @@ function ImportDialog({ onClose }: { onClose: () => void }) {
     setFileName(file.name);
     setBusy(true);
     try {
-      const body = await file.text();
-      setText(body);
-      const res = await postBundle('/bundles/import?dry_run=true', body);
+      setBundleFile(file);
+      const res = await postBundle('/bundles/import?dry_run=true', file);
       setPlan(readReply('/bundles/import', res.status, ImportPlanSchema, await res.json()));
     } catch (err) {
       fail(err);
@@ -246,10 +247,10 @@ function ImportDialog({ onClose }: { onClose: () => void }) {
   };
 
   const confirm = async () => {
-    if (!text) return;
+    if (!bundleFile) return;
     setBusy(true);
     try {
-      const res = await postBundle('/bundles/import', text);
+      const res = await postBundle('/bundles/import', bundleFile);
       const result = readReply('/bundles/import', res.status, ImportResultSchema, await res.json());
       await qc.invalidateQueries({ queryKey: keys.sessions });
       if (Object.keys(result.mapping.experiments).length || Object.keys(result.mapping.datasets).length) {

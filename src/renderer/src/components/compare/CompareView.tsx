@@ -2,6 +2,7 @@
 // Status and durations with the delta, the code files that changed, where the runs parted
 // in the graph, the text diff (inline or split), the data paths, files, scores, and how
 // stable the answer is across reruns.
+import { UsageDiff } from './UsageDiff.tsx';
 import { useState } from 'react';
 import type { CompareOptions, RunComparison, RunSide } from '../../../../shared/compare.ts';
 import type { RunSummary } from '../../../../shared/playground.ts';
@@ -162,6 +163,9 @@ function Result({ c, options }: { c: RunComparison; options: CompareOptions }) {
         </div>
         <SideSummary side={c.right} title="Right" />
       </div>
+      <Section title="Tokens and cost" testId="compare-usage">
+        <UsageDiff usage={c.usage} />
+      </Section>
       <Section title="Code" testId="compare-code">
         <CodeChanges c={c} mode={mode} onMode={setMode} />
       </Section>

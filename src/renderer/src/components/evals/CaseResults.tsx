@@ -7,6 +7,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import type { CaseStatus, ExperimentCase } from '../../../../shared/experiments.ts';
 import { formatDuration } from '../../lib/format.ts';
 import { useUi } from '../../state/ui.ts';
+import { formatTokens, formatUsd, usageTitle } from '../../lib/usage-format.ts';
 import { StatusBadge } from '../StatusBadge.tsx';
 
 const ROW = 36;
@@ -24,7 +25,13 @@ export function CaseStatusPill({ status }: { status: CaseStatus }) {
 
 const A_GLYPH = { pass: '✓', fail: '✕', skipped: '–', error: '!' } as const;
 
+/** The case's tokens and cost (its history turns and input), or in / out tokens from an older
+ * studio's reply. */
 function tokens(c: ExperimentCase): string {
+  if (c.usage)
+    return c.usage.calls
+      ? `${formatTokens(c.usage.total_tokens)}${c.usage.cost_usd !== null ? ` · ${formatUsd(c.usage.cost_usd)}` : c.usage.unpriced_calls ? ' · no price' : ''}`
+      : '';
   if (!c.tokens) return '';
   const { input, output } = c.tokens;
   return input === null && output === null ? '' : `${input ?? '?'} / ${output ?? '?'}`;
@@ -87,7 +94,7 @@ const Row = memo(function Row({
       <span role="cell" className="cases__num">
         {c.duration_ms === null ? '' : formatDuration(c.duration_ms)}
       </span>
-      <span role="cell" className="cases__num">
+      <span role="cell" className="cases__num" data-testid="case-usage" title={c.usage?.calls ? usageTitle(c.usage) : undefined}>
         {tokens(c)}
       </span>
       <span role="cell" className="cases__tags">
@@ -157,7 +164,7 @@ export function CaseResults({ cases, total }: { cases: ExperimentCase[]; total: 
       >
         <div role="rowgroup">
           <div role="row" className="cases__row cases__row--head" aria-rowindex={1}>
-            {['Case', 'Status', 'Assertions', 'Scores', 'Duration', 'Tokens (in / out)', 'Tags'].map((h) => (
+            {['Case', 'Status', 'Assertions', 'Scores', 'Duration', 'Tokens, cost', 'Tags'].map((h) => (
               <span key={h} role="columnheader">
                 {h}
               </span>

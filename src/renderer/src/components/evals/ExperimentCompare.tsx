@@ -7,6 +7,18 @@ import { errorMessage } from '../../api/client.ts';
 import { useExperimentCompare } from '../../api/experiments.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { useUi } from '../../state/ui.ts';
+import { UsageDiff } from '../compare/UsageDiff.tsx';
+import { formatTokenDelta, formatUsdDelta } from '../../lib/usage-format.ts';
+
+/** A case's change in tokens and cost, right minus left. */
+function UsageCell({ usage }: { usage: CompareCase['usage'] }) {
+  if (!usage || usage.total_tokens_delta === null) return <span className="muted">—</span>;
+  return (
+    <span data-testid="expcompare-case-usage" data-tokens-delta={usage.total_tokens_delta} data-cost-delta={usage.cost_usd_delta ?? ''}>
+      {formatTokenDelta(usage.total_tokens_delta)} tok{usage.cost_usd_delta !== null ? ` · ${formatUsdDelta(usage.cost_usd_delta)}` : ''}
+    </span>
+  );
+}
 
 const VERDICT_GLYPH: Record<CaseVerdict, string> = { improved: '▲', regressed: '▼', unchanged: '=', new: '+', removed: '−' };
 const pct = (n: number | null | undefined) => (n === null || n === undefined ? '–' : `${Math.round(n * 100)} %`);
@@ -56,6 +68,14 @@ export function ExperimentCompare({ left, right }: { left: string; right: string
           {d.same_code ? ' · same code' : ''}
         </p>
       </header>
+      {d.usage ? (
+        <section className="compare__section" aria-labelledby="expcompare-usage">
+          <h2 className="subhead" id="expcompare-usage">
+            Tokens and cost
+          </h2>
+          <UsageDiff usage={d.usage} testId="expcompare-usage" />
+        </section>
+      ) : null}
       <div className="segmented" role="group" aria-label="Show cases">
         {(['changed', ...CASE_VERDICTS, 'all'] as const).map((v) => (
           <button
@@ -80,13 +100,14 @@ export function ExperimentCompare({ left, right }: { left: string; right: string
             <th scope="col">Baseline</th>
             <th scope="col">New</th>
             <th scope="col">Score deltas</th>
+            <th scope="col">Tokens, cost Δ</th>
             <th scope="col">Runs</th>
           </tr>
         </thead>
         <tbody>
           {rows.length === 0 ? (
             <tr>
-              <td colSpan={6} className="muted">
+              <td colSpan={7} className="muted">
                 No case in this group.
               </td>
             </tr>
@@ -112,6 +133,9 @@ export function ExperimentCompare({ left, right }: { left: string; right: string
                   .filter((s) => s.delta !== null && s.delta !== 0)
                   .map((s) => `${s.evaluator} ${s.delta! > 0 ? '+' : ''}${s.delta!.toFixed(2)}`)
                   .join(', ') || <span className="muted">—</span>}
+              </td>
+              <td className="small">
+                <UsageCell usage={c.usage} />
               </td>
               <td>
                 {c.run_compare ? (

@@ -1,6 +1,7 @@
 // One experiment (docs/studio-ui.md, Evals): what it ran (dataset version, code fingerprint,
 // model), its progress and cancel while it runs, the aggregates drawn, and every case result
 // filtered (failures only, by tag, changed since an earlier experiment).
+import { usageLine, usageTitle } from '../../lib/usage-format.ts';
 import { useMemo, useState } from 'react';
 import type { ExperimentCase, ExperimentDetail } from '../../../../shared/experiments.ts';
 import { errorMessage } from '../../api/client.ts';
@@ -195,6 +196,17 @@ export function ExperimentView({ id }: { id: string }) {
   return (
     <article className="exp" aria-labelledby="experiment-title" data-testid="experiment-view" data-experiment-id={e.experiment_id} data-status={e.status}>
       <Header e={e} />
+      {e.aggregates.usage?.calls ? (
+        <p
+          className="small"
+          data-testid="experiment-usage"
+          data-tokens={e.aggregates.usage.total_tokens}
+          data-cost={e.aggregates.usage.cost_usd ?? ''}
+          title={usageTitle(e.aggregates.usage)}
+        >
+          All cases: {usageLine(e.aggregates.usage)}
+        </p>
+      ) : null}
       <section className="exp__charts" aria-label="Aggregates">
         <AssertionBars assertions={e.aggregates.assertions} />
         <HistogramChart

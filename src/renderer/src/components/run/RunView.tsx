@@ -26,6 +26,8 @@ import { loadRunIntoDraft } from '../../state/resend.ts';
 import { TraceList } from './TraceList.tsx';
 import { Waterfall } from './Waterfall.tsx';
 import { Replayed, ReplayButton } from './Calls.tsx';
+import { foldUsage } from '../../../../shared/usage.ts';
+import { RunUsageMeta } from './UsageViews.tsx';
 
 const isSpanEvent = (name: string) => name === 'span.start' || name === 'span.end';
 
@@ -254,6 +256,14 @@ export function RunView({ runId }: { runId: string }) {
             <Replayed run={run} />
             <span>Started {formatDateTime(run.created_at)}</span>
             {run.duration_ms !== null ? <span>Took {formatDuration(run.duration_ms)}</span> : null}
+            <RunUsageMeta
+              totals={
+                foldUsage(
+                  run.run_id,
+                  stream.traces.map((e) => ({ name: e.name, data: e.data ?? {} })),
+                ).totals
+              }
+            />
             {run.context_id ? (
               <span title="A2A contextId: the conversation thread">
                 context <code>{shortId(run.context_id)}</code>

@@ -13,6 +13,9 @@ import { DataTree } from './DataTree.tsx';
 import { StateLinks } from './StateLinks.tsx';
 import { occurrenceOf } from '../../lib/checkpoint-nav.ts';
 import { callsOf, NodeCalls } from './Calls.tsx';
+import { foldUsage } from '../../../../shared/usage.ts';
+import { SpanCalls, SpanUsageCell } from './UsageViews.tsx';
+import type { CallUsage } from '../../../../shared/usage.ts';
 
 const STATUS_LABEL: Record<SpanView['status'], string> = {
   running: 'running',
@@ -57,12 +60,14 @@ function SpanDetail({
   breakpoint,
   state,
   calls,
+  recorded,
 }: {
+  calls: CallUsage[];
   span: SpanView;
   sessionId?: string;
   breakpoint: string;
   state?: { runId: string; occurrence: number; ended: boolean };
-  calls: Record<string, unknown>[];
+  recorded: Record<string, unknown>[];
 }) {
   const openSource = useUi((s) => s.openSource);
   const where = span.error?.source;
@@ -108,6 +113,7 @@ function SpanDetail({
           ) : null}
         </div>
       ) : null}
+      <SpanCalls calls={calls} />
       {span.interrupts !== undefined ? (
         <>
           <h4 className="subhead">Asked for</h4>
@@ -122,7 +128,7 @@ function SpanDetail({
       ) : span.status === 'running' ? (
         <p className="muted">Running…</p>
       ) : null}
-      <NodeCalls calls={calls} />
+      <NodeCalls calls={recorded} />
     </div>
   );
 }
@@ -130,10 +136,12 @@ function SpanDetail({
 /** `ended`: how the run ended (null while active): a span it left open ends with it. */
 export function Waterfall({ traces, ended, sessionId, runId }: { traces: TraceRunEvent[]; ended: RunEnd | null; sessionId?: string; runId?: string }) {
   const [selected, setSelected] = useState<string | null>(null);
-  const tree = buildSpans(
-    traces.map((e) => ({ name: e.name, ts: e.ts, data: (e.data ?? {}) as Record<string, unknown> })),
-    ended,
-  );
+  const events = traces.map((e) => ({ name: e.name, ts: e.ts, data: (e.data ?? {}) as Record<string, unknown> }));
+  const tree = buildSpans(events, ended);
+  // Each node's share of the run's tokens and cost, when its model calls reported usage.
+  const usage = foldUsage(runId ?? '', events);
+  const usageBySpan = new Map(usage.spans.map((u) => [u.span_id, u]));
+  const withUsage = usage.totals.total_tokens > 0;
   // A span asked for from elsewhere (the compare view's divergence) opens once it is known.
   const focus = useUi((s) => s.focusSpanId);
   const focusKnown = focus !== null && tree.rows.some((r) => r.id === focus);
@@ -156,7 +164,7 @@ export function Waterfall({ traces, ended, sessionId, runId }: { traces: TraceRu
     return <p className="muted">No node has run yet. Each node of the graph appears here as it starts, with its time and its state update.</p>;
   const chosen = tree.rows.find((s) => s.id === selected) ?? null;
   return (
-    <div className="waterfall" data-testid="waterfall">
+    <div className={`waterfall${withUsage ? ' waterfall--usage' : ''}`} data-testid="waterfall">
       <ol className="waterfall__rows" aria-label={`${tree.rows.length} node executions`}>
         {tree.rows.map((span, index) => (
           <li
@@ -181,14 +189,16 @@ export function Waterfall({ traces, ended, sessionId, runId }: { traces: TraceRu
               <Bar span={span} total={total} />
               <span className="waterfall__time">{span.duration === null ? '…' : formatDuration(span.duration)}</span>
               <span className={`waterfall__status waterfall__status--${span.status}`}>{statusLabel(span)}</span>
+              {withUsage ? <SpanUsageCell usage={usageBySpan.get(span.id)} /> : null}
             </button>
             {span.id === selected ? (
               <SpanDetail
                 span={span}
+                calls={usage.calls.filter((c) => c.parent_span_id === span.id || c.branch_span_id === span.id)}
                 sessionId={sessionId}
                 breakpoint={breakpointNode(span, new Map(tree.rows.map((r) => [r.id, r])))}
                 state={runId ? { runId, occurrence: occurrenceOf(tree.rows, index), ended: ended !== null } : undefined}
-                calls={callsOf(traces, span)}
+                recorded={callsOf(traces, span)}
               />
             ) : null}
           </li>
