@@ -8,6 +8,7 @@ import type { Message, MessageSendParams, Part, Task, TaskStatusUpdateEvent, Tas
 import { getConfig } from '@langchain/langgraph';
 import { AgentError, isErrorCode } from './errors.ts';
 import { branchReporter } from './fanout.ts';
+import { withCallScope } from './call-record.ts';
 
 export interface CallAgentOptions {
   /** message/stream instead of message/send; each text chunk goes to `onText`. */
@@ -145,7 +146,8 @@ export async function callAgent(ctx: { fetch?: Fetch }, cardUrl: string, text: s
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   const base: Fetch = ctx.fetch ?? fetch;
   const fetchImpl = ((input: string | URL | Request, init?: RequestInit) =>
-    base(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal })) as typeof fetch;
+    // Recorded (and replayed) as calls of kind `agent` (call-record.ts, D-92).
+    withCallScope({ kind: 'agent' }, () => base(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal }))) as typeof fetch;
   const parent = parentContext();
   const contextId = options.contextId ?? (parent ? childContextId(parent, cardUrl) : crypto.randomUUID());
   const report = branchReporter(signal);

@@ -3,6 +3,7 @@
 // graph node, each branch is reported to the runtime as a child span of the node (on the
 // graph's custom stream), so the studio shows the branches nested under it.
 import pLimit from 'p-limit';
+import { withCallScope } from './call-record.ts';
 import { getConfig, interrupt, isGraphInterrupt } from '@langchain/langgraph';
 import { runInBranch } from './branch-context.ts';
 
@@ -160,8 +161,11 @@ export async function fanOut<T, R>(items: readonly T[], task: (item: T, index: n
           const label = options.label?.(item, index) ?? String(index);
           const id = report?.start(index, label);
           try {
-            // The branch's model calls are counted under it (branch-context.ts).
-            const result = await runInBranch(id ? { span_id: id, node: report!.nodeOf(label) } : null, () => task(item, index));
+            // The branch's model calls are counted under it (branch-context.ts), and its label
+            // keys the branch's recorded calls (call-record.ts, D-91).
+            const result = await runInBranch(id ? { span_id: id, node: report!.nodeOf(label) } : null, () =>
+              withCallScope({ branch: { label, span_id: id ?? String(index) } }, () => task(item, index)),
+            );
             if (id) report!.end(id);
             return result;
           } catch (err) {

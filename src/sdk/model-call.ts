@@ -4,6 +4,7 @@
 // `ls_*` metadata every chat model sets, LangGraph's task metadata, the message's usage.
 import type { BaseMessage, UsageMetadata } from '@langchain/core/messages';
 import type { LLMResult } from '@langchain/core/outputs';
+import { messageRecord } from './replay-model.ts';
 import { currentBranch } from './branch-context.ts';
 
 export interface ModelCall {
@@ -30,6 +31,12 @@ export interface ModelCall {
   error?: string;
   input_messages?: { role: string; content: unknown }[];
   output_messages?: { role: string; content: unknown; tool_calls?: unknown }[];
+  // Recorded calls (src/shared/recordings.ts, D-91): only while the run records or replays.
+  kind?: 'model';
+  key?: { node: string; branch: string | null; index: number; hash: string };
+  params?: Record<string, unknown>;
+  raw_request?: { method: string; url: string; headers: Record<string, string>; body: unknown };
+  replayed?: boolean;
 }
 
 export interface OpenCall {
@@ -44,6 +51,8 @@ export interface OpenCall {
   node: string | null;
   branch: { span_id: string; node: string } | null;
   input?: { role: string; content: unknown }[];
+  /** The client's invocation parameters, when the run records its calls. */
+  params?: Record<string, unknown>;
 }
 
 /** LangChain's `ls_provider` to the GenAI semantic conventions' `gen_ai.provider.name`. */
@@ -57,16 +66,12 @@ const PROVIDERS: Record<string, string> = {
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
-function messageRecord(m: BaseMessage): { role: string; content: unknown; tool_calls?: unknown } {
-  const calls = (m as { tool_calls?: unknown[] }).tool_calls;
-  return { role: m.getType(), content: m.content, ...(calls?.length ? { tool_calls: calls } : {}) };
-}
-
 export function modelCallStart(
   thread: string,
   md: Record<string, unknown>,
   extra: Record<string, unknown> | undefined,
   input: BaseMessage[] | undefined,
+  recording = false,
 ): OpenCall {
   // LangGraph's task namespace: `node:<task id>`, a subgraph's nested as `a:<id>|b:<id>`.
   const ns = typeof md.langgraph_checkpoint_ns === 'string' ? md.langgraph_checkpoint_ns : '';
@@ -86,6 +91,7 @@ export function modelCallStart(
     node: typeof md.langgraph_node === 'string' ? md.langgraph_node : null,
     branch: currentBranch(),
     ...(input ? { input: input.map(messageRecord) } : {}),
+    ...(recording ? { params: plainParams(params) } : {}),
   };
 }
 
@@ -124,6 +130,16 @@ export function modelCallEnd(
       : null,
     ...(r.error !== undefined ? { error: String((r.error as Error)?.message ?? r.error).slice(0, 500) } : {}),
     ...(call.input ? { input_messages: call.input } : {}),
+    ...(call.params ? { params: call.params } : {}),
     ...(r.content && r.message ? { output_messages: [messageRecord(r.message)] } : {}),
   };
+}
+
+/** The invocation parameters without functions or class instances (tools become their JSON). */
+function plainParams(params: Record<string, unknown>): Record<string, unknown> {
+  try {
+    return JSON.parse(JSON.stringify(params)) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
 }

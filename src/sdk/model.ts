@@ -6,6 +6,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { ChatOpenAI } from '@langchain/openai';
 import { ScriptedChatModel, type ScriptedResponder } from './scripted-model.ts';
 import { modelUsage } from './usage.ts';
+import { replayable } from './replay-model.ts';
 import { anthropicModel, callLimits, geminiModel, modelProvider, numberFromEnv, type ModelEnvironment } from './providers.ts';
 
 export type { ModelEnvironment, ModelSettings } from './providers.ts';
@@ -19,6 +20,11 @@ export function openAiConfigured(env: Record<string, string>): boolean {
  * Unset: `openai` when its three settings are set, else `scripted`. MODEL_TIMEOUT_SECONDS and
  * MODEL_MAX_RETRIES in the environment override the manifest's model settings. */
 export function createChatModel(ctx: ModelEnvironment, scripted: ScriptedResponder): BaseChatModel {
+  // Its calls are keyed for recording and answered from a recording in a replay (D-91).
+  return replayable(buildChatModel(ctx, scripted));
+}
+
+function buildChatModel(ctx: ModelEnvironment, scripted: ScriptedResponder): BaseChatModel {
   const { env } = ctx;
   const provider = modelProvider(env);
   if (provider === 'anthropic') return anthropicModel(ctx);

@@ -9,6 +9,8 @@ import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import type { BaseMessage, UsageMetadata } from '@langchain/core/messages';
 import type { LLMResult } from '@langchain/core/outputs';
 import { modelCallEnd, modelCallStart, type ModelCall, type OpenCall } from './model-call.ts';
+import { callSession } from './call-record.ts';
+import { modelCallNotes } from './replay-model.ts';
 
 export type CacheStats = { input_tokens: number; cache_read_tokens: number; cache_creation_tokens: number };
 export type { ModelCall } from './model-call.ts';
@@ -48,7 +50,9 @@ class ModelUsageHandler extends BaseCallbackHandler {
     if (thread === undefined || thread === null) return;
     const watcher = this.watchers.get(String(thread));
     if (watcher?.stopped?.()) return;
-    this.open.set(runId, modelCallStart(String(thread), metadata ?? {}, extra, watcher?.content ? messages?.[0] : undefined));
+    // A run that records its calls keeps their messages and parameters (D-91).
+    const recording = callSession(thread)?.options.record === true;
+    this.open.set(runId, modelCallStart(String(thread), metadata ?? {}, extra, watcher?.content || recording ? messages?.[0] : undefined, recording));
   }
 
   override handleLLMEnd(output: LLMResult, runId: string): void {
@@ -66,14 +70,16 @@ class ModelUsageHandler extends BaseCallbackHandler {
       });
     }
     const watcher = this.watchers.get(call.thread);
-    if (watcher) watcher.onCall(modelCallEnd(call, runId, { message, output, content: watcher.content }));
+    if (watcher) watcher.onCall(withNote(modelCallEnd(call, runId, { message, output, content: watcher.content || call.params !== undefined }), runId));
+    else modelCallNotes().delete(runId);
   }
 
   override handleLLMError(err: unknown, runId: string): void {
     const call = this.open.get(runId);
     this.open.delete(runId);
     const watcher = call && this.watchers.get(call.thread);
-    if (call && watcher) watcher.onCall(modelCallEnd(call, runId, { error: err, content: false }));
+    if (call && watcher) watcher.onCall(withNote(modelCallEnd(call, runId, { error: err, content: false }), runId));
+    else modelCallNotes().delete(runId);
   }
 
   /** The last model call's cache usage on this thread since the last take, if any. */
@@ -91,6 +97,21 @@ class ModelUsageHandler extends BaseCallbackHandler {
       if (this.watchers.get(threadId) === watcher) this.watchers.delete(threadId);
     };
   }
+}
+
+/** A recorded call's key, branch and replay flag (replay-model.ts) on its `model.call`. */
+function withNote(call: ModelCall, runId: string): ModelCall {
+  const notes = modelCallNotes();
+  const note = notes.get(runId);
+  if (!note) return call;
+  notes.delete(runId);
+  return {
+    ...call,
+    kind: 'model',
+    key: note.key,
+    ...(note.raw ? { raw_request: note.raw } : {}),
+    ...(note.replayed ? { replayed: true } : {}),
+  };
 }
 
 const KEY = Symbol.for('agent-studio.model-usage');

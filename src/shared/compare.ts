@@ -73,6 +73,8 @@ export const RunSideSchema = z.object({
   code_fingerprint: nullableString,
   /** The registry generation that served it (from its trace), where known. */
   generation: nullableNumber,
+  /** A replayed run: its calls were answered from this recorded run (docs/playground-api.md, "Replay"). */
+  replayed_from: nullableString.optional(),
 });
 export type RunSide = z.infer<typeof RunSideSchema>;
 

@@ -4,6 +4,7 @@
 // `invalid_request`. The comparison options are in compare.ts, the bundle requests in
 // bundle.ts. The router adds the check of each changed file's path
 // (src/main/playground/http/schemas.ts): it needs the server's path rules.
+import { ReplayOptionSchema } from './recordings.ts';
 import { z } from 'zod';
 
 const jsonObject = z.record(z.string(), z.unknown());
@@ -78,8 +79,9 @@ export type ResumeBody = z.infer<typeof ResumeSchema>;
 export const BranchSchema = z.strictObject({ parts, metadata: jsonObject.optional(), revision: z.string().max(200).optional() });
 export type BranchBody = z.infer<typeof BranchSchema>;
 
-/** POST /runs/{id}/rerun: an empty object (or no body). */
-export const RerunSchema = z.strictObject({});
+/** POST /runs/{id}/rerun: an empty object (or no body); `replay` answers the rerun's model
+ * and tool calls from a recorded run (docs/playground-api.md, "Replay"). */
+export const RerunSchema = z.strictObject({ replay: ReplayOptionSchema.optional() });
 
 /** GET /sessions and GET /sessions/{id}/runs. */
 export const ListQuerySchema = z.object({

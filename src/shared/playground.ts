@@ -6,6 +6,7 @@
 // Object schemas strip unknown keys: a client parsing a reply ignores keys it does not know
 // (spec 2.6, 9.6). test/integration/wire-drift.test.ts holds the studio's real replies to them
 // strictly.
+import { RunReplaySchema } from './recordings.ts';
 import { z } from 'zod';
 
 export type { CreateRunBody, CreateSessionBody, InputPart } from './playground-requests.ts';
@@ -174,6 +175,9 @@ export const RunDetailSchema = RunSummarySchema.extend({
   fork: RunForkSchema.nullable().optional(),
   /** A Continue or Step that edited the paused state first (an extension; absent or null otherwise). */
   edit: RunEditSchema.nullable().optional(),
+  /** A replayed run: the run whose recorded calls answered it and what a call without a match
+   * did (docs/playground-api.md, "Replay"); null for any other run. */
+  replay: RunReplaySchema.nullable().optional(),
 });
 export type RunDetail = z.infer<typeof RunDetailSchema>;
 

@@ -5,6 +5,8 @@
 // check for an active run, the blob writes and the insert of the new run run in one
 // synchronous stretch with no await in between; two concurrent creates are serialised by
 // the event loop and exactly one of them wins.
+import { recordedCalls, type RecordedCallRow } from './recordings/recordings.ts';
+import type { ReplayOption, RunReplay } from '../../shared/recordings.ts';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type {
@@ -210,10 +212,13 @@ export class PlaygroundService {
     );
   }
 
-  /** POST /runs/{id}/rerun (spec 3): any run; input parts copied; a new context_id. */
-  rerunRun(runId: string): RunAccepted {
+  /** POST /runs/{id}/rerun (spec 3): any run; input parts copied; a new context_id. With
+   * `replay`, its calls are answered from a recorded run (docs/playground-api.md, "Replay"). */
+  rerunRun(runId: string, replay?: ReplayOption): RunAccepted {
     const source = this.o.store.getRun(runId);
     if (!source) throw notFound('run', runId);
+    const from = replay ? (replay.from_run_id ?? runId) : null;
+    if (from && !this.o.store.getRun(from)) throw notFound('run', from);
     this.assertNoActiveRun();
     const parts = source.input_parts;
     return this.admit(
@@ -227,9 +232,16 @@ export class PlaygroundService {
         metadata: source.metadata,
         changed_files: [],
         revision: source.revision,
+        ...(from ? { replay: JSON.stringify({ from_run_id: from, on_mismatch: replay!.on_mismatch }) } : {}),
       },
       blobsOf(parts),
     );
+  }
+
+  /** GET /runs/{id}/calls: the run's recorded calls, bodies read back (docs/playground-api.md). */
+  recordedCalls(runId: string): { items: RecordedCallRow[] } {
+    if (!this.o.store.getRun(runId)) throw notFound('run', runId);
+    return { items: recordedCalls(this.o.log, runId, this.o.blobs) };
   }
 
   /** DELETE /runs/{id} (spec 3): an active run ends `cancelled`, reason `user_cancelled`.
@@ -256,7 +268,7 @@ export class PlaygroundService {
   /** A run of an experiment's hidden session (docs/playground-api.md, "Datasets and
    * experiments"): it continues the session's conversation like a send, and does not take the
    * project's one active-run slot (spec 4.3 rule 2 governs interactive runs only). */
-  admitExperimentRun(sessionId: string, parts: readonly InputPart[], metadata: Record<string, unknown> | undefined): RunAccepted {
+  admitExperimentRun(sessionId: string, parts: readonly InputPart[], metadata: Record<string, unknown> | undefined, replay?: RunReplay): RunAccepted {
     const input = inputToTagged(parts, this.o.blobs);
     const run = {
       session_id: sessionId,
@@ -268,6 +280,7 @@ export class PlaygroundService {
       metadata: storableMetadata(metadata),
       changed_files: [],
       revision: null,
+      ...(replay ? { replay: JSON.stringify(replay) } : {}),
     };
     return this.admit(run, input.blobs, false);
   }

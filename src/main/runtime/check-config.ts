@@ -54,6 +54,7 @@ const RUNTIME_SETTINGS: [string, string][] = [
   ['OTEL_TRACES_SAMPLER', 'parentbased_always_on'],
   ['TRACE_OTLP_BUFFER', '10000'],
   ['TRACE_MODEL_CONTENT', 'false'],
+  ['RECORD_CALLS', 'off'],
   ['MODEL_PROVIDER', ''],
   ['CLUSTER_CONTROL', 'off'],
   ['CONTROL_NATS_PREFIX', 'agent-studio.control'],

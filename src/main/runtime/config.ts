@@ -59,6 +59,9 @@ export interface RuntimeSettings {
   traceOtlp: OtlpSettings | null;
   /** Model-call events carry prompts and completions (TRACE_MODEL_CONTENT; off). */
   traceModelContent: boolean;
+  /** Share of runs (0 to 1) whose calls are recorded when no studio captures them
+   * (RECORD_CALLS: off, on or a ratio; default off). A studio run always records (D-93). */
+  recordCalls: number;
   /** Which model provider the project's createChatModel uses (MODEL_PROVIDER; model-settings.ts). */
   modelProvider: ModelProviderSettings;
   /** LOG_LEVEL (info), one of pino's levels (settings-values.ts). */
@@ -93,6 +96,17 @@ export type MemoryStoreSettings =
   { backend: 'sqlite'; leaseMs: number; busyTimeoutMs: number } | { backend: 'postgres'; dsn: string; schema: string; poolMax: number; leaseMs: number };
 
 export { SettingsError };
+
+/** RECORD_CALLS: `off` (default), `on`, or the share of runs to record, 0 to 1 (D-93). */
+export function recordCalls(raw: string | undefined): number {
+  const v = (raw ?? '').trim().toLowerCase();
+  if (v === '' || /^(0|false|no|off)$/.test(v)) return 0;
+  if (/^(1|true|yes|on)$/.test(v)) return 1;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0 || n > 1)
+    throw new SettingsError(`RECORD_CALLS must be off, on or a share of runs from 0 to 1 (0.1 records one run in ten), got '${raw}'`);
+  return n;
+}
 
 export const DEFAULT_FANOUT_MAX_CONCURRENCY = 4;
 export const DEFAULT_HISTORY_MAX_MESSAGES = 50;
@@ -188,6 +202,7 @@ export function loadSettings(projectDir: string, processEnv: NodeJS.ProcessEnv =
     traceNats,
     traceOtlp: traceSinkNames(env).includes('otlp') ? otlpSettings(env, (env.AGENT_ID || '').trim()) : null,
     traceModelContent: traceModelContent(env),
+    recordCalls: recordCalls(env.RECORD_CALLS),
     modelProvider: modelProviderSettings(env),
     logLevel: logLevel(env),
     traceLog: traceSinkNames(env).includes('log'),

@@ -80,6 +80,7 @@ function side(m: RunMaterial, now: number): RunSide {
     duration_final: !active && d.duration_ms !== null,
     code_fingerprint: d.code_fingerprint,
     generation: m.generation,
+    replayed_from: d.replay?.from_run_id ?? null,
   };
 }
 

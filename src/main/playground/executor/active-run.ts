@@ -1,5 +1,8 @@
 // What the executor holds for a run while it is active: its lifecycle, the ids and runtime
 // it talks to, and what its A2A stream brought so far; and the A2A message it sends.
+import { REPLAY_METADATA_KEY, type ReplayPlan, type RunReplay } from '../../../shared/recordings.ts';
+import { replayPlan } from '../recordings/recordings.ts';
+import type { EventLog } from '../events/log.ts';
 import { randomUUID } from 'node:crypto';
 import type { Message, MessageSendParams } from '@a2a-js/sdk';
 import { taggedToA2A } from '../parts.ts';
@@ -64,8 +67,8 @@ export function newActiveRun(row: RunRecord): ActiveRun {
  * rule 2), its user metadata and its capture token under the reserved key (spec 4.3 rule 8),
  * and its debug control under its own reserved key. A continue has no input: A2A wants one
  * part, so it sends an empty text the runtime does not read. */
-export function messageOf(run: ActiveRun, blobs: BlobStore, debug?: DebugControl): MessageSendParams {
-  const metadata = { ...run.row.metadata, ...(debug ? { [RESERVED_DEBUG_KEY]: debug } : {}) };
+export function messageOf(run: ActiveRun, blobs: BlobStore, debug?: DebugControl, replay?: ReplayPlan | null): MessageSendParams {
+  const metadata = { ...run.row.metadata, ...(debug ? { [RESERVED_DEBUG_KEY]: debug } : {}), ...(replay ? { [REPLAY_METADATA_KEY]: replay } : {}) };
   const parts = taggedToA2A(run.row.input_parts, blobs);
   const message: Message = {
     kind: 'message',
@@ -80,8 +83,16 @@ export function messageOf(run: ActiveRun, blobs: BlobStore, debug?: DebugControl
   return { message, metadata: { ...metadata, [RESERVED_METADATA_KEY]: { capture_token: run.captureToken }, ...fork } };
 }
 
-/** The header that lets a fork's run use the reserved continue key: the studio's control
- * credential, beside whatever credential the call carries (a connection profile's). */
+/** The header that lets a fork's run use the reserved continue key, and a replayed run the
+ * reserved replay key: the studio's control credential, beside whatever credential the call
+ * carries (a connection profile's). */
 export function forkHeaders(run: ActiveRun, control: Record<string, string>): Record<string, string> {
-  return run.row.forked_from ? controlCredentialHeaders(control) : {};
+  return run.row.forked_from || run.row.replay ? controlCredentialHeaders(control) : {};
+}
+
+/** A replayed run's recorded answers (recordings/, D-91), or null for any other run. */
+export function replayPlanOf(row: ActiveRun['row'], log: EventLog, blobs: BlobStore): ReplayPlan | null {
+  if (!row.replay) return null;
+  const r = JSON.parse(row.replay) as RunReplay;
+  return replayPlan(log, r.from_run_id, blobs, r.on_mismatch);
 }

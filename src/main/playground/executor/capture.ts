@@ -7,6 +7,8 @@ import type { ScoreEntry } from '../../../shared/playground.ts';
 import { RESERVED_CAPTURE_KEY } from '../../../shared/runtime-contract.ts';
 import type { EventLog } from '../events/log.ts';
 import type { PlaygroundStore } from '../store/store.ts';
+import type { BlobStore } from '../store/blobs.ts';
+import { isRecordedCall, offloadBodies } from '../recordings/recordings.ts';
 
 /** The reserved metadata key that carries the capture token (spec 4.3 rule 8). It exists
  * only on the wire to the runtime: never stored, shown or exported. */
@@ -40,6 +42,7 @@ export class TraceCapture {
   constructor(
     private readonly store: PlaygroundStore,
     private readonly log: EventLog,
+    private readonly blobs?: BlobStore,
   ) {}
 
   /** A new token for a run about to be invoked. */
@@ -68,6 +71,8 @@ export class TraceCapture {
     for (const event of events) {
       const { name, ...data } = event;
       delete data[RESERVED_METADATA_KEY];
+      // A recorded call's large bodies go to the blob store (recordings/, D-92).
+      if (this.blobs && isRecordedCall(name, data)) offloadBodies(data, capture.runId, this.blobs, this.store);
       const stored = this.log.append(capture.runId, 'trace', { name: String(name), data });
       const spanId = typeof data.span_id === 'string' ? data.span_id : null;
       if (stored && spanId && name === 'span.start' && !capture.open.has(spanId)) capture.open.set(spanId, { ts: stored.ts, ...data });

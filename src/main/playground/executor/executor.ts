@@ -15,7 +15,7 @@ import type { EventLog } from '../events/log.ts';
 import type { BlobStore } from '../store/blobs.ts';
 import type { PlaygroundStore, RunPatch } from '../store/store.ts';
 import { isConnectionError, runtimeClient } from './a2a.ts';
-import { forkHeaders, messageOf, newActiveRun, type ActiveRun } from './active-run.ts';
+import { forkHeaders, messageOf, newActiveRun, replayPlanOf, type ActiveRun } from './active-run.ts';
 import { TraceCapture } from './capture.ts';
 import * as end from './endings.ts';
 import type { RunEnd } from './endings.ts';
@@ -73,7 +73,7 @@ export class RunExecutor {
   constructor(private readonly o: ExecutorOptions) {
     this.readyTimeoutMs = o.readyTimeoutMs ?? 30_000;
     this.cancelTimeoutMs = o.cancelTimeoutMs ?? 10_000;
-    this.traces = new TraceCapture(o.store, o.log);
+    this.traces = new TraceCapture(o.store, o.log, o.blobs);
     this.record = new RunRecorder(o.store, o.log);
     this.unsubscribeExit = o.runtime.onExit((generation) => this.onRuntimeExit(generation));
   }
@@ -234,7 +234,7 @@ export class RunExecutor {
       ...(run.taskId ? { task_id: run.taskId } : {}),
     });
     const debug = this.o.debug?.(run.row) ?? null;
-    const params = messageOf(run, this.o.blobs, debug?.control);
+    const params = messageOf(run, this.o.blobs, debug?.control, replayPlanOf(run.row, this.o.log, this.o.blobs));
     try {
       const headers = this.callerHeaders();
       const sent = { ...headers.values, ...forkHeaders(run, this.o.runtime.controlHeaders()), ...debug?.headers };

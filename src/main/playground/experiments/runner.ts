@@ -4,6 +4,8 @@
 // checked when a case's last run ends. The experiment is pinned to the code it started with:
 // before each case and after each run the project's code fingerprint is compared with the
 // recorded one, and a change stops it (`cancelled`, reason `code_changed`).
+import type { RunReplay } from '../../../shared/recordings.ts';
+import { replayRuns, replaySessions, type ExperimentReplay } from './replay.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
@@ -43,6 +45,7 @@ export interface RunnerOptions {
 interface Item {
   seq: number;
   c: DatasetCase;
+  repeat: number;
 }
 
 interface Live {
@@ -51,6 +54,8 @@ interface Live {
   files: Record<string, string>;
   stopped: boolean;
   runs: Set<string>;
+  /** A replay: the earlier experiment's session of each `case_id#repeat`, and the mismatch rule. */
+  replay?: ExperimentReplay;
 }
 
 /** A case with no assertions passes when its run did not fail. */
@@ -85,6 +90,7 @@ export class ExperimentRunner {
         diagnostics: dataset.diagnostics.length,
       });
     }
+    const replay = body.replay ? replaySessions(this.o.experiments, body.replay.from_experiment_id, body.replay.on_mismatch) : undefined;
     const code = this.o.snapshot();
     const id = newExperimentId();
     const now = new Date().toISOString();
@@ -119,9 +125,9 @@ export class ExperimentRunner {
       },
       rows,
     );
-    const live: Live = { id, fingerprint: code.fingerprint, files: code.files, stopped: false, runs: new Set() };
+    const live: Live = { id, fingerprint: code.fingerprint, files: code.files, stopped: false, runs: new Set(), ...(replay ? { replay } : {}) };
     this.live.set(id, live);
-    const items: Item[] = selected.flatMap((c) => Array.from({ length: body.repeat }, () => c)).map((c, i) => ({ seq: i + 1, c }));
+    const items: Item[] = selected.flatMap((c) => Array.from({ length: body.repeat }, () => c)).map((c, i) => ({ seq: i + 1, c, repeat: i % body.repeat }));
     const judge = this.o.judge();
     void this.drive(live, items, body.concurrency, judge);
     return { experiment_id: id, status: 'running' };
@@ -203,8 +209,11 @@ export class ExperimentRunner {
       this.o.store.insertExperimentSession(sessionId, `${c.id} (${live.id})`, live.id, now);
       this.o.experiments.updateCase(live.id, seq, { status: 'running', session_id: sessionId });
     };
+    const recorded = replayRuns(this.o.store, live.replay, `${item.c.id}#${item.repeat}`);
+    const replayOf = (turn: number): RunReplay | undefined =>
+      live.replay && recorded[turn] ? { from_run_id: recorded[turn], on_mismatch: live.replay.on_mismatch } : undefined;
     for (const [i, turn] of (c.history ?? []).entries()) {
-      const run = await this.runTurn(live, sessionId, turn, undefined, open);
+      const run = await this.runTurn(live, sessionId, turn, undefined, open, replayOf(i));
       open = undefined;
       if (!run) return;
       if (run.code_files && this.codeMoved(live, run.code_files)) return;
@@ -219,7 +228,14 @@ export class ExperimentRunner {
         return;
       }
     }
-    const run = await this.runTurn(live, sessionId, c.input, (runId) => this.o.experiments.updateCase(live.id, seq, { run_id: runId }), open);
+    const run = await this.runTurn(
+      live,
+      sessionId,
+      c.input,
+      (runId) => this.o.experiments.updateCase(live.id, seq, { run_id: runId }),
+      open,
+      replayOf((c.history ?? []).length),
+    );
     if (!run) return;
     if (run.code_files && this.codeMoved(live, run.code_files)) return;
     const outcome = {
@@ -257,13 +273,14 @@ export class ExperimentRunner {
     input: DatasetCase['input'],
     onRun?: (runId: string) => void,
     before?: () => void,
+    replay?: RunReplay,
   ): Promise<RunRecord | null> {
     if (live.stopped) return null;
     const parts = this.o.datasets.requestParts(input);
     // One commit for the run's admission and the case rows written with it (`before`, `onRun`).
     const accepted = this.o.store.transaction(() => {
       before?.();
-      const a = this.o.service.admitExperimentRun(sessionId, parts, input.metadata);
+      const a = this.o.service.admitExperimentRun(sessionId, parts, input.metadata, replay);
       onRun?.(a.run_id);
       return a;
     });

@@ -142,9 +142,13 @@ export function createPlaygroundRouter(o: PlaygroundRouterOptions): PlaygroundRo
   });
 
   router.post('/runs/:run_id/rerun', (req, res) => {
-    RerunSchema.parse(bodyOf(req));
-    const accepted = service.rerunRun(req.params.run_id);
+    const body = RerunSchema.parse(bodyOf(req));
+    const accepted = service.rerunRun(req.params.run_id, body.replay);
     res.status(202).location(`${PLAYGROUND_PREFIX}/runs/${accepted.run_id}`).json(accepted);
+  });
+
+  router.get('/runs/:run_id/calls', (req, res) => {
+    res.json(service.recordedCalls(req.params.run_id));
   });
 
   // Tokens and cost (docs/playground-api.md "Tokens and cost"): 404 for an unknown id first.

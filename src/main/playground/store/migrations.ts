@@ -223,6 +223,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE experiments ADD COLUMN imported_at TEXT;
     `,
   },
+  {
+    version: 11,
+    name: 'run_replay',
+    sql: `
+      -- A replayed run (docs/playground-api.md, "Replay"): JSON of {from_run_id, on_mismatch},
+      -- the run whose recorded calls answered this one's and what a call without a match did.
+      ALTER TABLE runs ADD COLUMN replay TEXT;
+    `,
+  },
 ];
 
 /** The newest schema this build understands (bundle import refuses newer databases, spec 4.3 rule 7). */

@@ -2,6 +2,7 @@
 // (parts, scores, metadata, changed files, code files), and the encoding back into columns.
 // Only the store modules see the stored text (spec 2.6: a run's stored parts and scores).
 import type { RunDetail, RunEdit, RunFork, RunStatus, RunSummary, ScoreEntry, TaggedPart } from '../../../shared/playground.ts';
+import type { RunReplay } from '../../../shared/recordings.ts';
 
 /** A run as stored: the JSON columns still text. Read only inside the store. */
 export interface RunColumns {
@@ -33,6 +34,8 @@ export interface RunColumns {
   forked_from?: string | null;
   /** JSON of RunEdit for a Continue/Step that edited the paused state, else null. */
   edited_state?: string | null;
+  /** JSON of RunReplay for a replayed run, else null. */
+  replay?: string | null;
 }
 
 /** A run as the store hands it out: every stored JSON column decoded. */
@@ -71,6 +74,8 @@ export interface NewRun {
   forked_from?: string | null;
   /** JSON of RunEdit, for a Continue/Step with an edit. */
   edited_state?: string | null;
+  /** JSON of RunReplay, for a replayed run. */
+  replay?: string | null;
 }
 
 /** The columns of a patch that hold JSON text. */
@@ -147,6 +152,7 @@ export function toDetail(run: RunRecord): RunDetail {
     imported: run.imported_from ? { from_run_id: run.imported_from, project: run.imported_project ?? null, at: run.imported_at ?? '' } : null,
     fork: forkOf(run),
     edit: run.edited_state ? (JSON.parse(run.edited_state) as RunEdit) : null,
+    replay: run.replay ? (JSON.parse(run.replay) as RunReplay) : null,
   };
 }
 

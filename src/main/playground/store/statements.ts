@@ -56,8 +56,8 @@ export function prepareStatements(db: Db) {
         AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = runs.session_id AND s.experiment_id IS NOT NULL) ORDER BY run_id LIMIT 1`),
     activeRuns: p<RunColumns>(`SELECT * FROM runs WHERE status IN (${ACTIVE_SQL}) ORDER BY run_id`),
     insertRun: p(`INSERT INTO runs (run_id, session_id, parent_run_id, origin, status, context_id, task_id, created_at,
-        input_parts, metadata, changed_files, revision, forked_from, edited_state) VALUES (@run_id, @session_id, @parent_run_id, @origin, @status,
-        @context_id, @task_id, @created_at, @input_parts, @metadata, @changed_files, @revision, @forked_from, @edited_state)`),
+        input_parts, metadata, changed_files, revision, forked_from, edited_state, replay) VALUES (@run_id, @session_id, @parent_run_id, @origin, @status,
+        @context_id, @task_id, @created_at, @input_parts, @metadata, @changed_files, @revision, @forked_from, @edited_state, @replay)`),
     insertFullRun: p(
       `INSERT INTO runs (${RUN_INSERT_COLUMNS}) VALUES (${RUN_INSERT_COLUMNS.split(',')
         .map((c) => `@${c.trim()}`)

@@ -145,6 +145,7 @@ export class PlaygroundStore {
       changed_files: json.changed_files,
       forked_from: run.forked_from ?? null,
       edited_state: run.edited_state ?? null,
+      replay: run.replay ?? null,
     });
   }
 

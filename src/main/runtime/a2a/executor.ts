@@ -106,6 +106,7 @@ export class GraphAgentExecutor implements AgentExecutor {
           streaming: meta.streaming,
           fromCheckpoint: meta.fromCheckpoint === true,
           debug: meta.debug ?? null,
+          replay: meta.replay ?? null,
           signal: run.controller.signal,
           canceled: () => run.canceled,
         },

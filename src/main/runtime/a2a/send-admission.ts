@@ -8,6 +8,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { captureTokenOf, RESERVED_CAPTURE_KEY } from '../../../shared/runtime-contract.ts';
 import { takeContinueKey } from './continue-key.ts';
 import { DebugControlSchema, RESERVED_DEBUG_KEY, type DebugControl } from '../../../shared/breakpoints.ts';
+import { REPLAY_METADATA_KEY, ReplayPlanSchema, type ReplayPlan } from '../../../shared/recordings.ts';
 import { hasControlCredential } from './control-credential.ts';
 import type { Request, Response } from 'express';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
@@ -29,6 +30,8 @@ export interface RequestMeta {
   fromCheckpoint?: boolean;
   /** Breakpoints, step mode or a continue from the studio (RESERVED_DEBUG_KEY); null for every other caller. */
   debug?: DebugControl | null;
+  /** The recorded answers of a replayed studio run (REPLAY_METADATA_KEY); null for every other caller. */
+  replay?: ReplayPlan | null;
 }
 
 /** What a request without admitted metadata carries (a call the runtime makes itself). */
@@ -110,7 +113,9 @@ export async function admitSend(
   const continued = takeContinueKey({ headers }, paramsMeta, messageMeta, controlToken);
   if (continued.kind === 'refused') return { refusal: { message: continued.message, data: continued.data } };
   params.metadata = paramsMeta;
-  const debug = takeDebugControl(paramsMeta, messageMeta, hasControlCredential(headers, controlToken));
+  const trusted = hasControlCredential(headers, controlToken);
+  const debug = takeDebugControl(paramsMeta, messageMeta, trusted);
+  const replay = takeReplay(paramsMeta, messageMeta, trusted);
   const captureToken = captureTokenOf(reserved);
   const history = paramsMeta.history ?? messageMeta?.history;
   const metadata = { ...paramsMeta };
@@ -127,6 +132,7 @@ export async function admitSend(
     configurable,
     streaming: stream || !blocking,
     debug,
+    replay,
     ...(continued.kind === 'continue' ? { fromCheckpoint: true } : {}),
   };
   if (!waitingTask || typeof message.contextId !== 'string' || !message.contextId || message.taskId !== undefined) return { meta };
@@ -143,5 +149,16 @@ function takeDebugControl(paramsMeta: Record<string, unknown>, messageMeta: Reco
   if (messageMeta) delete messageMeta[RESERVED_DEBUG_KEY];
   if (!trusted || value === undefined) return null;
   const parsed = DebugControlSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
+/** Removes the reserved replay key from both metadata objects and answers the replay plan when
+ * the caller is the studio, else null (docs/playground-api.md, "Replay"). */
+function takeReplay(paramsMeta: Record<string, unknown>, messageMeta: Record<string, unknown> | undefined, trusted: boolean): ReplayPlan | null {
+  const value = paramsMeta[REPLAY_METADATA_KEY] ?? messageMeta?.[REPLAY_METADATA_KEY];
+  delete paramsMeta[REPLAY_METADATA_KEY];
+  if (messageMeta) delete messageMeta[REPLAY_METADATA_KEY];
+  if (!trusted || value === undefined) return null;
+  const parsed = ReplayPlanSchema.safeParse(value);
   return parsed.success ? parsed.data : null;
 }

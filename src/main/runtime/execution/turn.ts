@@ -11,6 +11,9 @@ import type { Logger } from 'pino';
 import { AgentError } from '../../../sdk/errors.ts';
 import type { AgentRequest, AgentResponse } from '../../../sdk/state.ts';
 import { modelUsage } from '../../../sdk/usage.ts';
+import type { CallSession } from '../../../sdk/call-record.ts';
+import { watchTurnCalls, type TurnCallSettings } from './calls.ts';
+import type { ReplayPlan } from '../../../shared/recordings.ts';
 import type { RuntimeSettings } from '../config.ts';
 import type { Generation } from '../project/registry.ts';
 import { failureOf, sourceOf } from '../project/node-failures.ts';
@@ -27,10 +30,12 @@ import { TURN_TASK_CONFIG_KEY } from '../../../shared/thread-state.ts';
 import { PAUSE_DATA_KEY, type DebugControl, type PausePoint } from '../../../shared/breakpoints.ts';
 import { debugConfigurable, gatePause, interruptOptions, pausePoint, pauseText } from './breakpoints.ts';
 import { continueInput } from './continue.ts';
-import { watchModelCalls, type RunMeter } from './budget.ts';
+import type { RunMeter } from './budget.ts';
 
 export interface TurnDeps extends InputDeps {
-  settings: InputDeps['settings'] & Pick<RuntimeSettings, 'captureUrl' | 'nodeSpans' | 'stageTiming' | 'checkpointDurability' | 'traceModelContent'>;
+  settings: InputDeps['settings'] &
+    Pick<RuntimeSettings, 'captureUrl' | 'nodeSpans' | 'stageTiming' | 'checkpointDurability' | 'traceModelContent'> &
+    TurnCallSettings;
   sinks: TraceSink[];
   log: Logger;
   store: InputDeps['store'] & Pick<MemoryStore, 'appendTranscript'>;
@@ -61,6 +66,8 @@ export interface Turn {
   fromCheckpoint?: boolean;
   /** The studio's breakpoints, step mode or continue (a2a/request-meta.ts); null for other callers. */
   debug?: DebugControl | null;
+  /** A replayed studio run's recorded answers (call-record.ts); null for other callers. */
+  replay?: ReplayPlan | null;
   signal: AbortSignal;
   /** Whether the turn was canceled (tasks/cancel): it then reports nothing more. */
   canceled(): boolean;
@@ -98,8 +105,10 @@ interface TurnState {
   latency: Record<string, number>;
   chunks: number;
   transcript: TranscriptMessage[];
-  /** Stops reporting this thread's model calls (`model.call`). */
+  /** Stops reporting this thread's model calls (`model.call`) and closes its call session. */
   unwatch: () => void;
+  /** The run's recorded-calls session, when it records or replays (D-91). */
+  calls: CallSession | null;
   /** The turn's model usage, priced, against the manifest's budget (budget.ts). */
   meter: RunMeter;
 }
@@ -125,6 +134,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn, events: TurnEvents): P
     if (lost && outcome && !turn.canceled() && outcome.end.state !== 'failed') outcome = unkept(s, outcome, lost);
     s.unwatch();
     if (outcome) {
+      if (turn.replay && s.calls) outcome.end.replay = { answered: s.calls.replayed, live: s.calls.live };
       s.tracer.emit('invoke.end', { ...outcome.end, ...s.meter.endFields() });
       await s.tracer.flush();
     }
@@ -152,9 +162,9 @@ function openTurn(deps: TurnDeps, turn: Turn, events: TurnEvents): TurnState {
   // at debug): describing a node's update costs CPU on every request.
   const spansWanted = settings.nodeSpans && tracer.wants('span.end');
   const spans = new SpanTracker((name, fields) => tracer.emit(name, fields), turn.gen.project.dir, spansWanted, spansWanted && tracer.wantsValues());
-  // Model calls of createChatModel's models (src/sdk/usage.ts), priced and counted (budget.ts).
-  const { meter, unwatch } = watchModelCalls(turn.gen.project.manifest, turn.contextId, tracer, settings.traceModelContent);
-  return { deps, turn, events, tracer, spans, spansWanted, started: performance.now(), latency: {}, chunks: 0, transcript: [], unwatch, meter };
+  // Recorded calls and model calls (priced, counted, and whole while recording): calls.ts.
+  const { unwatch, meter, calls } = watchTurnCalls(settings, turn, tracer);
+  return { deps, turn, events, tracer, spans, spansWanted, started: performance.now(), latency: {}, chunks: 0, transcript: [], unwatch, meter, calls };
 }
 
 async function steps(s: TurnState): Promise<Outcome> {

@@ -58,6 +58,9 @@ export function traceValue(value: unknown, maxBytes = TRACE_VALUE_MAX_BYTES): un
 /** A model call's record as the `model.call` event's fields: messages (present only when
  * TRACE_MODEL_CONTENT is on) bounded and redacted like every other traced value. */
 export function modelCallFields(call: ModelCall): Record<string, unknown> {
+  // A recorded call (D-91) keeps its messages whole: a replay answers with them; the studio
+  // moves large ones to its blob store.
+  if (call.key) return { ...call };
   const { input_messages, output_messages, ...rest } = call;
   return {
     ...rest,

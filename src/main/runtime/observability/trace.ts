@@ -52,6 +52,7 @@ export class CaptureBuffer {
   private pending: TraceEvent[] = [];
   private delivering: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
+  private recorded = 0;
 
   constructor(
     private readonly url: string,
@@ -61,11 +62,15 @@ export class CaptureBuffer {
 
   add(event: TraceEvent): void {
     this.pending.push(event);
-    if (this.pending.length >= 50) void this.flush();
+    // Recorded calls carry bodies up to 1 MiB each (outbound/recording.ts): a post holds at
+    // most four of them, inside the studio's 10 MB capture limit.
+    if (event.key !== undefined && ++this.recorded >= 4) void this.flush();
+    else if (this.pending.length >= 50) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), CAPTURE_FLUSH_MS);
   }
 
   flush(): Promise<void> {
+    this.recorded = 0;
     clearTimeout(this.timer);
     this.timer = undefined;
     const events = this.pending;
@@ -126,6 +131,11 @@ export class InvocationTracer {
   /** Whether an event of this name reaches anyone: the studio's capture or a sink keeping it. */
   wants(name: string): boolean {
     return this.capture !== null || this.sinks.some((s) => s.keeps?.(name) ?? true);
+  }
+
+  /** Whether a studio captures this invocation (a studio run records its calls, D-93). */
+  capturing(): boolean {
+    return this.capture !== null;
   }
 
   /** Whether anyone reads the values of a span's end (the studio, a sink that keeps them). */

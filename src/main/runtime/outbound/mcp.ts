@@ -1,5 +1,6 @@
 // The project's MCP servers (spec 4.2 status.mcp): connected at start over stdio or
 // streamable HTTP with the official SDK; their tools are offered to the graph.
+import { recordedCall } from './recording.ts';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -92,11 +93,13 @@ export class McpManager {
           server: c.decl.name,
           name: t.name,
           description: t.description,
-          call: async (args: Record<string, unknown>) => {
-            const result = await c.client!.callTool({ name: t.name, arguments: args });
-            if (result.isError) throw new Error(`MCP tool ${c.decl.name}/${t.name} failed: ${JSON.stringify(result.content)}`);
-            return result.structuredContent ?? result.content;
-          },
+          // Recorded in a recording run, answered from the recording in a replay (recording.ts).
+          call: (args: Record<string, unknown>) =>
+            recordedCall('mcp', { server: c.decl.name, tool: t.name, args }, async () => {
+              const result = await c.client!.callTool({ name: t.name, arguments: args });
+              if (result.isError) throw new Error(`MCP tool ${c.decl.name}/${t.name} failed: ${JSON.stringify(result.content)}`);
+              return result.structuredContent ?? result.content;
+            }),
         })),
       );
   }

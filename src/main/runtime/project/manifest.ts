@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ERROR_CODES } from '../../../sdk/errors.ts';
 import { RESERVED_CAPTURE_KEY } from '../../../shared/runtime-contract.ts';
 import { RESERVED_DEBUG_KEY } from '../../../shared/breakpoints.ts';
+import { REPLAY_METADATA_KEY } from '../../../shared/recordings.ts';
 import { PricingSchema } from '../../../shared/pricing.ts';
 
 export const MANIFEST_FILE = 'agent.json';
@@ -132,7 +133,8 @@ const runOptionName = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, 'must start with a letter or _ and hold only letters, digits, _ . -')
   .refine((k) => k !== RESERVED_CAPTURE_KEY, `is reserved for the studio (${RESERVED_CAPTURE_KEY})`)
-  .refine((k) => k !== RESERVED_DEBUG_KEY, `is reserved for the studio (${RESERVED_DEBUG_KEY})`);
+  .refine((k) => k !== RESERVED_DEBUG_KEY, `is reserved for the studio (${RESERVED_DEBUG_KEY})`)
+  .refine((k) => k !== REPLAY_METADATA_KEY, `is reserved for the studio (${REPLAY_METADATA_KEY})`);
 
 export const ManifestSchema = z.strictObject({
   name: identifier,

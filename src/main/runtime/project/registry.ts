@@ -1,6 +1,7 @@
 // The registry: the project's loaded components and the compiled graph, as one numbered
 // generation. Invocations take the current generation when they start and keep it to the
 // end, so a reload never changes a run in flight.
+import { recordingFetch } from '../outbound/recording.ts';
 import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
 import type { StateSnapshot } from '@langchain/langgraph';
 import { loadProject, isGraphLike, ProjectLoadError, type Component, type LoadedProject } from './loader.ts';
@@ -125,7 +126,8 @@ export class Registry {
       memory: controls,
       prompts: project.prompts,
       mcpTools: this.deps.mcpTools,
-      ...(this.deps.fetch ? { fetch: this.deps.fetch } : {}),
+      // ctx.fetch (and the model clients, callAgent) records and replays (D-92).
+      ...(this.deps.fetch ? { fetch: recordingFetch(this.deps.fetch) } : {}),
     };
     const entry = project.manifest.graph.entry;
     let builder: unknown = project.graphExport;

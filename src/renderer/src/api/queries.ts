@@ -270,7 +270,11 @@ export function useResumeRun() {
 export function useRerun() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (runId: string) => api(`/runs/${encodeURIComponent(runId)}/rerun`, RunAcceptedSchema, { method: 'POST' }),
+    // `replay`: the rerun's calls answered from a recorded run (docs/playground-api.md, "Replay").
+    mutationFn: (arg: string | { runId: string; replay?: { from_run_id?: string; on_mismatch: 'error' | 'live' } }) => {
+      const { runId, replay } = typeof arg === 'string' ? { runId: arg, replay: undefined } : arg;
+      return api(`/runs/${encodeURIComponent(runId)}/rerun`, RunAcceptedSchema, { method: 'POST', ...(replay ? { body: { replay } } : {}) });
+    },
     onSettled: (r) => invalidateRunLists(qc, r?.session_id),
   });
 }

@@ -122,6 +122,7 @@ function SideSummary({ side, title }: { side: RunSide; title: string }) {
       <p className="muted small">
         {side.duration_ms === null ? 'no duration' : formatDuration(side.duration_ms)}
         {side.active ? ' so far' : ''} · {ORIGIN[side.origin]}
+        {side.replayed_from ? <span data-testid="compare-replayed"> · replayed from {side.replayed_from.slice(0, 12)}</span> : null}
       </p>
     </div>
   );

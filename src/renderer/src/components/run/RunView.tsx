@@ -25,6 +25,7 @@ import { streamSummary } from './stream-summary.ts';
 import { loadRunIntoDraft } from '../../state/resend.ts';
 import { TraceList } from './TraceList.tsx';
 import { Waterfall } from './Waterfall.tsx';
+import { Replayed, ReplayButton } from './Calls.tsx';
 import { foldUsage } from '../../../../shared/usage.ts';
 import { RunUsageMeta } from './UsageViews.tsx';
 
@@ -131,6 +132,7 @@ function Actions({ run, active }: { run: RunDetail; active: boolean }) {
           {rerun.isPending ? 'Starting…' : 'Rerun'}
         </button>
       ) : null}
+      {!active ? <ReplayButton run={run} /> : null}
       {!active && run.origin === 'rerun' && run.parent_run_id ? (
         <button
           type="button"
@@ -251,6 +253,7 @@ export function RunView({ runId }: { runId: string }) {
             <Lineage run={run} />
             <ForkLineage run={run} />
             <Imported run={run} />
+            <Replayed run={run} />
             <span>Started {formatDateTime(run.created_at)}</span>
             {run.duration_ms !== null ? <span>Took {formatDuration(run.duration_ms)}</span> : null}
             <RunUsageMeta

@@ -12,6 +12,7 @@ import { SUBGRAPH_NODE_SEPARATOR } from '../../../../shared/breakpoints.ts';
 import { DataTree } from './DataTree.tsx';
 import { StateLinks } from './StateLinks.tsx';
 import { occurrenceOf } from '../../lib/checkpoint-nav.ts';
+import { callsOf, NodeCalls } from './Calls.tsx';
 import { foldUsage } from '../../../../shared/usage.ts';
 import { SpanCalls, SpanUsageCell } from './UsageViews.tsx';
 import type { CallUsage } from '../../../../shared/usage.ts';
@@ -59,12 +60,14 @@ function SpanDetail({
   breakpoint,
   state,
   calls,
+  recorded,
 }: {
   calls: CallUsage[];
   span: SpanView;
   sessionId?: string;
   breakpoint: string;
   state?: { runId: string; occurrence: number; ended: boolean };
+  recorded: Record<string, unknown>[];
 }) {
   const openSource = useUi((s) => s.openSource);
   const where = span.error?.source;
@@ -125,6 +128,7 @@ function SpanDetail({
       ) : span.status === 'running' ? (
         <p className="muted">Running…</p>
       ) : null}
+      <NodeCalls calls={recorded} />
     </div>
   );
 }
@@ -194,6 +198,7 @@ export function Waterfall({ traces, ended, sessionId, runId }: { traces: TraceRu
                 sessionId={sessionId}
                 breakpoint={breakpointNode(span, new Map(tree.rows.map((r) => [r.id, r])))}
                 state={runId ? { runId, occurrence: occurrenceOf(tree.rows, index), ended: ended !== null } : undefined}
+                recorded={callsOf(traces, span)}
               />
             ) : null}
           </li>
