@@ -63,6 +63,9 @@ export const RUNTIME_PATHS = {
   graph: GRAPH_ROUTE.slice(1),
 } as const;
 
+/** The playground's model call, under the debugger's base (src/shared/call-playground.ts, D-100). */
+export { MODEL_CALL_ROUTE, ModelCallReplySchema, ModelCallRequestSchema, type ModelCallRequest, type ModelCallResult } from './call-playground.ts';
+
 // ---- schemas ---------------------------------------------------------------------------------
 
 /** z.object (unknown keys dropped) or z.strictObject (refused): one declaration serves both
