@@ -102,6 +102,14 @@ export async function invokeModelCall(deps: ModelCallDeps, req: ModelCallRequest
       error: null,
     };
   } catch (err) {
-    return { provider, output_messages: [], usage: null, response_model: null, finish_reasons: [], duration_ms: Math.round(performance.now() - started), error: (err as Error).message };
+    return {
+      provider,
+      output_messages: [],
+      usage: null,
+      response_model: null,
+      finish_reasons: [],
+      duration_ms: Math.round(performance.now() - started),
+      error: (err as Error).message,
+    };
   }
 }

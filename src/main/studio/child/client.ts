@@ -25,7 +25,10 @@ import {
   RuntimeSchemas,
   type ModelCallRequest,
   type ModelCallResult,
-  type RegistryMetadata, type ReloadFailure, type ReloadOutcome } from '../../../shared/runtime-contract.ts';
+  type RegistryMetadata,
+  type ReloadFailure,
+  type ReloadOutcome,
+} from '../../../shared/runtime-contract.ts';
 
 /** Where the runtime is, and the headers that authenticate the studio to it. */
 export interface RuntimeLocator {

@@ -59,7 +59,13 @@ export async function findLiterals(projectDir: string, text: string): Promise<So
     const sf = parse(abs, content);
     for (const n of literalsIn(sf, text)) {
       const { line, column } = sf.getLineAndColumnAtPos(n.getStart());
-      found.push({ path: path.relative(projectDir, abs).split(path.sep).join('/'), line, column, kind: Node.isStringLiteral(n) ? 'string' : 'template', sha256: sha256(content) });
+      found.push({
+        path: path.relative(projectDir, abs).split(path.sep).join('/'),
+        line,
+        column,
+        kind: Node.isStringLiteral(n) ? 'string' : 'template',
+        sha256: sha256(content),
+      });
     }
   }
   return found;
