@@ -72,3 +72,8 @@ export const ApplySourceRequestSchema = z.strictObject({
   base_sha256: z.string().regex(/^[0-9a-f]{64}$/),
 });
 export type ApplySourceRequest = z.infer<typeof ApplySourceRequestSchema>;
+
+/** Reply of POST /source-literals. */
+export const SourceLiteralsReplySchema = z.object({ literals: z.array(SourceLiteralSchema) });
+/** Reply of POST /source-literals/apply: the file as saved (the save path's answer). */
+export const AppliedSourceSchema = z.object({ path: z.string(), sha256: z.string(), size: z.number() });
