@@ -6,7 +6,7 @@ const deps = (env: Record<string, string>) => ({ env, model: () => ({}), fetch: 
 
 describe('the playground model call', () => {
   it('refuses with MODEL_NOT_CONFIGURED when only the offline scripted model is there', async () => {
-    for (const env of [{}, { MODEL_PROVIDER: 'scripted', OPENAI_BASE_URL: 'http://x/v1' }]) {
+    for (const env of [{} as Record<string, string>, { MODEL_PROVIDER: 'scripted', OPENAI_BASE_URL: 'http://x/v1' }]) {
       const err = await invokeModelCall(deps(env), { messages: [{ role: 'human', content: 'hi' }], params: {} }).catch((e) => e);
       expect(err).toBeInstanceOf(ManagementError);
       expect(err.code).toBe('MODEL_NOT_CONFIGURED');

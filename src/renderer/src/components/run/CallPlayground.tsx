@@ -238,11 +238,15 @@ export function CallPlayground({ call, onClose }: { call: Fields; onClose: () =>
               <div className="playground__sides">
                 <div>
                   <h5 className="subhead">Recorded</h5>
-                  <pre className="call__text" data-testid="pg-original">{original}</pre>
+                  <pre className="call__text" data-testid="pg-original">
+                    {original}
+                  </pre>
                 </div>
                 <div>
                   <h5 className="subhead">Sent now</h5>
-                  <pre className="call__text" data-testid="pg-answer">{text(r.output_messages[0]?.content)}</pre>
+                  <pre className="call__text" data-testid="pg-answer">
+                    {text(r.output_messages[0]?.content)}
+                  </pre>
                 </div>
               </div>
             )}
