@@ -17,6 +17,7 @@ import './styles/composer.css';
 import './styles/graph.css';
 import './styles/conversation.css';
 import './styles/inspector.css';
+import './styles/call-playground.css';
 import './styles/source.css';
 import './styles/compare.css';
 import './styles/evals.css';
