@@ -6,7 +6,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_PROJECT, useStudioWorld } from './fixtures.ts';
@@ -30,18 +29,16 @@ const server = http.createServer((req, res) => {
       frame({ choices: [], usage });
       return void res.end('data: [DONE]\n\n');
     }
-    res
-      .writeHead(200, { 'content-type': 'application/json' })
-      .end(
-        JSON.stringify({
-          id: 'x',
-          object: 'chat.completion',
-          created: 0,
-          model: p.model,
-          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-          usage,
-        }),
-      );
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        id: 'x',
+        object: 'chat.completion',
+        created: 0,
+        model: p.model,
+        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+        usage,
+      }),
+    );
   });
 });
 await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -63,7 +60,10 @@ export function createGraph(ctx: AgentContext) {
   return new StateGraph(State).addNode('respond', respond).addEdge(START, 'respond').addEdge('respond', END);
 }
 `;
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-studio-e2e-playground-'));
+// Under the repository, as test/integration's copies: the project's .ts files load as ES modules there.
+const tmpRoot = path.resolve(import.meta.dirname, '..', 'test', '.tmp');
+fs.mkdirSync(tmpRoot, { recursive: true });
+const dir = fs.mkdtempSync(path.join(tmpRoot, 'e2e-playground-'));
 fs.cpSync(EXAMPLE_PROJECT, dir, { recursive: true, filter: (src) => !src.includes('.agent-studio') && !src.endsWith('.env') });
 fs.writeFileSync(path.join(dir, 'src', 'graph.ts'), GRAPH);
 const { port } = server.address() as AddressInfo;
@@ -126,7 +126,8 @@ describe('playground for one model call', () => {
     await pg.getByTestId('pg-rerun').click();
     const forked = await run.waitForNewRun(origin);
     await run.waitForStatus('completed');
-    expect((await w.api.run(forked)).fork).toMatchObject({ run_id: origin, node: 'respond' });
+    // Forked from the checkpoint before `respond` (written by the node before it, here __start__).
+    expect((await w.api.run(forked)).fork).toMatchObject({ run_id: origin, node: '__start__' });
     expect(seen.at(-1)!.messages[0]).toEqual({ role: 'system', content: 'You are a cheerful support agent.' });
   });
 });
