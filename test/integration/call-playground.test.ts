@@ -38,18 +38,16 @@ async function fakeModel(): Promise<{ url: string; seen: Seen[]; close(): Promis
         frame({ choices: [], usage });
         return void res.end('data: [DONE]\n\n');
       }
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            id: 'x',
-            object: 'chat.completion',
-            created: 0,
-            model: p.model,
-            choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-            usage,
-          }),
-        );
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          id: 'x',
+          object: 'chat.completion',
+          created: 0,
+          model: p.model,
+          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+          usage,
+        }),
+      );
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -200,5 +198,27 @@ describe('playground for one model call', () => {
     expect(stale.status).toBe(404);
     const outside = await t.call('POST', '/source-literals/apply', { path: '../escape.ts', original: 'a', edited: 'b', base_sha256: multi.body.sha256 });
     expect(outside.status).toBe(403);
+  });
+});
+
+describe('playground for one model call without a configured model', () => {
+  let dir: string;
+  let t: TestStudio;
+  beforeAll(async () => {
+    dir = copyExample('call-playground-offline');
+    t = await startTestStudio({ projectDir: dir });
+    await t.studio.runtime.waitReady(60_000);
+  }, 90_000);
+  afterAll(async () => {
+    await t?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('says no model is configured rather than answering with the scripted model', async () => {
+    const r = await t.call('POST', '/model-calls', { messages: [{ role: 'human', content: 'Where is my order ORD-23456?' }] });
+    expect(r.status).toBe(409);
+    expect(r.body.detail.error).toBe('model_not_configured');
+    expect(r.body.detail.message).toContain('No model is configured');
+    expect(r.body.detail.message).toContain('MODEL_PROVIDER');
   });
 });
