@@ -68,6 +68,9 @@ export const RUNTIME_PATHS = {
   status: `${MANAGEMENT_BASE.slice(1)}${STATUS_ROUTE}`,
 } as const;
 
+/** The playground's model call, under the debugger's base (src/shared/call-playground.ts, D-100). */
+export { MODEL_CALL_ROUTE, ModelCallReplySchema, ModelCallRequestSchema, type ModelCallRequest, type ModelCallResult } from './call-playground.ts';
+
 // ---- schemas ---------------------------------------------------------------------------------
 
 /** z.object (unknown keys dropped) or z.strictObject (refused): one declaration serves both

@@ -20,6 +20,8 @@ export const PLAYGROUND_ERRORS = {
   experiment_session: 409,
   /** A save over a file that changed on disk since the editor opened it. */
   file_changed: 409,
+  /** The playground's model call (D-100) when the runtime has no model configured. */
+  model_not_configured: 409,
   /** POST /datasets of a name whose file exists. */
   dataset_exists: 409,
   /** Add to dataset with a case id the dataset already uses. */

@@ -266,7 +266,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
         gate,
       }),
       probeRouter({ store, registry, activeTasks: () => a.executor.activeCount, draining: () => drain.reason }),
-      debugRoutes(settings, registry, store, log),
+      debugRoutes(settings, registry, store, log, f.outbound.fetch),
       m.router,
     ],
     log,

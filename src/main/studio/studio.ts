@@ -29,6 +29,7 @@ import { ProjectState } from './project/state.ts';
 import { ProjectWatcher } from './project/watcher.ts';
 import { createStudioRoutes } from './project/studio-routes.ts';
 import { createProjectPlaygroundRoutes, runtimeContracts } from './project/playground-routes.ts';
+import { createCallPlaygroundRoutes } from './project/call-playground-routes.ts';
 import { SourceAnalysis } from './source/client.ts';
 import { RuntimeClient } from './child/client.ts';
 import { createConnectionRoutes } from './connection/routes.ts';
@@ -220,6 +221,7 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
   const runtimeClient = new RuntimeClient(runtime);
   const breakpoints = new BreakpointService(store, runtime, runtimeClient);
   app.use(PLAYGROUND_PREFIX, createProjectPlaygroundRoutes({ sources, blobs, store, runtime: runtimeClient, runtimeStatus }));
+  app.use(PLAYGROUND_PREFIX, createCallPlaygroundRoutes({ projectDir, project, runtime: runtimeClient }));
   app.use(
     PLAYGROUND_PREFIX,
     createBundleRoutes({

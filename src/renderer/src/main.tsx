@@ -18,6 +18,7 @@ import './styles/graph.css';
 import './styles/conversation.css';
 import './styles/inspector.css';
 import './styles/calls.css';
+import './styles/call-playground.css';
 import './styles/source.css';
 import './styles/compare.css';
 import './styles/evals.css';

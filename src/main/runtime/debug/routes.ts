@@ -12,6 +12,8 @@ import { ManagementError, managementErrorHandler, ok } from '../management/envel
 import { jsonObject } from '../management/routes.ts';
 import { parseParams } from '../management/schemas.ts';
 import type { ThreadEditor } from './edit.ts';
+import { invokeModelCall, type ModelCallDeps } from './model-call.ts';
+import { MODEL_CALL_ROUTE, ModelCallRequestSchema } from '../../../shared/call-playground.ts';
 import { InvalidEdit, type ThreadForker } from './fork.ts';
 import { sameToken } from '../auth/api-keys.ts';
 import { presentedCredential } from '../auth/credentials.ts';
@@ -27,6 +29,8 @@ export interface DebugRouteDeps {
   editor: ThreadEditor;
   /** The loaded graph's state schema (state-schema.ts). */
   schema: () => unknown;
+  /** The playground's model call (model-call.ts, D-100). */
+  modelCall: ModelCallDeps;
   log: Logger;
 }
 
@@ -39,7 +43,7 @@ function controlGate(token: string) {
   };
 }
 
-export function debugRouter({ controlToken, reader, forker, editor, schema, log }: DebugRouteDeps): express.Router {
+export function debugRouter({ controlToken, reader, forker, editor, schema, modelCall, log }: DebugRouteDeps): express.Router {
   const router = express.Router();
   if (!controlToken) return router;
   const api = express.Router();
@@ -74,6 +78,11 @@ export function debugRouter({ controlToken, reader, forker, editor, schema, log 
     '/threads/:thread_id/edit',
     jsonBody({ limit: DEBUG_EDIT_BODY_LIMIT }),
     handle((req) => editor.edit(req.params.thread_id as string, parseParams(EditRequestSchema, jsonObject(req, true)))),
+  );
+  api.post(
+    MODEL_CALL_ROUTE,
+    jsonBody({ limit: DEBUG_EDIT_BODY_LIMIT }),
+    handle((req) => invokeModelCall(modelCall, parseParams(ModelCallRequestSchema, jsonObject(req, true)))),
   );
   api.get(
     '/state-schema',

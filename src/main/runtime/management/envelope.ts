@@ -33,6 +33,8 @@ export const MANAGEMENT_ERRORS = {
   CHECKPOINT_NOT_FOUND: 404,
   FORBIDDEN: 403,
   RUNTIME_UNAVAILABLE: 409,
+  /** The playground's model call (D-100) with no provider configured (the offline scripted model). */
+  MODEL_NOT_CONFIGURED: 409,
   /** Unknown route under /api/v1 (docs/management-api.md). */
   NOT_FOUND: 404,
   /** A registry reload that fails validation; the old generation keeps serving. */

@@ -18,7 +18,17 @@ import {
   type RuntimeCheckpointDetail,
   type StateSchema,
 } from '../../../shared/thread-state.ts';
-import { RUNTIME_PATHS, RuntimeSchemas, type RegistryMetadata, type ReloadFailure, type ReloadOutcome } from '../../../shared/runtime-contract.ts';
+import {
+  MODEL_CALL_ROUTE,
+  ModelCallReplySchema,
+  RUNTIME_PATHS,
+  RuntimeSchemas,
+  type ModelCallRequest,
+  type ModelCallResult,
+  type RegistryMetadata,
+  type ReloadFailure,
+  type ReloadOutcome,
+} from '../../../shared/runtime-contract.ts';
 
 /** Where the runtime is, and the headers that authenticate the studio to it. */
 export interface RuntimeLocator {
@@ -140,6 +150,11 @@ export class RuntimeClient {
   /** Edits a paused thread in place, as the node that wrote the paused checkpoint. */
   async edit(threadId: string, body: EditRequest, waitMs: number): Promise<Fetched<EditResult> | Refused> {
     return this.post(waitMs, `threads/${encodeURIComponent(threadId)}/edit`, body, EditReplySchema);
+  }
+
+  /** Sends one edited model call to the project's configured model (D-100). */
+  async modelCall(body: ModelCallRequest, waitMs: number): Promise<Fetched<ModelCallResult> | Refused> {
+    return this.post(waitMs, MODEL_CALL_ROUTE.slice(1), body, ModelCallReplySchema);
   }
 
   /** The loaded graph's state schema (what an edit may hold). */

@@ -10,6 +10,8 @@ import type { TraceRunEvent } from '../../hooks/useRunStream.ts';
 import { formatDuration, shortId } from '../../lib/format.ts';
 import { useUi } from '../../state/ui.ts';
 import { DataTree } from './DataTree.tsx';
+import { useState } from 'react';
+import { CallPlayground } from './CallPlayground.tsx';
 
 type Fields = Record<string, unknown>;
 
@@ -71,6 +73,7 @@ function where(c: Fields): string {
 }
 
 function ModelCall({ c }: { c: Fields }) {
+  const [playground, setPlayground] = useState(false);
   return (
     <details className="call" data-testid="model-call" data-status={String(c.status)}>
       <summary>
@@ -79,6 +82,12 @@ function ModelCall({ c }: { c: Fields }) {
         {c.replayed ? <span className="badge"> replayed</span> : null}
         {c.error ? <span className="waterfall__status--failed"> · {String(c.error)}</span> : null}
       </summary>
+      {Array.isArray(c.input_messages) ? (
+        <button type="button" className="btn btn--small" data-testid="open-playground" onClick={() => setPlayground(true)}>
+          Open in playground
+        </button>
+      ) : null}
+      {playground ? <CallPlayground call={c} onClose={() => setPlayground(false)} /> : null}
       <h5 className="subhead">Prompt</h5>
       <Messages messages={c.input_messages} testId="call-prompt" />
       <h5 className="subhead">Response</h5>
