@@ -9,6 +9,8 @@ import { takeContinueKey } from './continue-key.ts';
 import { DebugControlSchema, RESERVED_DEBUG_KEY, type DebugControl } from '../../../shared/breakpoints.ts';
 import { hasControlCredential } from './control-credential.ts';
 import { REPLAY_METADATA_KEY, ReplayPlanSchema, type ReplayPlan } from '../../../shared/recordings.ts';
+import { takeMocks } from './request-mocks.ts';
+import type { MockPlan } from '../../../shared/mocks.ts';
 
 export { RESERVED_CAPTURE_KEY };
 export const OBSERVATION_LABEL_KEYS = ['userId', 'agentId', 'agentName', 'workflowId', 'workflowName', 'chatbotId', 'chatbotName'] as const;
@@ -33,6 +35,8 @@ export interface RequestMeta {
   debug?: DebugControl | null;
   /** The recorded answers of a replayed studio run (REPLAY_METADATA_KEY); null for every other caller. */
   replay?: ReplayPlan | null;
+  /** The tool mocks of a studio run's session or experiment (MOCKS_METADATA_KEY); null for every other caller. */
+  mocks?: MockPlan | null;
 }
 
 /** Request metadata by messageId, from the HTTP layer to the executor. Entries are taken
@@ -266,6 +270,7 @@ export function jsonRpcGate(store: RequestMetaStore, { onRequest, waitingTask, r
     const trusted = hasControlCredential(req.headers, controlToken);
     const debug = takeDebugControl(paramsMeta, messageMeta, trusted);
     const replay = takeReplay(paramsMeta, messageMeta, trusted);
+    const mocks = takeMocks(paramsMeta, messageMeta, trusted);
     const captureToken = captureTokenOf(reserved);
     const history = paramsMeta.history ?? messageMeta?.history;
     const metadata = { ...paramsMeta };
@@ -283,6 +288,7 @@ export function jsonRpcGate(store: RequestMetaStore, { onRequest, waitingTask, r
       streaming: body.method === 'message/stream' || !blocking,
       debug,
       replay,
+      mocks,
       ...(continued.kind === 'continue' ? { fromCheckpoint: true } : {}),
     });
     if (!waitingTask || typeof message.contextId !== 'string' || !message.contextId || message.taskId !== undefined) return next();
