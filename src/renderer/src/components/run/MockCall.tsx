@@ -92,11 +92,13 @@ export function MockThisCall({ c }: { c: Fields }) {
     >
       {c.kind !== 'mcp' ? (
         <label>
-          URL (<code>*</code> matches anything)
+          <span>
+            URL (<code>*</code> matches anything)
+          </span>
           <input className="input" value={pattern} onChange={(e) => setPattern(e.target.value)} data-testid="mock-url" />
         </label>
       ) : null}
-      <label>
+      <label className="mock-form__check">
         <input type="checkbox" checked={onlyNode} onChange={(e) => setOnlyNode(e.target.checked)} /> Only in node{' '}
         <code>{String((c.key as { node?: string } | undefined)?.node ?? '')}</code>
       </label>
