@@ -10,6 +10,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunDetail } from '../../src/shared/playground.ts';
 import { copyExample, startTestStudio, waitFor, waitForRun, type TestStudio } from './helpers/playground-studio.ts';
+import { startTestRuntime } from './helpers/runtime.ts';
+import { CONTROL_CREDENTIAL_HEADER } from '../../src/shared/breakpoints.ts';
+import { MOCKS_METADATA_KEY } from '../../src/shared/mocks.ts';
 
 const GRAPH = `
 import { Annotation, END, START, StateGraph } from '@langchain/langgraph';
@@ -193,4 +196,44 @@ describe('tool mocks', () => {
     expect(badExperiment.status).toBe(400);
     expect(badExperiment.body.detail.error).toBe('invalid_request');
   });
+
+  it('honours the reserved mocks key only from the studio (its control credential)', async () => {
+    const rt = await startTestRuntime({ projectDir: dir, env: { RUNTIME_CONTROL_TOKEN: 'tok' } });
+    try {
+      const plan = {
+        mocks: [
+          {
+            mock_id: 'mock_x',
+            target: { kind: 'fetch', method: '*', url: '*' },
+            answer: { response: { status: 200, headers: {}, body: { fact: 'made up' } } },
+          },
+        ],
+      };
+      const sendWith = async (headers: Record<string, string>, id: string) => {
+        const res = await fetch(rt.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id,
+            method: 'message/send',
+            params: {
+              message: { kind: 'message', messageId: id, role: 'user', parts: [{ kind: 'text', text: 'tea' }] },
+              metadata: { [MOCKS_METADATA_KEY]: plan },
+            },
+          }),
+        });
+        const task = ((await res.json()) as any).result;
+        return JSON.stringify(task.artifacts ?? task.status);
+      };
+      const before = tool.count();
+      expect(await sendWith({}, 'm-none')).toContain('tea is real');
+      expect(await sendWith({ [CONTROL_CREDENTIAL_HEADER]: 'not-the-token' }, 'm-wrong')).toContain('tea is real');
+      expect(tool.count()).toBe(before + 2);
+      expect(await sendWith({ [CONTROL_CREDENTIAL_HEADER]: 'tok' }, 'm-studio')).toContain('made up');
+      expect(tool.count()).toBe(before + 2);
+    } finally {
+      await rt.close();
+    }
+  }, 90_000);
 });
