@@ -237,3 +237,36 @@ describe('tool mocks', () => {
     }
   }, 90_000);
 });
+
+describe('tool mocks of MCP tools (runtime)', () => {
+  it('answers an MCP tool by name with the fixed result, or fails it UPSTREAM_TIMEOUT as a timed-out call would', async () => {
+    const rt = await startTestRuntime({ projectDir: path.join(import.meta.dirname, '..', 'fixtures', 'mcp-agent'), env: { RUNTIME_CONTROL_TOKEN: 'tok' } });
+    try {
+      const send = async (answer: unknown, id: string) => {
+        const plan = { mocks: [{ mock_id: 'mock_mcp', target: { kind: 'mcp', server: 'orders', tool: 'track_parcel' }, answer }] };
+        const res = await fetch(rt.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', [CONTROL_CREDENTIAL_HEADER]: 'tok' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id,
+            method: 'message/send',
+            params: {
+              message: { kind: 'message', messageId: id, role: 'user', parts: [{ kind: 'text', text: 'ORD-23456' }] },
+              metadata: { [MOCKS_METADATA_KEY]: plan },
+            },
+          }),
+        });
+        return ((await res.json()) as any).result;
+      };
+      const ok = await send({ response: { status: 200, headers: {}, body: { orderId: 'ORD-23456', carrier: 'Mock Post' } } }, 'mcp-ok');
+      expect(ok.status.state).toBe('completed');
+      expect(JSON.stringify(ok.artifacts)).toContain('Your parcel is with Mock Post.');
+      const failed = await send({ error: { kind: 'timeout' } }, 'mcp-timeout');
+      expect(failed.status.state).toBe('failed');
+      expect(JSON.stringify(failed.status.message)).toContain('UPSTREAM_TIMEOUT');
+    } finally {
+      await rt.close();
+    }
+  }, 90_000);
+});
