@@ -7,6 +7,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import crypto from 'node:crypto';
 import { AgentError } from './errors.ts';
+import { mockAnswer, type CallMock } from './call-mocks.ts';
 
 // The shapes of src/shared/recordings.ts (CallKey, ReplayAnswer, ReplayPlan), restated: the
 // SDK ships without src/shared.
@@ -45,6 +46,8 @@ export interface CallSessionOptions {
   /** Record calls (their content: messages, bodies) in the trace. */
   record: boolean;
   replay: ReplayPlan | null;
+  /** Tool mocks of the run's session or experiment (call-mocks.ts, D-102): answered first. */
+  mocks?: CallMock[] | null;
   /** Receives each `outbound.call` event (model calls go out as `model.call` from usage.ts). */
   emit(name: string, fields: CallEvent): void;
 }
@@ -64,6 +67,8 @@ export class CallSession {
   /** Calls answered from the recording, and calls sent live (no match, on_mismatch=live). */
   replayed = 0;
   live = 0;
+  /** Calls answered by a tool mock. */
+  mocked = 0;
 
   constructor(
     readonly thread: string,
@@ -87,6 +92,11 @@ export class CallSession {
   /** The recorded answer of this call in a replay: the answer when the key and hash match;
    * on a mismatch, throws naming the call and the difference (strict) or answers null (live). */
   answer(kind: CallKind, key: CallKey, request: unknown): ReplayAnswer | null {
+    const mock = mockAnswer(this.options.mocks ?? undefined, kind, key, request);
+    if (mock) {
+      this.mocked += 1;
+      return mock;
+    }
     if (!this.options.replay) return null;
     const found = this.answers.get(slot(kind, key.node, key.branch, key.index));
     if (found && found.key.hash === key.hash) {

@@ -2,6 +2,7 @@
 // (extensions of spec 4.3)"; docs/evaluation.md): every request and reply the studio's
 // /api/playground/v1 datasets and experiments endpoints take and give. Additive changes only.
 import { ReplayMismatchSchema } from './recordings.ts';
+import { MockListSchema } from './mocks.ts';
 import { z } from 'zod';
 import { UsageDeltaSchema, UsageTotalsSchema } from './usage.ts';
 import { AssertionResultSchema, DatasetCaseSchema, DatasetDiagnosticSchema, DatasetNameSchema, DatasetSchema } from './datasets.ts';
@@ -93,6 +94,8 @@ export const CreateExperimentBodySchema = z.strictObject({
   concurrency: z.number().int().min(1).max(16).default(4),
   /** Each case's runs answered from the same case's runs of an earlier experiment (same case id
    * and repeat, turn by turn): no model or tool call goes to the network (docs/playground-api.md, "Replay"). */
+  /** Tool mocks for every case's runs (docs/playground-api.md, "Tool mocks"). */
+  mocks: MockListSchema.optional(),
   replay: z.strictObject({ from_experiment_id: z.string().min(1), on_mismatch: ReplayMismatchSchema.default('error') }).optional(),
 });
 export type CreateExperimentBody = z.input<typeof CreateExperimentBodySchema>;

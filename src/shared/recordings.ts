@@ -117,6 +117,9 @@ export const OutboundCallSchema = z.object({
   response_body: z.unknown().optional(),
   error: z.string().optional(),
   replayed: z.boolean().optional(),
+  /** Answered by a tool mock of the session or experiment (src/shared/mocks.ts), and which. */
+  mocked: z.boolean().optional(),
+  mock_id: z.string().optional(),
 });
 export type OutboundCall = z.infer<typeof OutboundCallSchema>;
 

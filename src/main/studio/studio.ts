@@ -44,6 +44,8 @@ import { ThreadStateService } from '../playground/debug/thread-state.ts';
 import { ForkService } from '../playground/debug/fork.ts';
 import { BreakpointService } from '../playground/debug/breakpoints.ts';
 import { createBreakpointRoutes } from '../playground/http/breakpoint-routes.ts';
+import { MockService } from '../playground/mocks/mocks.ts';
+import { createMockRoutes } from '../playground/http/mock-routes.ts';
 import { PausedStateEditor } from '../playground/debug/edit.ts';
 import { ExperimentStore } from '../playground/experiments/store.ts';
 import { DatasetService } from '../playground/experiments/datasets.ts';
@@ -159,9 +161,11 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
         });
   const runtime: RuntimeHandle = supervisor ?? noRuntime(projectDir);
   const connection = new ConnectionStore(dataDir, projectDir);
+  const mocks = new MockService(store.db);
   const executor = new RunExecutor({
     connection: () => connection.get(),
     debug: (row) => breakpoints.controlFor(row),
+    mocks: (row) => mocks.planFor(row.session_id),
     store,
     blobs,
     log,
@@ -239,7 +243,8 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
   app.use(PLAYGROUND_PREFIX, createThreadStateRoutes(threadStates, new ForkService(store, service, runtimeClient)));
   app.use(PLAYGROUND_PREFIX, createBranchRoutes(new BranchService(store, blobs, service, threadStates, runtimeClient)));
   app.use(PLAYGROUND_PREFIX, createBreakpointRoutes({ breakpoints, service, store, editor: new PausedStateEditor(runtimeClient) }));
-  app.use(PLAYGROUND_PREFIX, createExperimentRoutes({ datasets, runner, experiments: experimentStore, service, usage }));
+  app.use(PLAYGROUND_PREFIX, createMockRoutes(mocks));
+  app.use(PLAYGROUND_PREFIX, createExperimentRoutes({ datasets, runner, experiments: experimentStore, service, usage, mocks }));
   app.use(PLAYGROUND_PREFIX, playground.router);
   app.use(createConnectionRoutes(connection));
   const traceSinks = async (): Promise<TraceSinksReply> => {

@@ -9,6 +9,7 @@ import { syncUiWithHash } from './state/ui.ts';
 import './styles/tokens.css';
 import './styles/base.css';
 import './styles/controls.css';
+import './styles/mocks.css';
 import './styles/layout.css';
 import './styles/sidebar.css';
 import './styles/session.css';

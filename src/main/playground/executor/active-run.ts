@@ -2,6 +2,7 @@
 // it talks to, and what its A2A stream brought so far; and the A2A message it sends.
 import { REPLAY_METADATA_KEY, type ReplayPlan, type RunReplay } from '../../../shared/recordings.ts';
 import { replayPlan } from '../recordings/recordings.ts';
+export { withMocks } from '../mocks/plan.ts';
 import type { EventLog } from '../events/log.ts';
 import { randomUUID } from 'node:crypto';
 import type { Message, MessageSendParams } from '@a2a-js/sdk';
@@ -86,8 +87,8 @@ export function messageOf(run: ActiveRun, blobs: BlobStore, debug?: DebugControl
 /** The header that lets a fork's run use the reserved continue key, and a replayed run the
  * reserved replay key: the studio's control credential, beside whatever credential the call
  * carries (a connection profile's). */
-export function forkHeaders(run: ActiveRun, control: Record<string, string>): Record<string, string> {
-  return run.row.forked_from || run.row.replay ? controlCredentialHeaders(control) : {};
+export function forkHeaders(run: ActiveRun, control: Record<string, string>, mocked = false): Record<string, string> {
+  return run.row.forked_from || run.row.replay || mocked ? controlCredentialHeaders(control) : {};
 }
 
 /** A replayed run's recorded answers (recordings/, D-91), or null for any other run. */

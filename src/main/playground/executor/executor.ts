@@ -15,7 +15,7 @@ import type { EventLog } from '../events/log.ts';
 import type { BlobStore } from '../store/blobs.ts';
 import type { PlaygroundStore, RunPatch } from '../store/store.ts';
 import { isConnectionError, runtimeClient } from './a2a.ts';
-import { forkHeaders, messageOf, newActiveRun, replayPlanOf, type ActiveRun } from './active-run.ts';
+import { forkHeaders, messageOf, newActiveRun, replayPlanOf, withMocks, type ActiveRun } from './active-run.ts';
 import { TraceCapture } from './capture.ts';
 import * as end from './endings.ts';
 import type { RunEnd } from './endings.ts';
@@ -41,6 +41,7 @@ export interface ExecutorOptions {
   /** A run's debug control (breakpoints, continue, step; debug/breakpoints.ts) and the header
    * that lets the runtime honour it, or null to send none. */
   debug?: (row: ActiveRun['row']) => { control: DebugControl; headers: Record<string, string> } | null;
+  mocks?: (row: ActiveRun['row']) => Parameters<typeof withMocks>[1]; // A run's tool mocks (mocks/, D-102).
   /** The studio's project watcher: edits not applied yet join a run's changed files, and the
    * outcome of applying them is reported back (studio/project/state.ts). */
   project?: {
@@ -234,10 +235,11 @@ export class RunExecutor {
       ...(run.taskId ? { task_id: run.taskId } : {}),
     });
     const debug = this.o.debug?.(run.row) ?? null;
-    const params = messageOf(run, this.o.blobs, debug?.control, replayPlanOf(run.row, this.o.log, this.o.blobs));
+    const mocks = this.o.mocks?.(run.row) ?? null;
+    const params = withMocks(messageOf(run, this.o.blobs, debug?.control, replayPlanOf(run.row, this.o.log, this.o.blobs)), mocks);
     try {
       const headers = this.callerHeaders();
-      const sent = { ...headers.values, ...forkHeaders(run, this.o.runtime.controlHeaders()), ...debug?.headers };
+      const sent = { ...headers.values, ...forkHeaders(run, this.o.runtime.controlHeaders(), mocks !== null), ...debug?.headers };
       const client = runtimeClient(run.baseUrl!, run.controller.signal, sent, (status) => {
         if (status === 401 && headers.profile) run.credentialRefused = true;
       });

@@ -3,7 +3,14 @@
 // schemas of src/shared/experiments.ts; errors are the Playground's `{detail}`.
 import { Router, type Request } from 'express';
 import { z } from 'zod';
-import { AddCaseBodySchema, CreateDatasetBodySchema, ExperimentCasesQuerySchema, ExperimentCompareQuerySchema } from '../../../shared/experiments.ts';
+import type { MockService } from '../mocks/mocks.ts';
+import {
+  AddCaseBodySchema,
+  CreateDatasetBodySchema,
+  CreateExperimentBodySchema,
+  ExperimentCasesQuerySchema,
+  ExperimentCompareQuerySchema,
+} from '../../../shared/experiments.ts';
 import type { ExperimentDetail } from '../../../shared/experiments.ts';
 import { PLAYGROUND_PREFIX } from '../../../shared/playground.ts';
 import { jsonBody } from '../../http/json-body.ts';
@@ -25,6 +32,8 @@ export interface ExperimentRoutesOptions {
   experiments: ExperimentStore;
   service: PlaygroundService;
   usage: Pick<UsageReader, 'experiment'>;
+  /** Keeps an experiment's `mocks` create option for its cases' runs (mocks/, D-103). */
+  mocks?: MockService;
 }
 
 /** Each case with the tokens and cost of its hidden session's runs (docs/playground-api.md
@@ -109,6 +118,7 @@ export function createExperimentRoutes(o: ExperimentRoutesOptions): Router {
 
   router.post('/experiments', json, (req, res) => {
     const accepted = o.runner.start(bodyOf(req) as never);
+    o.mocks?.setExperiment(accepted.experiment_id, CreateExperimentBodySchema.parse(bodyOf(req)).mocks ?? []);
     res.status(202).location(`${PLAYGROUND_PREFIX}/experiments/${accepted.experiment_id}`).json(accepted);
   });
 

@@ -232,6 +232,25 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE runs ADD COLUMN replay TEXT;
     `,
   },
+  // Numbers 12 to 14 are given to other work in progress; these empty steps stand in for them
+  // until it is merged (replace them then: the numbering must run 1, 2, 3, ...).
+  {
+    version: 12,
+    name: 'tool_mocks',
+    sql: `
+      -- Tool mocks (docs/playground-api.md, "Tool mocks"): a session's, and an experiment's
+      -- (applied to each of its cases' runs), as one JSON array of mocks each.
+      CREATE TABLE session_mocks (
+        session_id TEXT PRIMARY KEY REFERENCES sessions(session_id) ON DELETE CASCADE,
+        mocks      TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      ) WITHOUT ROWID;
+      CREATE TABLE experiment_mocks (
+        experiment_id TEXT PRIMARY KEY REFERENCES experiments(experiment_id) ON DELETE CASCADE,
+        mocks         TEXT NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /** The newest schema this build understands (bundle import refuses newer databases, spec 4.3 rule 7). */

@@ -107,6 +107,7 @@ export class GraphAgentExecutor implements AgentExecutor {
           fromCheckpoint: meta.fromCheckpoint === true,
           debug: meta.debug ?? null,
           replay: meta.replay ?? null,
+          mocks: meta.mocks ?? null,
           signal: run.controller.signal,
           canceled: () => run.canceled,
         },

@@ -10,6 +10,8 @@ import { takeContinueKey } from './continue-key.ts';
 import { DebugControlSchema, RESERVED_DEBUG_KEY, type DebugControl } from '../../../shared/breakpoints.ts';
 import { REPLAY_METADATA_KEY, ReplayPlanSchema, type ReplayPlan } from '../../../shared/recordings.ts';
 import { hasControlCredential } from './control-credential.ts';
+import { takeMocks } from './request-mocks.ts';
+import type { MockPlan } from '../../../shared/mocks.ts';
 import type { Request, Response } from 'express';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { PrincipalUser, requestPrincipal, type Principal } from '../auth/principal.ts';
@@ -32,6 +34,8 @@ export interface RequestMeta {
   debug?: DebugControl | null;
   /** The recorded answers of a replayed studio run (REPLAY_METADATA_KEY); null for every other caller. */
   replay?: ReplayPlan | null;
+  /** The tool mocks of a studio run's session or experiment (MOCKS_METADATA_KEY); null for every other caller. */
+  mocks?: MockPlan | null;
 }
 
 /** What a request without admitted metadata carries (a call the runtime makes itself). */
@@ -116,6 +120,7 @@ export async function admitSend(
   const trusted = hasControlCredential(headers, controlToken);
   const debug = takeDebugControl(paramsMeta, messageMeta, trusted);
   const replay = takeReplay(paramsMeta, messageMeta, trusted);
+  const mocks = takeMocks(paramsMeta, messageMeta, trusted);
   const captureToken = captureTokenOf(reserved);
   const history = paramsMeta.history ?? messageMeta?.history;
   const metadata = { ...paramsMeta };
@@ -133,6 +138,7 @@ export async function admitSend(
     streaming: stream || !blocking,
     debug,
     replay,
+    mocks,
     ...(continued.kind === 'continue' ? { fromCheckpoint: true } : {}),
   };
   if (!waitingTask || typeof message.contextId !== 'string' || !message.contextId || message.taskId !== undefined) return { meta };

@@ -6,6 +6,7 @@ import { openCallSession, type CallSession } from '../../../sdk/call-record.ts';
 import type { RuntimeSettings } from '../config.ts';
 import type { InvocationTracer } from '../observability/trace.ts';
 import type { ReplayPlan } from '../../../shared/recordings.ts';
+import type { MockPlan } from '../../../shared/mocks.ts';
 import type { Manifest } from '../project/manifest.ts';
 import { watchModelCalls, type RunMeter } from './budget.ts';
 
@@ -13,12 +14,15 @@ import { watchModelCalls, type RunMeter } from './budget.ts';
  * or none. A replayed run is answered from its plan. */
 export function openCalls(
   settings: Partial<Pick<RuntimeSettings, 'recordCalls'>>,
-  turn: { contextId: string; replay?: ReplayPlan | null },
+  turn: { contextId: string; replay?: ReplayPlan | null; mocks?: MockPlan | null },
   tracer: InvocationTracer,
 ): { calls: CallSession | null; record: boolean; close: () => void } {
   const share = settings.recordCalls ?? 0;
   const record = tracer.capturing() || (share > 0 && (share >= 1 || Math.random() < share));
-  const opened = record || turn.replay ? openCallSession(turn.contextId, { record, replay: turn.replay ?? null, emit: (n, f) => tracer.emit(n, f) }) : null;
+  // A session's tool mocks answer matching calls first (call-mocks.ts, D-102).
+  const mocks = turn.mocks?.mocks.length ? turn.mocks.mocks : null;
+  const opened =
+    record || turn.replay || mocks ? openCallSession(turn.contextId, { record, replay: turn.replay ?? null, mocks, emit: (n, f) => tracer.emit(n, f) }) : null;
   return { calls: opened?.session ?? null, record, close: () => opened?.close() };
 }
 

@@ -14,6 +14,7 @@ import { modelUsage } from '../../../sdk/usage.ts';
 import type { CallSession } from '../../../sdk/call-record.ts';
 import { watchTurnCalls, type TurnCallSettings } from './calls.ts';
 import type { ReplayPlan } from '../../../shared/recordings.ts';
+import type { MockPlan } from '../../../shared/mocks.ts';
 import type { RuntimeSettings } from '../config.ts';
 import type { Generation } from '../project/registry.ts';
 import { failureOf, sourceOf } from '../project/node-failures.ts';
@@ -68,6 +69,8 @@ export interface Turn {
   debug?: DebugControl | null;
   /** A replayed studio run's recorded answers (call-record.ts); null for other callers. */
   replay?: ReplayPlan | null;
+  /** A studio run's tool mocks (call-mocks.ts, D-102); null for other callers. */
+  mocks?: MockPlan | null;
   signal: AbortSignal;
   /** Whether the turn was canceled (tasks/cancel): it then reports nothing more. */
   canceled(): boolean;
@@ -135,6 +138,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn, events: TurnEvents): P
     s.unwatch();
     if (outcome) {
       if (turn.replay && s.calls) outcome.end.replay = { answered: s.calls.replayed, live: s.calls.live };
+      if (s.calls?.mocked) outcome.end.mocked_calls = s.calls.mocked;
       s.tracer.emit('invoke.end', { ...outcome.end, ...s.meter.endFields() });
       await s.tracer.flush();
     }

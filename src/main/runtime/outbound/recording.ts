@@ -16,6 +16,7 @@ import {
   type CallSession,
   type ReplayAnswer,
 } from '../../../sdk/call-record.ts';
+import { isMockedAnswer, mockFailure } from '../../../sdk/call-mocks.ts';
 import { modelCallNotes } from '../../../sdk/replay-model.ts';
 import { OUTBOUND_CALL_EVENT, REDACTED, REDACTED_HEADERS, SECRET_NAME } from '../../../shared/recordings.ts';
 import type { PooledFetch } from './pool.ts';
@@ -123,7 +124,7 @@ function begin(kind: CallKind, request: Record<string, unknown>, shown: Record<s
     branch_span_id: scope?.branch?.span_id ?? null,
     started_at: new Date().toISOString(),
     ...shown,
-    ...(answer ? { replayed: true } : {}),
+    ...(isMockedAnswer(answer) ? { mocked: true, mock_id: answer.mock_id } : answer ? { replayed: true } : {}),
   };
   return { session: at.session, kind: k, fields, started: performance.now(), answer };
 }
@@ -135,6 +136,7 @@ function end(call: Call, fields: Record<string, unknown>): void {
 }
 
 function replayedResponse(a: ReplayAnswer): Response {
+  if (isMockedAnswer(a) && a.mock_error) throw mockFailure(a);
   if (typeof a.error === 'string') throw new TypeError(`fetch failed (replayed): ${a.error}`);
   const body =
     a.response_body === undefined || a.response_body === null ? null : typeof a.response_body === 'string' ? a.response_body : JSON.stringify(a.response_body);
@@ -167,8 +169,14 @@ export function recordingFetch(base: PooledFetch, kind: CallKind = 'fetch'): Poo
     });
     if (!call) return base(input, init);
     if (call.answer) {
-      end(call, { status: call.answer.status ?? null, response_headers: call.answer.response_headers, response_body: call.answer.response_body });
-      return replayedResponse(call.answer);
+      const a = call.answer;
+      end(call, {
+        status: a.status ?? null,
+        response_headers: a.response_headers,
+        response_body: a.response_body,
+        ...(isMockedAnswer(a) && a.error ? { error: a.error } : {}),
+      });
+      return replayedResponse(a);
     }
     let res: Response;
     try {
@@ -207,6 +215,7 @@ export async function recordedCall<R>(kind: CallKind, request: Record<string, un
   if (!call) return run();
   if (call.answer) {
     end(call, { status: call.answer.status ?? null, response_body: call.answer.response_body, ...(call.answer.error ? { error: call.answer.error } : {}) });
+    if (isMockedAnswer(call.answer) && call.answer.mock_error) throw mockFailure(call.answer);
     if (typeof call.answer.error === 'string') throw new Error(call.answer.error);
     return call.answer.response_body as R;
   }

@@ -12,6 +12,7 @@ import { useUi } from '../../state/ui.ts';
 import { DataTree } from './DataTree.tsx';
 import { useState } from 'react';
 import { CallPlayground } from './CallPlayground.tsx';
+import { MockThisCall } from './MockCall.tsx';
 
 type Fields = Record<string, unknown>;
 
@@ -116,8 +117,15 @@ function OutboundCall({ c }: { c: Fields }) {
         <strong>{String(c.kind)}</strong> {where(c)} · {String(c.method)} <code>{String(c.url)}</code> → {c.status === null ? 'no answer' : String(c.status)} ·{' '}
         {formatDuration(c.duration_ms as number)}
         {c.replayed ? <span className="badge"> replayed</span> : null}
+        {c.mocked ? (
+          <span className="badge" data-testid="call-mocked" title={`Answered by the mock ${String(c.mock_id)}, not the network`}>
+            {' '}
+            mocked
+          </span>
+        ) : null}
         {c.error ? <span className="waterfall__status--failed"> · {String(c.error)}</span> : null}
       </summary>
+      <MockThisCall c={c} />
       <h5 className="subhead">Request</h5>
       <DataTree value={(c.request_headers ?? {}) as Fields} openDepth={0} />
       {c.request_body !== undefined ? body(c.request_body) : null}
