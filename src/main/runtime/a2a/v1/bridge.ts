@@ -118,7 +118,7 @@ export class V1Bridge implements A2ARequestHandler {
       if (err instanceof RpcInputError) throw new RequestMalformedError({ message: err.message });
       throw err;
     }
-    const admitted = await admitSend(headersOf(context), params as unknown as Record<string, unknown>, stream, this.deps.admit);
+    const admitted = await call(() => admitSend(headersOf(context), params as unknown as Record<string, unknown>, stream, this.deps.admit));
     if ('refusal' in admitted) throw new RequestMalformedError({ message: admitted.refusal.message });
     return { params, context: context03(context, admitted.meta) };
   }

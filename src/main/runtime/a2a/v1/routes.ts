@@ -11,6 +11,7 @@ import { principalUserBuilder } from '../../auth/principal.ts';
 import { noteRequest } from '../../observability/request-context.ts';
 import type { V1Bridge } from './bridge.ts';
 import { watchHangup } from './hangup.ts';
+import { answerOutage } from './outage.ts';
 
 type Refusal = { code: number; message: string; data?: Record<string, unknown> } | null;
 
@@ -53,6 +54,7 @@ export function v1JsonRpc(bridge: V1Bridge, refusal: ((method: string) => Refusa
     if (method) noteRequest({ rpc_method: method, ...(id !== null ? { rpc_id: id } : {}) });
     const refused = method && SENDS[method] ? refusal?.(SENDS[method]) : null;
     if (refused) return res.status(503).json({ jsonrpc: '2.0', id, error: refused });
+    answerOutage(res, 'jsonrpc');
     watchHangup(req, res, () => transport(req, res, next));
   };
 }
@@ -73,6 +75,7 @@ export function v1Rest(bridge: V1Bridge, refusal: ((method: string) => Refusal) 
     const send = req.method === 'POST' ? /^\/message:(send|stream)$/.exec(req.path)?.[1] : undefined;
     const refused = send ? refusal?.(send === 'send' ? 'message/send' : 'message/stream') : null;
     if (refused) return res.status(503).json({ error: { code: 503, status: 'UNAVAILABLE', message: refused.message, details: [] } });
+    answerOutage(res, 'rest');
     watchHangup(req, res, () => transport(req, res, next));
   };
 }
