@@ -1,6 +1,6 @@
 // Push notifications on A2A 1.0 (D-104), driven by the official @a2a-js/sdk 1.3 client with its
 // default options (1.0 JSON-RPC, from the card) and over HTTP+JSON, against a webhook receiver
-// on loopback: create, get, list and delete a configuration, SendMessage's configuration, the
+// on loopback, on SQLite and PostgreSQL: create, get, list and delete a configuration, SendMessage's configuration, the
 // notification in 1.0's shape (a 0.3 configuration on the same task still gets 0.3's), and
 // another principal's task answered as an unknown one on both bindings.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { TaskNotFoundError } from 'a2a-sdk-1/errors';
 import { newKey } from '../../src/main/runtime/auth/api-keys.ts';
 import { startTestRuntime, type TestRuntime } from './helpers/runtime.ts';
 import { startReceiver, type Receiver } from './helpers/push-receiver.ts';
+import { dropSchema, ensurePostgres, newSchema, TEST_DSN } from './helpers/postgres.ts';
 
 const alice = newKey('alice');
 const bob = newKey('bob');
@@ -33,18 +34,22 @@ async function rest(url: string, key: string, path: string, init: RequestInit = 
   return { status: res.status, type: res.headers.get('content-type'), body: text ? (JSON.parse(text) as any) : null };
 }
 
-describe('push notifications on A2A 1.0', () => {
+describe.each([['sqlite'], ['postgres']] as const)('push notifications on A2A 1.0 on %s', (backend) => {
   let rt: TestRuntime;
   let rx: Receiver;
   let client: Client;
+  const schema = newSchema('pushv1');
   beforeAll(async () => {
+    const store: Record<string, string> =
+      backend === 'postgres' ? (await ensurePostgres(), { MEMORY_BACKEND: 'postgres', POSTGRES_DSN: TEST_DSN, POSTGRES_SCHEMA: schema }) : {};
     rx = await startReceiver();
-    rt = await startTestRuntime({ env: { ...PUSH_ENV, A2A_API_KEYS: [alice.entry, bob.entry].join(',') } });
+    rt = await startTestRuntime({ env: { ...store, ...PUSH_ENV, A2A_API_KEYS: [alice.entry, bob.entry].join(',') } });
     client = await new ClientFactory().createFromUrl(rt.url);
-  });
+  }, 60_000);
   afterAll(async () => {
     await rt?.close();
     await rx?.close();
+    if (backend === 'postgres') await dropSchema(schema);
   });
 
   it('the 1.0 card announces them; set, get, list and delete through the 1.3 client, and each configuration is notified once in its own version', async () => {
