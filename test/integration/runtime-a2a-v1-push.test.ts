@@ -150,6 +150,10 @@ describe.each([['sqlite'], ['postgres']] as const)('push notifications on A2A 1.
     expect(viaRest.body.error.message).toContain('params.url');
     const missing = await rest(rt.url, alice.key, `/tasks/${taskId}/pushNotificationConfigs/none`);
     expect(missing.status).toBe(400);
+    // A body the SDK's parser cannot read (found by test/fuzz/a2a-v1.fuzz.test.ts): 400, not 500.
+    const nullPart = await rest(rt.url, alice.key, '/message:send', { method: 'POST', body: JSON.stringify({ message: { ...userMsg('x'), parts: [null] } }) });
+    expect(nullPart.status).toBe(400);
+    expect(nullPart.body.error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT' });
     const unknownTask = await rest(rt.url, alice.key, `/tasks/no-such-task/pushNotificationConfigs`);
     expect(unknownTask.status).toBe(404);
   });
