@@ -186,6 +186,8 @@ describe('HTTP fuzz campaign (seeded, bounded)', () => {
         if (m === 'HEAD' || status === 204 || r === '/graph' || r === '/healthz') return;
         if (r === '/' && m === 'POST') {
           expect(answer.jsonrpc).toBe('2.0'); // the JSON-RPC endpoint, reached by a random path
+        } else if (status >= 400 && (r === '/v1' || r.startsWith('/v1/'))) {
+          expect(typeof answer.error?.status).toBe('string'); // A2A 1.0 HTTP+JSON, reached by a random path
         } else if (status >= 400) {
           expect(answer.success).toBe(false);
           expect(typeof answer.error?.code).toBe('string');

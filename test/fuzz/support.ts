@@ -146,9 +146,9 @@ export const transport: fc.Arbitrary<Transport> = fc.record({
   ),
 });
 
-/** Applies a transport variation to a method, path and body. */
-export function request(port: number, method: string, path: string, body: Body | undefined, t: Transport): FuzzRequest {
-  const headers: Record<string, string | string[]> = {};
+/** Applies a transport variation to a method, path and body (with `extra` headers). */
+export function request(port: number, method: string, path: string, body: Body | undefined, t: Transport, extra: Record<string, string> = {}): FuzzRequest {
+  const headers: Record<string, string | string[]> = { ...extra };
   if (t.host === 'own') headers.host = `127.0.0.1:${port}`;
   else if (t.host === 'localhost') headers.host = `localhost:${port}`;
   else if (t.host === 'foreign') headers.host = 'attacker.example';

@@ -120,13 +120,13 @@ describe('A2A 1.0 beside 0.3.0 on the support-desk example', () => {
     expect(via03.result).toMatchObject({ kind: 'task', id: sent.id, status: { state: 'completed' } });
   });
 
-  it('answers the 1.0 push notification methods with PushNotificationNotSupportedError', async () => {
+  it('serves the 1.0 push notification methods: an unknown task is TaskNotFoundError (runtime-a2a-v1-push.test.ts)', async () => {
     const rpc = await fetch(rt.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTaskPushNotificationConfig', params: { taskId: 'x', id: 'y' } }),
     });
-    expect(((await rpc.json()) as any).error.code).toBe(-32003);
+    expect(((await rpc.json()) as any).error.code).toBe(-32001);
   });
 });
 

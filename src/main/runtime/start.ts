@@ -31,8 +31,7 @@ import { GraphAgentExecutor } from './a2a/executor.ts';
 import { ReplicaAwareRequestHandler, type SharedTasks } from './a2a/replicas.ts';
 import { buildAgentCard } from './a2a/card.ts';
 import { a2aRouter } from './a2a/routes.ts';
-import { V1Bridge } from './a2a/v1/bridge.ts';
-import { cardV1 } from './a2a/v1/card.ts';
+import { NOTIFICATION_BODIES, v1Bridge } from './a2a/v1/serve.ts';
 import { isLoopbackAddress } from '../http/loopback.ts';
 import { listen, runtimeServer } from './http/app.ts';
 import { probeRouter } from './http/probes.ts';
@@ -155,7 +154,7 @@ function buildA2a(f: Foundation, extraSinks: TraceSink[]) {
       : null;
   const replicas = { tasks: f.shared, replica, leaseMs: settings.memoryStore.leaseMs, runsHere: (id: string) => executor.runsHere(id), control };
   // Counts the tasks started here that are not settled, for a draining runtime (http/drain.ts).
-  const push = new PushService({ store: f.push, settings: settings.push, replica, log }); // notifies saved and reaped tasks
+  const push = new PushService({ store: f.push, settings: settings.push, replica, log, bodies: NOTIFICATION_BODIES }); // notifies saved and reaped tasks (D-104)
   f.reaped.notify = (reaped) => reaped.forEach((t) => void push.notify(taskChange(t)));
   const tasks = new SettlingTaskStore(pushingTaskStore(push, store.taskStore()), log);
   tasks.onUnsaved = (id) => executor.abandon(id); // a task not stored is not run on (a2a/store-outage.ts)
@@ -255,13 +254,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<RunningRuntime
       callerAuthRouter(a.callers, log),
       a2aRouter({
         handler: a.handler,
-        v1: new V1Bridge({
-          handler: a.handler,
-          card: () => cardV1(a.card),
-          admit: gate,
-          onRequest: gate.onRequest,
-          listTasks: (q) => store.listTasks(settings.agentId, q),
-        }), // D-86
+        v1: v1Bridge(a.handler, a.card, gate, (q) => store.listTasks(settings.agentId, q)), // D-86
         card: a.card,
         gate,
       }),

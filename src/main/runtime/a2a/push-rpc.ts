@@ -51,16 +51,30 @@ async function visibleTask(deps: PushRpcDeps, taskId: string): Promise<void> {
   if (!(await deps.load(taskId))) throw A2AError.taskNotFound(taskId);
 }
 
-const shown = (taskId: string, config: PushConfig): TaskPushNotificationConfig => ({ taskId, pushNotificationConfig: config });
+/** The call contexts of requests made over another A2A version than 0.3 (the 1.0 bridge marks
+ * them), by that version: a configuration they store records it (D-104). */
+const spoken = new WeakMap<ServerCallContext, string>();
 
-export function setConfig(deps: PushRpcDeps, params: unknown): Promise<TaskPushNotificationConfig> {
+export function markVersion(context: ServerCallContext, version: string): ServerCallContext {
+  spoken.set(context, version);
+  return context;
+}
+
+function versioned(config: PushConfig, context: ServerCallContext | undefined): PushConfig {
+  const version = context && spoken.get(context);
+  return version ? { ...config, version } : config;
+}
+
+const shown = (taskId: string, { version: _version, ...config }: PushConfig): TaskPushNotificationConfig => ({ taskId, pushNotificationConfig: config });
+
+export function setConfig(deps: PushRpcDeps, params: unknown, context?: ServerCallContext): Promise<TaskPushNotificationConfig> {
   return asRpc(async () => {
     const taskId = requiredString(params, 'taskId', 'the task id');
     const input = (params as Record<string, unknown>).pushNotificationConfig;
     if (!isObject(input)) throw invalid('params.pushNotificationConfig', 'Invalid params: params.pushNotificationConfig is required and must be an object');
     await visibleTask(deps, taskId);
     const config = await deps.push.check(input, 'params.pushNotificationConfig', taskId);
-    return shown(taskId, await deps.push.set(taskId, config, 'params.pushNotificationConfig'));
+    return shown(taskId, await deps.push.set(taskId, versioned(config, context), 'params.pushNotificationConfig'));
   });
 }
 
@@ -95,10 +109,10 @@ export function deleteConfig(deps: PushRpcDeps, params: unknown): Promise<void> 
 }
 
 /** message/send and message/stream: the checked configuration the send carries, or null. */
-export function sendConfig(push: PushService, params: MessageSendParams): Promise<PushConfig | null> {
+export function sendConfig(push: PushService, params: MessageSendParams, context?: ServerCallContext): Promise<PushConfig | null> {
   const input = params.configuration?.pushNotificationConfig;
   if (input === undefined) return Promise.resolve(null);
-  return asRpc(() => push.check(input, 'params.configuration.pushNotificationConfig', ''));
+  return asRpc(async () => versioned(await push.check(input, 'params.configuration.pushNotificationConfig', ''), context));
 }
 
 /** The configuration a send carries, by the call context the SDK hands the task store with each

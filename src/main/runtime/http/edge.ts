@@ -1,13 +1,14 @@
 // The runtime's HTTP edge (docs/security.md): who may call a loopback-bound runtime, the CORS
 // rules of the JSON-RPC endpoint, and the one place where any error becomes an answer in the
-// shape of the surface it happened on: a JSON-RPC error for POST / (spec 4.1 rule 7), the
-// management envelope (spec 2.1) everywhere else. No HTML page, stack or path ever leaves.
+// shape of the surface it happened on: a JSON-RPC error for POST / (spec 4.1 rule 7), A2A 1.0's
+// google.rpc.Status under the HTTP+JSON base (/v1), the management envelope (spec 2.1)
+// everywhere else. No HTML page, stack or path ever leaves.
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { fromClientHttpError, HttpInputError, type HttpInputCode } from '../../http/input-error.ts';
 import { loopbackRefusal } from '../../http/loopback.ts';
 import { JSONRPC } from '../a2a/request-meta.ts';
-import { fail, ManagementError, toManagementError } from '../management/envelope.ts';
+import { fail, MANAGEMENT_ERRORS, ManagementError, toManagementError } from '../management/envelope.ts';
 import { storeUnavailableRpc } from '../a2a/store-outage.ts';
 import { outageOf } from '../store/unavailable.ts';
 import { A2A_REST_BASE, AGENT_CARD_ROUTE, LEGACY_AGENT_CARD_ROUTE, HEALTH_ROUTE, LIVENESS_ROUTE, READINESS_ROUTE } from '../../../shared/runtime-contract.ts';
@@ -30,6 +31,19 @@ export interface EdgePolicy {
 const isRpc = (req: Request) => req.path === '/' && (req.method === 'POST' || req.method === 'OPTIONS');
 /** A2A 1.0 HTTP+JSON (D-86). */
 const isRest = (req: Request) => req.path.startsWith(`${A2A_REST_BASE}/`);
+
+/** google.rpc.Status names of the HTTP statuses an edge error can have (spec 1.0 section 11.6). */
+const REST_STATUS: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  409: 'FAILED_PRECONDITION',
+  413: 'INVALID_ARGUMENT',
+  415: 'INVALID_ARGUMENT',
+  500: 'INTERNAL',
+  503: 'UNAVAILABLE',
+};
 
 /** Host/Origin protection on loopback, and CORS for the card and the JSON-RPC endpoint. */
 export function edgeGuard(policy: EdgePolicy): RequestHandler {
@@ -114,7 +128,13 @@ export function runtimeErrorHandler(log: Logger): ErrorRequestHandler {
       log.error({ err }, 'JSON-RPC request failed unexpectedly');
       return rpcError(res, 500, JSONRPC.INTERNAL_ERROR, 'Internal error: the runtime failed unexpectedly while handling this request; it has been logged');
     }
-    fail(res, toManagementError(err, log, `${req.method} ${req.path}`));
+    const error = toManagementError(err, log, `${req.method} ${req.path}`);
+    if (isRest(req) || req.path === A2A_REST_BASE) {
+      // A2A 1.0 HTTP+JSON: google.rpc.Status, as the binding answers its own errors (D-86).
+      const status = MANAGEMENT_ERRORS[error.code];
+      return void res.status(status).json({ error: { code: status, status: REST_STATUS[status] ?? 'UNKNOWN', message: error.message, details: [] } });
+    }
+    fail(res, error);
   };
 }
 

@@ -14,6 +14,9 @@ export interface PushConfig {
   url: string;
   token?: string;
   authentication?: PushAuth;
+  /** The A2A version whose binding stored it ('1.0'); absent: 0.3. Its notifications are sent
+   * in that version's shape (PushServiceDeps.bodies; D-104). */
+  version?: string;
 }
 
 /** Input refused: `field` names it the JSON-RPC way (error.data.field). */

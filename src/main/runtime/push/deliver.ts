@@ -1,5 +1,6 @@
 // One delivery of a notification (A2A 0.3.0, "Push Notifications"; 1.0 alike): POST the Task
-// object as JSON to the configured URL, with the configuration's token in
+// object as JSON (for a configuration stored over A2A 1.0, the body that version's renderer
+// makes, D-104) to the configured URL, with the configuration's token in
 // X-A2A-Notification-Token and its authentication in Authorization. A 2xx answer delivers it;
 // a network error, a time-out, 408, 429 and 5xx are tried again later; any other answer
 // (redirects included: they are not followed) and a refused address end it.
@@ -15,7 +16,16 @@ export type DeliveryOutcome = { kind: 'delivered' } | { kind: 'retry'; error: st
  * so a receiver can drop a repeat (a delivery whose answer was lost is sent again). */
 export const NOTIFICATION_ID_HEADER = 'X-Agent-Studio-Notification-Id';
 
-export async function deliverOnce(row: OutboxRow, opts: { allowPrivate: boolean; timeoutMs: number }): Promise<DeliveryOutcome> {
+/** By A2A version: the notification body for a configuration that version stored, made from the
+ * task's JSON as stored (D-104). */
+export type NotificationBodies = Readonly<Record<string, (taskJson: string) => string>>;
+
+function bodyOf(row: OutboxRow, bodies: NotificationBodies | undefined): string {
+  const render = row.config.version ? bodies?.[row.config.version] : undefined;
+  return render ? render(row.body) : row.body;
+}
+
+export async function deliverOnce(row: OutboxRow, opts: { allowPrivate: boolean; timeoutMs: number; bodies?: NotificationBodies }): Promise<DeliveryOutcome> {
   let url: URL;
   try {
     url = new URL(row.config.url);
@@ -28,7 +38,12 @@ export async function deliverOnce(row: OutboxRow, opts: { allowPrivate: boolean;
   } catch (err) {
     return err instanceof TargetRefusedError ? { kind: 'refused', error: err.message } : { kind: 'retry', error: (err as Error).message };
   }
-  const body = Buffer.from(row.body);
+  let body: Buffer;
+  try {
+    body = Buffer.from(bodyOf(row, opts.bodies));
+  } catch (err) {
+    return { kind: 'refused', error: `the notification body could not be made: ${(err as Error).message}` };
+  }
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'content-length': String(body.length),

@@ -8,6 +8,7 @@
 import type { Logger } from 'pino';
 import type { PushStore } from '../store/push-store.ts';
 import { hostOf, MAX_CONFIGS_PER_TASK, parseConfig, PushInputError, type PushConfig } from './config.ts';
+import type { NotificationBodies } from './deliver.ts';
 import type { PushSettings } from './settings.ts';
 import { checkedAddresses, TargetRefusedError } from './target.ts';
 import { PushWorker } from './worker.ts';
@@ -31,6 +32,9 @@ export interface PushServiceDeps {
   settings: PushSettings;
   replica: string;
   log: Pick<Logger, 'warn' | 'info' | 'debug'>;
+  /** By A2A version: the body sent to a configuration that version stored, from the stored
+   * task's JSON (D-104); a configuration without a version gets the task as stored. */
+  bodies?: NotificationBodies;
 }
 
 export class PushService {

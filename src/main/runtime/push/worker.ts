@@ -6,7 +6,7 @@
 // attempt's outcome was never recorded (its replica died, or the store was unreachable).
 import type { Logger } from 'pino';
 import type { OutboxRow, PushStore } from '../store/push-store.ts';
-import { deliverOnce, type DeliveryOutcome } from './deliver.ts';
+import { deliverOnce, type DeliveryOutcome, type NotificationBodies } from './deliver.ts';
 import { retryDelayMs, type PushSettings } from './settings.ts';
 
 /** Rows claimed at a time. */
@@ -17,6 +17,8 @@ export interface PushWorkerDeps {
   settings: PushSettings;
   replica: string;
   log: Pick<Logger, 'warn' | 'info' | 'debug'>;
+  /** A notification's body for a configuration stored by another A2A version than 0.3 (D-104). */
+  bodies?: NotificationBodies;
 }
 
 export class PushWorker {
@@ -80,7 +82,8 @@ export class PushWorker {
 
   private async send(row: OutboxRow): Promise<void> {
     const { store, settings, replica, log } = this.deps;
-    const outcome: DeliveryOutcome = row.attempts > settings.maxAttempts ? { kind: 'refused', error: 'attempts used up' } : await deliverOnce(row, settings);
+    const outcome: DeliveryOutcome =
+      row.attempts > settings.maxAttempts ? { kind: 'refused', error: 'attempts used up' } : await deliverOnce(row, { ...settings, bodies: this.deps.bodies });
     const at = { task_id: row.taskId, push_config_id: row.configId, attempt: row.attempts };
     let settle: Parameters<PushStore['settle']>[2];
     if (outcome.kind === 'delivered') settle = { status: 'delivered' };

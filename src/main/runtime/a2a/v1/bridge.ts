@@ -1,14 +1,17 @@
 // The request handler the 1.x SDK's transports call for A2A 1.0 (D-86): each call in 0.3
 // shapes (convert.ts) to the runtime's own handler, so a 1.0 request gets the same checks
 // (send-admission.ts, ownership.ts), executor, task store and replica answers as a 0.3 one.
-// ListTasks, which 0.3 has not, reads the store's page of the agent's tasks (D-87); push
-// notification configuration answers PushNotificationNotSupportedError like 0.3 does.
+// ListTasks, which 0.3 has not, reads the store's page of the agent's tasks (D-87); the push
+// notification configuration methods reach the 0.3 handler's own (push.ts, D-104).
 import { ServerCallContext as Context03, type A2ARequestHandler as Handler03 } from '@a2a-js/sdk/server';
 import type { Task as Task03 } from '@a2a-js/sdk';
 import { STATE_HEADERS_KEY, type A2ARequestHandler, type ServerCallContext } from 'a2a-sdk-1/server';
 import type {
   AgentCard,
   CancelTaskRequest,
+  DeleteTaskPushNotificationConfigRequest,
+  GetTaskPushNotificationConfigRequest,
+  ListTaskPushNotificationConfigsRequest,
   GetTaskRequest,
   ListTasksRequest,
   ListTasksResponse,
@@ -17,7 +20,7 @@ import type {
   SubscribeToTaskRequest,
 } from 'a2a-sdk-1';
 import type { Message, Task, TaskPushNotificationConfig, ListTaskPushNotificationConfigsResponse } from 'a2a-sdk-1';
-import { ExtendedAgentCardNotConfiguredError, PushNotificationNotSupportedError, RequestMalformedError, UnsupportedOperationError } from 'a2a-sdk-1/errors';
+import { ExtendedAgentCardNotConfiguredError, RequestMalformedError, UnsupportedOperationError } from 'a2a-sdk-1/errors';
 import type { IncomingHttpHeaders } from 'node:http';
 import { PrincipalUser, principalOf } from '../../auth/principal.ts';
 import { changes, FOLLOW_POLL_MS, statusEvent } from '../follow.ts';
@@ -28,6 +31,8 @@ import { admitSend, RequestUser, type AdmitOptions, type RequestMeta } from '../
 import type { TaskListPage, TaskListQuery } from '../../store/task-list.ts';
 import { eventToV1, messageToV1, sendToV03, stateToV03, taskToV1 } from './convert.ts';
 import { toV1Error } from './errors.ts';
+import { markVersion } from '../push-rpc.ts';
+import { configToV03, configToV1, pushErrorV1, PUSH_VERSION_V1, requiredIds } from './push.ts';
 
 export interface BridgeDeps {
   /** The runtime's 0.3 handler (ReplicaAwareRequestHandler). */
@@ -44,11 +49,12 @@ const TERMINAL = new Set(['completed', 'failed', 'canceled', 'rejected']);
 const DEFAULT_PAGE = 50;
 const MAX_PAGE = 100;
 
-/** The 0.3 call context of a 1.0 call: the same principal (auth/principal.ts), and for a send
- * the metadata its admission gave the executor (send-admission.ts). */
+/** The 0.3 call context of a 1.0 call: the same principal (auth/principal.ts), for a send the
+ * metadata its admission gave the executor (send-admission.ts), and marked as 1.0's, so a push
+ * configuration it stores is notified in 1.0's shape (D-104). */
 function context03(context: ServerCallContext, meta?: RequestMeta): Context03 {
   const user = context.user instanceof PrincipalUser ? context.user : undefined;
-  return new Context03(undefined, user && meta ? new RequestUser(user.principal, meta) : user);
+  return markVersion(new Context03(undefined, user && meta ? new RequestUser(user.principal, meta) : user), PUSH_VERSION_V1);
 }
 
 function headersOf(context: ServerCallContext): IncomingHttpHeaders {
@@ -60,6 +66,14 @@ async function call<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (err) {
     throw toV1Error(err);
+  }
+}
+
+async function pushCall<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw pushErrorV1(err);
   }
 }
 
@@ -96,7 +110,6 @@ export class V1Bridge implements A2ARequestHandler {
   /** SendMessage's params as message/send's, checked and admitted like a 0.3 send. */
   private async admitted(req: SendMessageRequest, context: ServerCallContext, stream: boolean) {
     this.deps.onRequest(stream ? 'message/stream' : 'message/send');
-    if (req.configuration?.taskPushNotificationConfig) throw new PushNotificationNotSupportedError();
     const params = sendToV03(req);
     try {
       validateSendParams(params as unknown as Record<string, unknown>);
@@ -105,7 +118,7 @@ export class V1Bridge implements A2ARequestHandler {
       if (err instanceof RpcInputError) throw new RequestMalformedError({ message: err.message });
       throw err;
     }
-    const admitted = await admitSend(headersOf(context), params as unknown as Record<string, unknown>, stream, this.deps.admit);
+    const admitted = await call(() => admitSend(headersOf(context), params as unknown as Record<string, unknown>, stream, this.deps.admit));
     if ('refusal' in admitted) throw new RequestMalformedError({ message: admitted.refusal.message });
     return { params, context: context03(context, admitted.meta) };
   }
@@ -191,19 +204,34 @@ export class V1Bridge implements A2ARequestHandler {
     };
   }
 
-  createTaskPushNotificationConfig(): Promise<TaskPushNotificationConfig> {
-    return Promise.reject(new PushNotificationNotSupportedError());
+  /** CreateTaskPushNotificationConfig: 0.3's tasks/pushNotificationConfig/set (push-rpc.ts). */
+  async createTaskPushNotificationConfig(req: TaskPushNotificationConfig, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
+    this.deps.onRequest('tasks/pushNotificationConfig/set');
+    const params = { taskId: req.taskId, pushNotificationConfig: configToV03(req) };
+    return configToV1(await pushCall(() => this.deps.handler.setTaskPushNotificationConfig(params, context03(context))));
   }
 
-  getTaskPushNotificationConfig(): Promise<TaskPushNotificationConfig> {
-    return Promise.reject(new PushNotificationNotSupportedError());
+  async getTaskPushNotificationConfig(req: GetTaskPushNotificationConfigRequest, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
+    this.deps.onRequest('tasks/pushNotificationConfig/get');
+    requiredIds(req);
+    const params = { id: req.taskId, pushNotificationConfigId: req.id };
+    return configToV1(await pushCall(() => this.deps.handler.getTaskPushNotificationConfig(params, context03(context))));
   }
 
-  listTaskPushNotificationConfigs(): Promise<ListTaskPushNotificationConfigsResponse> {
-    return Promise.reject(new PushNotificationNotSupportedError());
+  /** ListTaskPushNotificationConfigs: every configuration in one page (a task has at most
+   * MAX_CONFIGS_PER_TASK, push/config.ts). */
+  async listTaskPushNotificationConfigs(
+    req: ListTaskPushNotificationConfigsRequest,
+    context: ServerCallContext,
+  ): Promise<ListTaskPushNotificationConfigsResponse> {
+    this.deps.onRequest('tasks/pushNotificationConfig/list');
+    const configs = await pushCall(() => this.deps.handler.listTaskPushNotificationConfigs({ id: req.taskId }, context03(context)));
+    return { configs: configs.map(configToV1), nextPageToken: '' };
   }
 
-  deleteTaskPushNotificationConfig(): Promise<void> {
-    return Promise.reject(new PushNotificationNotSupportedError());
+  async deleteTaskPushNotificationConfig(req: DeleteTaskPushNotificationConfigRequest, context: ServerCallContext): Promise<void> {
+    this.deps.onRequest('tasks/pushNotificationConfig/delete');
+    requiredIds(req);
+    await pushCall(() => this.deps.handler.deleteTaskPushNotificationConfig({ id: req.taskId, pushNotificationConfigId: req.id }, context03(context)));
   }
 }

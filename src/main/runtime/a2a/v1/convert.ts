@@ -4,8 +4,19 @@
 // (0.3's `kind` and `final`) is dropped; what 0.3 has no field for is refused before it is
 // lost (a DataPart whose value is not an object, checked by validateMessage).
 import type { Artifact as Artifact03, Message as Message03, MessageSendParams, Part as Part03, Task as Task03, TaskState as State03 } from '@a2a-js/sdk';
+import type { PushNotificationConfig as Config03, TaskPushNotificationConfig as TaskConfig03 } from '@a2a-js/sdk';
 import type { TaskArtifactUpdateEvent as ArtifactEvent03, TaskStatusUpdateEvent as StatusEvent03 } from '@a2a-js/sdk';
-import { Role, TaskState, type Artifact, type Message, type Part, type SendMessageRequest, type StreamResponse, type Task } from 'a2a-sdk-1';
+import {
+  Role,
+  TaskState,
+  type Artifact,
+  type Message,
+  type Part,
+  type SendMessageRequest,
+  type StreamResponse,
+  type Task,
+  type TaskPushNotificationConfig,
+} from 'a2a-sdk-1';
 
 const STATES: [TaskState, State03][] = [
   [TaskState.TASK_STATE_SUBMITTED, 'submitted'],
@@ -137,6 +148,35 @@ export function eventToV1(e: Message03 | Task03 | StatusEvent03 | ArtifactEvent0
   }
 }
 
+/* Push notification configurations (push.ts, D-104): 1.0's flat TaskPushNotificationConfig
+ * with authentication {scheme}; 0.3's nested one with authentication {schemes[]}. */
+
+/** A 1.0 configuration as 0.3's PushNotificationConfig input, unset (empty) fields left out so
+ * the 0.3 checks apply their defaults (an id defaults to the task's). */
+export function configToV03(c: TaskPushNotificationConfig): Config03 {
+  const auth = c.authentication;
+  return {
+    url: c.url,
+    ...(c.id ? { id: c.id } : {}),
+    ...(c.token ? { token: c.token } : {}),
+    ...(auth ? { authentication: { schemes: auth.scheme ? [auth.scheme] : [], ...(auth.credentials ? { credentials: auth.credentials } : {}) } } : {}),
+  };
+}
+
+/** A stored configuration as 1.0 shows it. */
+export function configToV1(c: TaskConfig03): TaskPushNotificationConfig {
+  const p = c.pushNotificationConfig;
+  const auth = p.authentication;
+  return {
+    tenant: '',
+    id: p.id ?? c.taskId,
+    taskId: c.taskId,
+    url: p.url,
+    token: p.token ?? '',
+    authentication: auth ? { scheme: auth.schemes[0] ?? '', credentials: auth.credentials ?? '' } : undefined,
+  };
+}
+
 /** SendMessage's request as message/send's params: a send blocks unless returnImmediately. */
 export function sendToV03(req: SendMessageRequest): MessageSendParams {
   const c = req.configuration;
@@ -149,6 +189,7 @@ export function sendToV03(req: SendMessageRequest): MessageSendParams {
             blocking: !c.returnImmediately,
             ...(c.acceptedOutputModes.length ? { acceptedOutputModes: c.acceptedOutputModes } : {}),
             ...(c.historyLength !== undefined ? { historyLength: c.historyLength } : {}),
+            ...(c.taskPushNotificationConfig ? { pushNotificationConfig: configToV03(c.taskPushNotificationConfig) } : {}),
           },
         }
       : {}),

@@ -3,7 +3,7 @@
 // section 3.6.1): absent or empty is 0.3 (section 3.6.2), a patch number does not count, and
 // the 1.x transports answer VersionNotSupportedError for a version the card does not list.
 import type { Request, RequestHandler } from 'express';
-import { A2A_CONTENT_TYPE, A2A_VERSION_HEADER, type AgentCard } from 'a2a-sdk-1';
+import { A2A_CONTENT_TYPE, A2A_VERSION_HEADER, SendMessageRequest, TaskPushNotificationConfig, type AgentCard } from 'a2a-sdk-1';
 import { hasBody } from '../../../http/json-body.ts';
 import { defaultServerCallContextBuilder, type ServerCallContextBuilder } from 'a2a-sdk-1/server';
 import { jsonRpcHandler, restHandler } from 'a2a-sdk-1/server/express';
@@ -11,6 +11,7 @@ import { principalUserBuilder } from '../../auth/principal.ts';
 import { noteRequest } from '../../observability/request-context.ts';
 import type { V1Bridge } from './bridge.ts';
 import { watchHangup } from './hangup.ts';
+import { answerOutage } from './outage.ts';
 
 type Refusal = { code: number; message: string; data?: Record<string, unknown> } | null;
 
@@ -53,8 +54,29 @@ export function v1JsonRpc(bridge: V1Bridge, refusal: ((method: string) => Refusa
     if (method) noteRequest({ rpc_method: method, ...(id !== null ? { rpc_id: id } : {}) });
     const refused = method && SENDS[method] ? refusal?.(SENDS[method]) : null;
     if (refused) return res.status(503).json({ jsonrpc: '2.0', id, error: refused });
+    answerOutage(res, 'jsonrpc');
     watchHangup(req, res, () => transport(req, res, next));
   };
+}
+
+/** The bodies the 1.x REST transport parses, by route (an optional tenant segment first). Its
+ * parsers throw a TypeError on some shapes (`"parts": [null]`), which it answers as an internal
+ * error; parsed here first, such a body is INVALID_ARGUMENT (400), like any bad input. */
+const PARSED: [RegExp, string, (json: unknown) => unknown][] = [
+  [/^(?:\/[^/]+)?\/message:(?:send|stream)$/, 'SendMessageRequest', (j) => SendMessageRequest.fromJSON(j)],
+  [/^(?:\/[^/]+)?\/tasks\/[^/]+\/pushNotificationConfigs$/, 'TaskPushNotificationConfig', (j) => TaskPushNotificationConfig.fromJSON(j)],
+];
+
+function unparsable(req: Request): string | null {
+  if (req.method !== 'POST' || req.body === undefined) return null;
+  const route = PARSED.find(([re]) => re.test(req.path));
+  if (!route) return null;
+  try {
+    route[2](req.body);
+    return null;
+  } catch (err) {
+    return `Invalid params: the body is not a ${route[1]}: ${(err as Error).message}`;
+  }
 }
 
 /** The HTTP+JSON binding (mounted at A2A_REST_BASE): the same refusal, then the 1.x REST transport. */
@@ -70,9 +92,12 @@ export function v1Rest(bridge: V1Bridge, refusal: ((method: string) => Refusal) 
       const message = `Content type not supported: send application/json (got '${req.headers['content-type'] ?? 'none'}')`;
       return res.status(415).json({ error: { code: 415, status: 'INVALID_ARGUMENT', message, details: [] } });
     }
+    const bad = unparsable(req);
+    if (bad) return res.status(400).json({ error: { code: 400, status: 'INVALID_ARGUMENT', message: bad, details: [] } });
     const send = req.method === 'POST' ? /^\/message:(send|stream)$/.exec(req.path)?.[1] : undefined;
     const refused = send ? refusal?.(send === 'send' ? 'message/send' : 'message/stream') : null;
     if (refused) return res.status(503).json({ error: { code: 503, status: 'UNAVAILABLE', message: refused.message, details: [] } });
+    answerOutage(res, 'rest');
     watchHangup(req, res, () => transport(req, res, next));
   };
 }
