@@ -80,6 +80,7 @@ describe('runtime contract schemas', () => {
       health: 'healthz',
       liveness: 'livez',
       graph: 'graph',
+      status: 'api/v1/status',
     });
   });
 

@@ -7,86 +7,28 @@
 // (completed, input-required, failed or canceled), and `invoke.end` is emitted in one place,
 // the `finally` of runTurn (spec 6.3). The protocol binding (a2a/executor.ts) publishes what
 // the turn reports through TurnEvents; nothing here knows the wire protocol.
-import type { Logger } from 'pino';
 import { AgentError } from '../../../sdk/errors.ts';
-import type { AgentRequest, AgentResponse } from '../../../sdk/state.ts';
 import { modelUsage } from '../../../sdk/usage.ts';
 import type { CallSession } from '../../../sdk/call-record.ts';
-import { watchTurnCalls, type TurnCallSettings } from './calls.ts';
-import type { ReplayPlan } from '../../../shared/recordings.ts';
-import type { MockPlan } from '../../../shared/mocks.ts';
-import type { RuntimeSettings } from '../config.ts';
-import type { Generation } from '../project/registry.ts';
+import type { AgentResponse } from '../../../sdk/state.ts';
+import { watchTurnCalls } from './calls.ts';
+import type { Turn, TurnDeps, TurnEvents } from './turn-types.ts';
 import { failureOf, sourceOf } from '../project/node-failures.ts';
-import { CaptureBuffer, InvocationTracer, type TraceSink } from '../observability/trace.ts';
-import type { InvocationCounts } from '../observability/stats.ts';
-import type { MemoryStore, TranscriptMessage } from '../store/types.ts';
+import { CaptureBuffer, InvocationTracer } from '../observability/trace.ts';
+import type { TranscriptMessage } from '../store/types.ts';
 import { toAgentError } from './errors.ts';
 import { StoreUnavailableError } from '../store/unavailable.ts';
 import { consumeGraphStream, type StreamOutcome } from './graph-stream.ts';
 import { runEvaluators } from './evaluators.ts';
 import { SpanTracker } from './spans.ts';
-import { prepareInput, validateContracts, type InputDeps } from './input.ts';
+import { prepareInput, validateContracts } from './input.ts';
 import { TURN_TASK_CONFIG_KEY } from '../../../shared/thread-state.ts';
-import { PAUSE_DATA_KEY, type DebugControl, type PausePoint } from '../../../shared/breakpoints.ts';
+import { PAUSE_DATA_KEY, type PausePoint } from '../../../shared/breakpoints.ts';
 import { debugConfigurable, gatePause, interruptOptions, pausePoint, pauseText } from './breakpoints.ts';
 import { continueInput } from './continue.ts';
 import type { RunMeter } from './budget.ts';
 
-export interface TurnDeps extends InputDeps {
-  settings: InputDeps['settings'] &
-    Pick<RuntimeSettings, 'captureUrl' | 'nodeSpans' | 'stageTiming' | 'checkpointDurability' | 'traceModelContent'> &
-    TurnCallSettings;
-  sinks: TraceSink[];
-  log: Logger;
-  store: InputDeps['store'] & Pick<MemoryStore, 'appendTranscript'>;
-  /** Counts for /api/v1/status. */
-  stats: InvocationCounts;
-}
-
-/** One turn as the binding hands it over. */
-export interface Turn {
-  /** The generation the turn runs on to its end, whatever reloads meanwhile (spec 5.2). */
-  gen: Generation;
-  taskId: string;
-  contextId: string;
-  messageId: string;
-  /** The kinds of the message's parts, for `invoke.start`. */
-  partKinds: string[];
-  request: AgentRequest;
-  /** The client's history (params.metadata.history), seeding a cold thread. */
-  history: unknown;
-  /** Observation labels stamped on every trace event (spec 6.3). */
-  labels: Record<string, unknown>;
-  captureToken: string | null;
-  /** Per-request overrides handed to the graph's configurable. */
-  configurable: Record<string, unknown>;
-  /** The client follows the answer as it is produced (token deltas wanted). */
-  streaming: boolean;
-  /** Continue the thread from its latest checkpoint with no new input (continue.ts). */
-  fromCheckpoint?: boolean;
-  /** The studio's breakpoints, step mode or continue (a2a/request-meta.ts); null for other callers. */
-  debug?: DebugControl | null;
-  /** A replayed studio run's recorded answers (call-record.ts); null for other callers. */
-  replay?: ReplayPlan | null;
-  /** A studio run's tool mocks (call-mocks.ts, D-102); null for other callers. */
-  mocks?: MockPlan | null;
-  signal: AbortSignal;
-  /** Whether the turn was canceled (tasks/cancel): it then reports nothing more. */
-  canceled(): boolean;
-}
-
-/** What the binding publishes. */
-export interface TurnEvents {
-  /** The turn began (the task exists and is working). */
-  started(): void;
-  /** A token of the exit node's answer; `append` after the first one. */
-  token(text: string, append: boolean): void;
-  inputRequired(question: string, value: Record<string, unknown>): void;
-  completed(response: AgentResponse): void;
-  /** `body` is the failure's DataPart (spec 7.2) with the failing node and source. */
-  failed(failure: AgentError, body: Record<string, unknown>): void;
-}
+export type { Turn, TurnDeps, TurnEvents } from './turn-types.ts';
 
 /** How a turn ended: the fields of `invoke.end`, and what to publish once it is traced and
  * the transcript saved. */
