@@ -8,12 +8,9 @@
 // first, so whatever comes later (a late trace, the end of an aborted stream, a cancel
 // racing the agent's answer) writes nothing. The executor's own end is settled in the one
 // try/finally of `execute`; cancel, shutdown and a runtime exit end a run from outside.
-import type { Logger } from 'pino';
 import type { PhaseName, PhaseState } from '../../../shared/playground.ts';
-import type { DebugControl } from '../../../shared/breakpoints.ts';
-import type { EventLog } from '../events/log.ts';
-import type { BlobStore } from '../store/blobs.ts';
-import type { PlaygroundStore, RunPatch } from '../store/store.ts';
+import type { RunPatch } from '../store/store.ts';
+import type { ExecutorOptions } from './options.ts';
 import { isConnectionError, runtimeClient } from './a2a.ts';
 import { forkHeaders, messageOf, newActiveRun, replayPlanOf, withMocks, type ActiveRun } from './active-run.ts';
 import { TraceCapture } from './capture.ts';
@@ -21,40 +18,11 @@ import * as end from './endings.ts';
 import type { RunEnd } from './endings.ts';
 import { transition, type AdvanceEvent } from './lifecycle.ts';
 import { RunRecorder } from './record.ts';
-import type { ApplyOutcome, ProjectDiagnostic, RuntimeHandle } from './runtime.ts';
-import { snapshotCode, type CodeSnapshot } from './snapshot.ts';
+import type { ApplyOutcome } from './runtime.ts';
+import { snapshotCode } from './snapshot.ts';
 import { idsOf, readEvent, streamOutcome, type StreamEvent } from './stream.ts';
 
-export interface ExecutorOptions {
-  store: PlaygroundStore;
-  blobs: BlobStore;
-  log: EventLog;
-  runtime: RuntimeHandle;
-  logger: Logger;
-  /** How long preparing waits for a runtime that is starting (default 30 s). */
-  readyTimeoutMs?: number;
-  /** How long a cancelled run waits for the A2A task id before closing its stream (default 10 s). */
-  cancelTimeoutMs?: number;
-  /** The connection profile (studio/connection/store.ts): when set, A2A calls send its header
-   * instead of the control token, so the runtime sees the profile's caller (docs/studio-api.md). */
-  connection?: () => { header: string; value: string } | null;
-  /** A run's debug control (breakpoints, continue, step; debug/breakpoints.ts) and the header
-   * that lets the runtime honour it, or null to send none. */
-  debug?: (row: ActiveRun['row']) => { control: DebugControl; headers: Record<string, string> } | null;
-  mocks?: (row: ActiveRun['row']) => Parameters<typeof withMocks>[1]; // A run's tool mocks (mocks/, D-102).
-  /** The studio's project watcher: edits not applied yet join a run's changed files, and the
-   * outcome of applying them is reported back (studio/project/state.ts). */
-  project?: {
-    /** Resolves when changes being applied right now are applied. */
-    settled(): Promise<void>;
-    takePending(): string[];
-    recordOutcome(diagnostics: ProjectDiagnostic[]): void;
-    /** The diagnostics of the last load of the files on disk (empty when they load). */
-    diagnostics(): ProjectDiagnostic[];
-    /** The files the run's preparing phase found (and applied), kept in the blob store. */
-    runCode(): CodeSnapshot;
-  };
-}
+export type { ExecutorOptions } from './options.ts';
 
 /** One step of a run: answers how the run ends, or nothing to go on to the next step. */
 type Step = (run: ActiveRun) => Promise<RunEnd | undefined> | RunEnd | undefined;
