@@ -14,9 +14,11 @@ import { ProjectFingerprint, type CodeSnapshot } from './fingerprint.ts';
 import { isEvalsPath } from './files.ts';
 import { agentName } from '../../common/agent-name.ts';
 
-/** How old a caseCode() walk may be for a run's preparing phase to use it instead of walking
- * again. An edit made within it is left for the next case, whose check stops the experiment;
- * the run records the files it was given, so its record stays true. */
+/** How old a caseCode() walk may be for the next run's preparing phase to use it instead of
+ * walking again (D-99). It is used once, and dropped when the watcher reports a change, so a
+ * later run, an author's run after the experiment included, walks the files itself. An edit
+ * made within it is left for the next case, whose check stops the experiment; the run
+ * records the files it was given, so its record stays true. */
 const CASE_CODE_REUSE_MS = 100;
 
 export class ProjectState {
@@ -87,6 +89,7 @@ export class ProjectState {
     // Dataset files are not agent code: editing them never reloads the runtime.
     const files = changedFiles.filter((f) => !isEvalsPath(f));
     if (files.length === 0) return;
+    this.recent = null;
     // A file whose content is what the runtime already loaded (a save with no change, or an
     // edit a run's preparing phase picked up before the watcher reported it) needs nothing.
     const now = this.fingerprint.snapshot();
@@ -112,6 +115,7 @@ export class ProjectState {
    * reported it yet (an edit made just before the run: it is debounced). */
   takePending(): string[] {
     const recent = this.recent && Date.now() - this.recent.at <= CASE_CODE_REUSE_MS ? this.recent.snap : null;
+    this.recent = null;
     const now = recent ?? this.fingerprint.snapshot(this.blobs);
     if (now.fingerprint !== this.loaded.fingerprint) {
       for (const f of new Set([...Object.keys(now.files), ...Object.keys(this.loaded.files)])) {
