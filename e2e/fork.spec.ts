@@ -1,6 +1,7 @@
 // Edit and fork from a finished run's State panel: the step after `router` is forked with
 // `intents` changed to ['order_status']; the studio opens the new run, which names its origin
-// and completes with an answer that follows the edit.
+// and completes with an answer that follows the edit, running from the skills fan-out on: the
+// nodes before it do not run again.
 import { describe, expect, it } from 'vitest';
 import { useStudioWorld } from './fixtures.ts';
 import { openNewSession } from './pages/session.ts';
@@ -44,6 +45,16 @@ describe('fork from a step', () => {
     expect(detailApi.fork).toMatchObject({ run_id: origin, node: 'router', patch: [{ op: 'replace', path: '/intents', value: ['order_status'] }] });
     const data = detailApi.output_parts.find((p) => p.kind === 'data') as { data: { intents: string[] } } | undefined;
     expect(data?.data.intents).toEqual(['order_status']);
+    // The fork starts at the fan-out: skills and its one branch run, the nodes before it do not.
+    const spans = (await w.api.events(forked))
+      .map((e) => e as unknown as { kind: string; name?: string; data?: { node?: string } })
+      .filter((e) => e.kind === 'trace' && e.name === 'span.start')
+      .map((e) => e.data?.node);
+    expect(spans).toEqual(expect.arrayContaining(['skills', 'respond']));
+    expect(spans).not.toContain('guardrail');
+    expect(spans).not.toContain('router');
+    await expect.poll(() => run.root.locator('[data-testid="span-row"][data-node="skills[order_status]"]').count()).toBe(1);
+    expect(await run.root.locator('[data-testid="span-row"][data-node="skills[refund]"]').count()).toBe(0);
     await w.screenshot('71-fork-from-a-step');
   });
 });
