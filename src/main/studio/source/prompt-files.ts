@@ -41,7 +41,14 @@ export async function findPromptFiles(projectDir: string, text: string): Promise
     if (!content) continue;
     const start = text.indexOf(content);
     if (start < 0) continue;
-    found.push({ kind: 'prompt_file', name, path: path.posix.normalize(rel.split('\\').join('/')), start, end: start + content.length, sha256: sha256(content) });
+    found.push({
+      kind: 'prompt_file',
+      name,
+      path: path.posix.normalize(rel.split('\\').join('/')),
+      start,
+      end: start + content.length,
+      sha256: sha256(content),
+    });
   }
   return found;
 }
