@@ -130,4 +130,81 @@ describe('playground for one model call', () => {
     expect((await w.api.run(forked)).fork).toMatchObject({ run_id: origin, node: '__start__' });
     expect(seen.at(-1)!.messages[0]).toEqual({ role: 'system', content: 'You are a cheerful support agent.' });
   });
+
+  it('offers a system message made of the manifest prompt file and code text for the prompt file, and writes only an edit inside its part (D-105)', async () => {
+    const w = world();
+    const promptFile = path.join(dir, 'prompts', 'system.md');
+    const prompt = fs.readFileSync(promptFile, 'utf8');
+    // Through the save path, so the project's pending change is known at once.
+    const saved = await fetch(`${w.url}/api/save`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ path: 'src/graph.ts', content: PROMPT_GRAPH }),
+    });
+    expect(saved.status).toBe(200);
+    await projectReady(w.url);
+    const { composer, run } = await openNewSession(w);
+    await composer.typeText('Where is my parcel?');
+    await composer.send();
+    await run.waitForNewRun(null);
+    await run.waitForStatus('completed');
+    await run.spanRow('respond').locator('button').click();
+    const call = run.root.getByTestId('span-detail').getByTestId('model-call');
+    await call.locator('summary').first().click();
+    await call.getByTestId('open-playground').click();
+
+    const pg = w.page.getByTestId('call-playground');
+    await pg.waitFor();
+    const system = pg.getByTestId('pg-message-0');
+    const original = await system.inputValue();
+    expect(original).toBe(`${prompt}\nThe customer wrote: Where is my parcel?`);
+    const source = pg.getByTestId('pg-source').first();
+    await expect.poll(() => source.textContent()).toContain('prompts/system.md');
+    const apply = source.getByTestId('pg-apply');
+    expect(await apply.textContent()).toBe('Apply to prompts/system.md');
+
+    // An edit of the text the code adds: not offered, and the playground says why.
+    await system.fill(original.replace('The customer wrote', 'The client wrote'));
+    expect(await apply.isDisabled()).toBe(true);
+    expect(await source.getByTestId('pg-apply-outside').textContent()).toContain("outside prompts/system.md's part");
+
+    const newPrompt = 'You are a cheerful support desk. Answer in one sentence.\n';
+    await system.fill(newPrompt + original.slice(prompt.length));
+    expect(await apply.isDisabled()).toBe(false);
+    await apply.click();
+    await pg.getByTestId('pg-applied').waitFor();
+    expect(fs.readFileSync(promptFile, 'utf8')).toBe(newPrompt);
+  });
 });
+
+const PROMPT_GRAPH = `
+import { Annotation, END, START, StateGraph } from '@langchain/langgraph';
+import { HumanMessage, SystemMessage } from '@langchain/core/messages';
+import { AgentState, createChatModel, type AgentContext } from 'agent-studio/sdk';
+
+const State = Annotation.Root({ ...AgentState.spec });
+type S = typeof State.State;
+
+export function createGraph(ctx: AgentContext) {
+  const model = createChatModel(ctx, () => 'offline answer');
+  const respond = async (state: S) => {
+    const text = state.request?.text ?? '';
+    const a = await model.invoke([new SystemMessage(\`\${ctx.prompts.system ?? ''}\\nThe customer wrote: \${text}\`), new HumanMessage(text)]);
+    return { response: { text: String(a.content) } };
+  };
+  return new StateGraph(State).addNode('respond', respond).addEdge(START, 'respond').addEdge('respond', END);
+}
+`;
+
+/** Waits until the runtime has loaded the project's files as they are on disk. */
+async function projectReady(url: string): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        const s = (await (await fetch(`${url}/api/project`)).json()) as { state: string; pending_changes: string[] };
+        return s.state === 'ready' && s.pending_changes.length === 0;
+      },
+      { timeout: 60_000 },
+    )
+    .toBe(true);
+}

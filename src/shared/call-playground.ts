@@ -62,9 +62,30 @@ export const SourceLiteralSchema = z.object({
 });
 export type SourceLiteral = z.infer<typeof SourceLiteralSchema>;
 
+/** A prompt file of the manifest (`prompts`) whose text the prompt holds, from `start` to
+ * `end` (character offsets in the prompt's text); the text before and after is the code's
+ * (D-105). */
+export const PromptFileMatchSchema = z.object({
+  kind: z.literal('prompt_file'),
+  /** The prompt's name in agent.json (`ctx.prompts[name]`). */
+  name: z.string(),
+  path: z.string(),
+  start: z.number().int(),
+  end: z.number().int(),
+  /** The file's hash now: pass it back as `base_sha256` when applying. */
+  sha256: z.string(),
+});
+export type PromptFileMatch = z.infer<typeof PromptFileMatchSchema>;
+/** Where a prompt's text is written: a literal, or a prompt file it holds. */
+export const SourceMatchSchema = z.union([SourceLiteralSchema, PromptFileMatchSchema]);
+export type SourceMatch = z.infer<typeof SourceMatchSchema>;
+
 /** Body of POST /source-literals/apply: replace the literal at `path` (nearest `line`) whose
- * text is `original` with `edited`, refused when the file changed since `base_sha256`. */
+ * text is `original` with `edited`, refused when the file changed since `base_sha256`. With
+ * `kind: "prompt_file"`, `path` is a manifest prompt file that `original` holds: the file gets
+ * the part of `edited` between `original`'s unchanged text before and after it (D-105). */
 export const ApplySourceRequestSchema = z.strictObject({
+  kind: z.enum(['string', 'template', 'prompt_file']).optional(),
   path: z.string().min(1).max(1000),
   line: z.number().int().positive().optional(),
   original: z.string().min(1).max(200_000),
@@ -74,6 +95,6 @@ export const ApplySourceRequestSchema = z.strictObject({
 export type ApplySourceRequest = z.infer<typeof ApplySourceRequestSchema>;
 
 /** Reply of POST /source-literals. */
-export const SourceLiteralsReplySchema = z.object({ literals: z.array(SourceLiteralSchema) });
+export const SourceLiteralsReplySchema = z.object({ literals: z.array(SourceMatchSchema) });
 /** Reply of POST /source-literals/apply: the file as saved (the save path's answer). */
 export const AppliedSourceSchema = z.object({ path: z.string(), sha256: z.string(), size: z.number() });

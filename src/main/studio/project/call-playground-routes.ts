@@ -1,8 +1,9 @@
 // The playground for one model call under /api/playground/v1 (docs/playground-api.md,
 // "Playground for one call"; D-100, D-101): send an edited call to the project's configured
 // model (through the runtime: the studio never builds a model or reads its keys), find the
-// literal a prompt came from in the project's source, and write an edited prompt back there
-// through the one save path (save.ts) with its conflict check.
+// literal a prompt came from in the project's source or the manifest's prompt file it holds
+// (D-105), and write an edited prompt back there through the one save path (save.ts) with its
+// conflict check.
 import fs from 'node:fs/promises';
 import { Router } from 'express';
 import { PlaygroundError } from '../../playground/errors.ts';
@@ -12,6 +13,7 @@ import { PLAYGROUND_BODY_LIMIT } from '../../http/limits.ts';
 import { projectFileForWrite } from '../../common/project-file.ts';
 import type { RuntimeClient } from '../child/client.ts';
 import { findLiterals, replaceLiteral } from '../source/literals.ts';
+import { editedPromptFile, findPromptFiles, manifestPrompts, samePath } from '../source/prompt-files.ts';
 import { sha256 } from '../source/analysis.ts';
 import { fileError, saveProjectFile, type SaveTarget } from './save.ts';
 
@@ -44,7 +46,7 @@ export function createCallPlaygroundRoutes(o: CallPlaygroundOptions): Router {
   router.post('/source-literals', jsonBody({ limit: PLAYGROUND_BODY_LIMIT }), async (req, res, next) => {
     try {
       const { text } = SourceLiteralQuerySchema.parse(req.body ?? {});
-      res.json({ literals: await findLiterals(o.projectDir, text) });
+      res.json({ literals: [...(await findLiterals(o.projectDir, text)), ...(await findPromptFiles(o.projectDir, text))] });
     } catch (err) {
       next(err);
     }
@@ -53,6 +55,9 @@ export function createCallPlaygroundRoutes(o: CallPlaygroundOptions): Router {
   router.post('/source-literals/apply', jsonBody({ limit: PLAYGROUND_BODY_LIMIT }), async (req, res, next) => {
     try {
       const body = ApplySourceRequestSchema.parse(req.body ?? {});
+      if (body.kind === 'prompt_file' && !Object.values(await manifestPrompts(o.projectDir)).some((p) => samePath(p, body.path))) {
+        throw new PlaygroundError('not_found', `${body.path} is not a prompt file of agent.json's "prompts"`, { path: body.path });
+      }
       const abs = await projectFileForWrite(o.projectDir, body.path).catch((err) => {
         throw fileError(err);
       });
@@ -64,6 +69,10 @@ export function createCallPlaygroundRoutes(o: CallPlaygroundOptions): Router {
           sha256: sha256(current),
         });
       }
+      if (body.kind === 'prompt_file') {
+        res.json(await saveProjectFile(o, body.path, promptFileText(body.path, current, body.original, body.edited), body.base_sha256));
+        return;
+      }
       const next = replaceLiteral(body.path, current, body.original, body.edited, body.line);
       if (next === null) throw new PlaygroundError('not_found', `${body.path} holds no string or template literal with the original text`, { path: body.path });
       res.json(await saveProjectFile(o, body.path, next, body.base_sha256));
@@ -73,4 +82,18 @@ export function createCallPlaygroundRoutes(o: CallPlaygroundOptions): Router {
   });
 
   return router;
+}
+
+/** The prompt file's new text from the edited message, or why it cannot be applied (D-105). */
+function promptFileText(rel: string, current: string, original: string, edited: string): string {
+  const r = editedPromptFile(original, edited, current);
+  if (r.ok) return r.content;
+  if (r.reason === 'not_in_message') {
+    throw new PlaygroundError('not_found', `the original message does not hold the text of ${rel}`, { path: rel, reason: 'not_in_message' });
+  }
+  throw new PlaygroundError(
+    'invalid_request',
+    `the edit changes text outside ${rel}'s part of the message (the text the code adds before or after the prompt): only an edit inside that part can be applied to ${rel}`,
+    { path: rel, reason: 'edit_outside_prompt_file' },
+  );
 }

@@ -2,8 +2,8 @@
 // D-100, D-101): a recorded call's messages and parameters, editable; Send asks the project's
 // configured model through the runtime, as often as wanted, each answer shown beside the
 // recorded one with the compare's text diff. A message whose text comes from a string or
-// template literal in the project's source can be written back there ("Apply to source",
-// through the save path's conflict check), and the run re-run from the checkpoint before the
+// template literal in the project's source, or holds a prompt file of the manifest (D-105), can
+// be written back there ("Apply to source", through the save path's conflict check), and the run re-run from the checkpoint before the
 // call's node (the debugger's fork).
 import { useEffect, useMemo, useState } from 'react';
 import { createTwoFilesPatch, diffLines } from 'diff';
@@ -12,7 +12,8 @@ import {
   ModelCallResultSchema,
   SourceLiteralsReplySchema,
   type ModelCallResult,
-  type SourceLiteral,
+  type PromptFileMatch,
+  type SourceMatch,
 } from '../../../../shared/call-playground.ts';
 import type { TextComparison } from '../../../../shared/compare.ts';
 import { api, errorMessage } from '../../api/client.ts';
@@ -55,9 +56,18 @@ export function comparison(left: string, right: string): TextComparison {
 
 const num = (v: string): number | undefined => (v.trim() === '' || !Number.isFinite(Number(v)) ? undefined : Number(v));
 
+/** Why an edit of a message holding a prompt file cannot go to the file: it changes the text
+ * the code adds before or after the file's part (D-105). Null when it can. */
+export function outsidePromptFile(original: string, edited: string, m: Pick<PromptFileMatch, 'start' | 'end' | 'path'>): string | null {
+  const before = original.slice(0, m.start);
+  const after = original.slice(m.end);
+  if (edited.length >= before.length + after.length && edited.startsWith(before) && edited.endsWith(after)) return null;
+  return `The edit changes text outside ${m.path}'s part of the message (the code adds the text before and after it), so it cannot be applied to ${m.path}. Edit only the prompt file's part.`;
+}
+
 /** Where an edited message's original text is written in the source, and applying the edit there. */
 function ApplyToSource({ original, edited, node }: { original: string; edited: string; node: string }) {
-  const [found, setFound] = useState<SourceLiteral[] | null>(null);
+  const [found, setFound] = useState<SourceMatch[] | null>(null);
   const [applied, setApplied] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -70,33 +80,51 @@ function ApplyToSource({ original, edited, node }: { original: string; edited: s
     };
   }, [original]);
   if (!found?.length) return null;
-  const at = found[0]!;
+  // A literal holding the whole text first; else the prompt file the text holds.
+  const at = found.find((f) => f.kind !== 'prompt_file') ?? found[0]!;
+  const others = found.length - 1;
   if (applied) return <ReRun node={node} applied={applied} />;
+  const outside = at.kind === 'prompt_file' && edited !== original ? outsidePromptFile(original, edited, at) : null;
   return (
     <div className="playground__apply" data-testid="pg-source">
       <span className="muted small">
-        From <code>{`${at.path}:${at.line}`}</code> ({at.kind} literal{found.length > 1 ? `, and ${found.length - 1} more` : ''})
+        {at.kind === 'prompt_file' ? (
+          <>
+            Holds <code>{at.path}</code> (the prompt <code>{at.name}</code> of agent.json)
+          </>
+        ) : (
+          <>
+            From <code>{`${at.path}:${at.line}`}</code> ({at.kind} literal)
+          </>
+        )}
+        {others > 0 ? `, and ${others} more` : ''}
       </span>
       <button
         type="button"
         className="btn"
         data-testid="pg-apply"
-        disabled={edited === original}
+        disabled={edited === original || outside !== null}
         onClick={async () => {
           setError(null);
           try {
-            const r = await api('/source-literals/apply', AppliedSourceSchema, {
-              method: 'POST',
-              body: { path: at.path, line: at.line, original, edited, base_sha256: at.sha256 },
-            });
-            setApplied(`${r.path}:${at.line}`);
+            const body =
+              at.kind === 'prompt_file'
+                ? { kind: 'prompt_file', path: at.path, original, edited, base_sha256: at.sha256 }
+                : { path: at.path, line: at.line, original, edited, base_sha256: at.sha256 };
+            const r = await api('/source-literals/apply', AppliedSourceSchema, { method: 'POST', body });
+            setApplied(at.kind === 'prompt_file' ? r.path : `${r.path}:${at.line}`);
           } catch (err) {
             setError(errorMessage(err));
           }
         }}
       >
-        Apply to source
+        {at.kind === 'prompt_file' ? `Apply to ${at.path}` : 'Apply to source'}
       </button>
+      {outside ? (
+        <p className="muted small" data-testid="pg-apply-outside">
+          {outside}
+        </p>
+      ) : null}
       {error ? (
         <p className="error small" role="alert" data-testid="pg-apply-error">
           {error}
