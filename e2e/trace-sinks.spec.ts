@@ -13,7 +13,9 @@ import { openNewSession } from './pages/session.ts';
 
 const receiver = await startOtlpReceiver();
 const projectDir = copyExample('e2e-trace-sinks');
-fs.writeFileSync(path.join(projectDir, '.env'), `TRACE_SINKS=log,otlp\nOTEL_EXPORTER_OTLP_ENDPOINT=${receiver.url}\n`);
+// A 2 s export timeout: an export to the stopped collector gives up (and the exporter shows
+// `retrying`) within it, not after the default 10 s of the exporter's own retries.
+fs.writeFileSync(path.join(projectDir, '.env'), `TRACE_SINKS=log,otlp\nOTEL_EXPORTER_OTLP_ENDPOINT=${receiver.url}\nOTEL_EXPORTER_OTLP_TIMEOUT=2000\n`);
 
 describe('the runtime’s trace sinks in the top bar', () => {
   // Registered first so it runs last, after the studio on the copy has stopped.
@@ -45,7 +47,7 @@ describe('the runtime’s trace sinks in the top bar', () => {
     await composer.send();
     await run.waitForNewRun(first);
     await run.waitForStatus('completed');
-    await expect.poll(() => sink.getAttribute('data-state'), { timeout: 20_000 }).toBe('retrying');
+    await expect.poll(() => sink.getAttribute('data-state'), { timeout: 30_000 }).toBe('retrying');
     await expect.poll(async () => (await sink.textContent()) ?? '', { timeout: 10_000 }).toMatch(/\d+ buffered/);
     expect(await sink.getAttribute('title')).toMatch(/Last error: /);
   });
