@@ -12,6 +12,7 @@ import type { ParsedBundle } from '../../../shared/bundle.ts';
 import { PlaygroundError } from '../errors.ts';
 import { DATASETS_DIR } from '../evals/dataset-file.ts';
 import { pointer, type Staging } from './staging.ts';
+import { sha256Of } from './export-extras.ts';
 
 type Add = (path: string, message: string) => void;
 const SHA = /^[0-9a-f]{64}$/;
@@ -62,18 +63,6 @@ export function checkExtras(b: ParsedBundle, staging: Staging, add: Add): void {
 
 // ---- files beside datasets ----------------------------------------------------------------
 
-function fileHash(file: string): string {
-  const hash = crypto.createHash('sha256');
-  const fd = fs.openSync(file, 'r');
-  try {
-    const buf = Buffer.alloc(1024 * 1024);
-    for (let n = fs.readSync(fd, buf); n > 0; n = fs.readSync(fd, buf)) hash.update(buf.subarray(0, n));
-  } finally {
-    fs.closeSync(fd);
-  }
-  return hash.digest('hex');
-}
-
 export interface DatasetFileWrites {
   plan: DatasetFilesPlan;
   /** Project-relative paths to write, with the blob each takes its bytes from. */
@@ -96,7 +85,7 @@ export function planDatasetFiles(b: ParsedBundle, projectDir: string): DatasetFi
       stat = undefined;
     }
     if (!stat) writes.push({ rel, sha256: f.sha256 });
-    else if (stat.isFile() && stat.size === f.size && fileHash(abs) === f.sha256) identical += 1;
+    else if (stat.isFile() && stat.size === f.size && sha256Of(abs) === f.sha256) identical += 1;
     else conflicts.push(rel);
   }
   if (conflicts.length)

@@ -4,11 +4,9 @@
 // mark of a replayed run and the button that starts one (D-91).
 import type { RunDetail } from '../../../../shared/playground.ts';
 import { isBodyRef } from '../../../../shared/recordings.ts';
-import { ApiError } from '../../api/client.ts';
-import { useRerun } from '../../api/queries.ts';
 import type { TraceRunEvent } from '../../hooks/useRunStream.ts';
 import { formatDuration, shortId } from '../../lib/format.ts';
-import { useUi } from '../../state/ui.ts';
+import { useStartRerun } from './useStartRerun.ts';
 import { DataTree } from './DataTree.tsx';
 import { useState } from 'react';
 import { CallPlayground } from './CallPlayground.tsx';
@@ -159,10 +157,7 @@ export function Replayed({ run }: { run: RunDetail }) {
 
 /** Reruns the input with its calls answered from this run's recording (strict). */
 export function ReplayButton({ run }: { run: RunDetail }) {
-  const rerun = useRerun();
-  const selectRun = useUi((s) => s.selectRun);
-  const setConflict = useUi((s) => s.setConflict);
-  const setBlockingRun = useUi((s) => s.setBlockingRun);
+  const { rerun, start } = useStartRerun();
   return (
     <button
       type="button"
@@ -170,18 +165,7 @@ export function ReplayButton({ run }: { run: RunDetail }) {
       disabled={rerun.isPending}
       data-testid="replay-run"
       title="Rerun with the model and tool calls answered from this run's recording: no network, no API key; a call that no longer matches fails naming it"
-      onClick={async () => {
-        try {
-          const r = await rerun.mutateAsync({ runId: run.run_id, replay: { from_run_id: run.run_id, on_mismatch: 'error' } });
-          setBlockingRun(r.run_id);
-          selectRun(r.session_id ?? run.session_id, r.run_id);
-        } catch (err) {
-          if (err instanceof ApiError && err.activeRunId) {
-            setConflict({ activeRunId: err.activeRunId, message: err.message });
-            setBlockingRun(err.activeRunId);
-          }
-        }
-      }}
+      onClick={() => void start(run, { runId: run.run_id, replay: { from_run_id: run.run_id, on_mismatch: 'error' } })}
     >
       {rerun.isPending ? 'Starting…' : 'Replay'}
     </button>

@@ -4,7 +4,8 @@
 import type { RunDetail, TaggedPart } from '../../../../shared/playground.ts';
 import { isActive } from '../../../../shared/playground.ts';
 import { ApiError, errorMessage } from '../../api/client.ts';
-import { useCancelRun, useRerun, useRun } from '../../api/queries.ts';
+import { useCancelRun, useRun } from '../../api/queries.ts';
+import { useStartRerun } from './useStartRerun.ts';
 import { runEndOf, useRunStream, type RunStreamState } from '../../hooks/useRunStream.ts';
 import { changedSince, useProject } from '../../api/project.ts';
 import { formatDateTime, formatDuration, shortId } from '../../lib/format.ts';
@@ -78,10 +79,7 @@ function questionOf(parts: TaggedPart[]): string | null {
 
 function Actions({ run, active }: { run: RunDetail; active: boolean }) {
   const cancel = useCancelRun();
-  const rerun = useRerun();
-  const selectRun = useUi((s) => s.selectRun);
-  const setConflict = useUi((s) => s.setConflict);
-  const setBlockingRun = useUi((s) => s.setBlockingRun);
+  const { rerun, start } = useStartRerun();
   const openCompare = useUi((s) => s.openCompare);
   const error = cancel.error ?? rerun.error;
 
@@ -116,18 +114,7 @@ function Actions({ run, active }: { run: RunDetail; active: boolean }) {
           disabled={rerun.isPending}
           data-testid="rerun-run"
           title="Run the same input again in a new conversation context"
-          onClick={async () => {
-            try {
-              const r = await rerun.mutateAsync(run.run_id);
-              setBlockingRun(r.run_id);
-              selectRun(r.session_id ?? run.session_id, r.run_id);
-            } catch (err) {
-              if (err instanceof ApiError && err.activeRunId) {
-                setConflict({ activeRunId: err.activeRunId, message: err.message });
-                setBlockingRun(err.activeRunId);
-              }
-            }
-          }}
+          onClick={() => void start(run, run.run_id)}
         >
           {rerun.isPending ? 'Starting…' : 'Rerun'}
         </button>
