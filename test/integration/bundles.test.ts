@@ -107,6 +107,8 @@ describe('bundles', () => {
   });
 
   it('a dry run answers the plan and writes nothing', async () => {
+    // The studio keeps its project's files as blobs from the start (a run's code); none more.
+    const before = blobFiles(b);
     const bundle = JSON.parse((await exportText({ session_ids: [session] })).text);
     const plan = await b.call<ImportPlan>('POST', '/bundles/import?dry_run=true', { bundle });
     expect(plan.status).toBe(200);
@@ -118,10 +120,11 @@ describe('bundles', () => {
     });
     expect(plan.body.redacted_metadata_keys).toEqual(['agentId', 'userId']);
     expect(await sessionCount(b)).toBe(0);
-    expect(blobFiles(b)).toEqual([]);
+    expect(blobFiles(b)).toEqual(before);
   });
 
   it('imports into a fresh studio: new ids, every run, event and file intact; twice gives two copies', async () => {
+    const before = blobFiles(b);
     const text = (await exportText({ session_ids: [session] })).text;
     const res = await b.call<ImportResult>('POST', '/bundles/import', text);
     expect(res.status).toBe(201);
@@ -167,7 +170,7 @@ describe('bundles', () => {
     expect(again.body.mapping.sessions[session]).not.toBe(mapping.sessions[session]);
     expect(again.body.blobs).toMatchObject({ new: 0, already_stored: 1 });
     expect(await sessionCount(b)).toBe(2);
-    expect(blobFiles(b)).toEqual([sha]); // stored once
+    expect(blobFiles(b).filter((f) => !before.includes(f))).toEqual([sha]); // stored once
   });
 
   it('rejects a damaged bundle with every problem and its path, and writes nothing', async () => {
@@ -216,12 +219,13 @@ describe('bundles', () => {
         new Date().toISOString(),
       );
       db.close();
+      const blobsBefore = blobFiles(c);
       const text = (await exportText({ session_ids: [session] })).text;
       const res = await c.call('POST', '/bundles/import', text);
       expect(res.status).toBe(409);
       expect(res.body.detail).toMatchObject({ error: 'unsupported_database_version', database_version: 999 });
       expect(await sessionCount(c)).toBe(0);
-      expect(fs.readdirSync(path.join(c.dataDir, 'blobs'))).toEqual([]);
+      expect(blobFiles(c)).toEqual(blobsBefore);
     } finally {
       await c.close();
     }

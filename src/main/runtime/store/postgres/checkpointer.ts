@@ -275,6 +275,10 @@ export class OwnedPostgresSaver extends PostgresSaver {
       await this.settled(threadId);
       return now();
     }
+    // Another agent's thread, as the turn's head read it, is refused now, in the run, as an
+    // immediate write would be: the turn fails, it is not left to the end's batch.
+    const owner = this.cache?.ownerOf(threadId);
+    if (owner && owner !== this.agentId) throw new ThreadOwnershipError(threadId, owner, this.agentId);
     const parent = (config.configurable?.checkpoint_id as string | undefined) ?? null;
     const blobs = (await this._dumpBlobs(threadId, ns, checkpoint.channel_values, newVersions)).map(([, , channel, version, type, blob]) => ({
       thread: threadId,

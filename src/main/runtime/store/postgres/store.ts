@@ -7,7 +7,7 @@ import os from 'node:os';
 import crypto from 'node:crypto';
 import pg from 'pg';
 import type { TaskStore } from '@a2a-js/sdk/server';
-import type { DeletedCounts, MemoryStore, ThreadClaim, ThreadCursor, TranscriptMessage } from '../types.ts';
+import { ThreadOwnershipError, type DeletedCounts, type MemoryStore, type ThreadClaim, type ThreadCursor, type TranscriptMessage } from '../types.ts';
 import { claimResult, OwnerCache, type ThreadOwners } from '../owner-cache.ts';
 import { quoteIdent } from './migrations.ts';
 import { claimThread, OwnedPostgresSaver } from './checkpointer.ts';
@@ -281,6 +281,9 @@ class PostgresMemoryStore implements MemoryStore {
       await this.settled(threadId);
       return alone();
     }
+    // Another agent's thread, as the turn's head read it, is refused now, like its checkpoint.
+    const owner = this.cache.ownerOf(threadId);
+    if (owner && owner !== agentId) throw new ThreadOwnershipError(threadId, owner, agentId);
     this.batch.writeLater({ thread: threadId, agent: agentId, transcript: messages.map((m) => JSON.stringify(m)), slow: alone });
   }
 

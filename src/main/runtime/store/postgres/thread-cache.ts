@@ -49,6 +49,12 @@ export class ThreadCache {
     bounded(this.heads, thread, { ...head, at: Date.now(), used: new Set() });
   }
 
+  /** The thread's owner as the head read at the turn's start had it, while fresh (not taken). */
+  ownerOf(thread: string): string | null | undefined {
+    const head = this.heads.get(thread);
+    return head && Date.now() - head.at <= HEAD_MS ? head.owner : undefined;
+  }
+
   /** The thread's head for `reader`, once, while fresh. */
   takeHead(thread: string, reader: 'checkpoint' | 'summary'): ThreadHead | undefined {
     const head = this.heads.get(thread);
