@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunDetail } from '../../src/shared/playground.ts';
 import { copyExample, startTestStudio, waitForRun, type TestStudio } from './helpers/playground-studio.ts';
+import { replyChatCompletion } from './helpers/openai-reply.ts';
 
 type Msg = { role: string; content: string };
 
@@ -24,26 +25,7 @@ async function fakeModel(): Promise<{ url: string; seen: Msg[][]; close(): Promi
       const p = JSON.parse(body) as { model: string; stream?: boolean; messages: Msg[] };
       seen.push(p.messages);
       const content = `Answer ${seen.length}.`;
-      const usage = { prompt_tokens: 50, completion_tokens: 9, total_tokens: 59 };
-      if (p.stream) {
-        res.writeHead(200, { 'content-type': 'text/event-stream' });
-        const frame = (o: Record<string, unknown>) =>
-          res.write(`data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: p.model, ...o })}\n\n`);
-        frame({ choices: [{ index: 0, delta: { role: 'assistant', content }, finish_reason: null }] });
-        frame({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
-        frame({ choices: [], usage });
-        return void res.end('data: [DONE]\n\n');
-      }
-      res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({
-          id: 'x',
-          object: 'chat.completion',
-          created: 0,
-          model: p.model,
-          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-          usage,
-        }),
-      );
+      replyChatCompletion(res, p, content);
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
