@@ -4,7 +4,7 @@
 // `ls_*` metadata every chat model sets, LangGraph's task metadata, the message's usage.
 import type { BaseMessage, UsageMetadata } from '@langchain/core/messages';
 import type { LLMResult } from '@langchain/core/outputs';
-import { messageRecord } from './replay-model.ts';
+import { messageRecord, messageRecords } from './replay-model.ts';
 import { currentBranch } from './branch-context.ts';
 
 export interface ModelCall {
@@ -90,7 +90,7 @@ export function modelCallStart(
     task,
     node: typeof md.langgraph_node === 'string' ? md.langgraph_node : null,
     branch: currentBranch(),
-    ...(input ? { input: input.map(messageRecord) } : {}),
+    ...(input ? { input: messageRecords(input) } : {}),
     ...(recording ? { params: plainParams(params) } : {}),
   };
 }

@@ -20,8 +20,10 @@ export function openAiConfigured(env: Record<string, string>): boolean {
  * Unset: `openai` when its three settings are set, else `scripted`. MODEL_TIMEOUT_SECONDS and
  * MODEL_MAX_RETRIES in the environment override the manifest's model settings. */
 export function createChatModel(ctx: ModelEnvironment, scripted: ScriptedResponder): BaseChatModel {
-  // Its calls are keyed for recording and answered from a recording in a replay (D-91).
-  return replayable(buildChatModel(ctx, scripted));
+  // Its calls are keyed for recording and answered from a recording in a replay (D-91). The
+  // offline model makes no HTTP request, so no provider request is attached to its calls.
+  const model = buildChatModel(ctx, scripted);
+  return replayable(model, { http: !(model instanceof ScriptedChatModel) });
 }
 
 function buildChatModel(ctx: ModelEnvironment, scripted: ScriptedResponder): BaseChatModel {

@@ -41,6 +41,15 @@ export function messageRecord(m: BaseMessage): { role: string; content: unknown;
   };
 }
 
+/** The messages of a call as records, made once a call: the usage callback records the
+ * call's input before the model's `_generate` keys it, with the same array of messages. */
+const records = new WeakMap<BaseMessage[], ReturnType<typeof messageRecord>[]>();
+export function messageRecords(messages: BaseMessage[]): ReturnType<typeof messageRecord>[] {
+  let out = records.get(messages);
+  if (!out) records.set(messages, (out = messages.map(messageRecord)));
+  return out;
+}
+
 function toolNames(tools: unknown): string[] | null {
   if (!Array.isArray(tools)) return null;
   return tools.map((t: { name?: string; function?: { name?: string } }) => String(t?.name ?? t?.function?.name ?? '?'));
@@ -51,7 +60,7 @@ function toolNames(tools: unknown): string[] | null {
  * provider's key runs the offline model, D-91). */
 export function modelRequest(messages: BaseMessage[], options: Record<string, unknown> | undefined): Record<string, unknown> {
   return {
-    messages: messages.map(messageRecord),
+    messages: messageRecords(messages),
     tools: toolNames(options?.tools),
     tool_choice: options?.tool_choice ?? null,
   };
@@ -121,7 +130,7 @@ type Generate = (messages: BaseMessage[], options: Record<string, unknown>, rm?:
 type Stream = (messages: BaseMessage[], options: Record<string, unknown>, rm?: RunManagerLike) => AsyncGenerator<ChatGenerationChunk>;
 
 /** Wraps the model's call methods so its calls are keyed and, in a replay, answered. */
-export function replayable<M extends BaseChatModel>(model: M): M {
+export function replayable<M extends BaseChatModel>(model: M, wrap: { http: boolean } = { http: true }): M {
   const m = model as unknown as { _generate: Generate; _streamResponseChunks: Stream };
   const generate = m._generate.bind(model);
   // Calls keyed by _generate: a model whose _generate streams (the scripted one) is one call.
@@ -133,7 +142,7 @@ export function replayable<M extends BaseChatModel>(model: M): M {
     inGenerate.add(rm!.runId!);
     try {
       // The provider's HTTP request is attached to this call (outbound recording, D-92).
-      return await withCallScope({ modelRun: rm!.runId }, () => generate(messages, options, rm));
+      return await (wrap.http ? withCallScope({ modelRun: rm!.runId }, () => generate(messages, options, rm)) : generate(messages, options, rm));
     } finally {
       inGenerate.delete(rm!.runId!);
     }
@@ -150,7 +159,7 @@ export function replayable<M extends BaseChatModel>(model: M): M {
         yield chunkOf(call.answer);
         return;
       }
-      if (!call) {
+      if (!call || !wrap.http) {
         yield* stream(messages, options, rm);
         return;
       }
