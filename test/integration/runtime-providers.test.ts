@@ -38,7 +38,8 @@ for (const p of providers) {
     let rt: TestRuntime;
     beforeAll(async () => {
       fake = await p.start();
-      rt = await startTestRuntime({ projectDir: FIXTURE, env: { ...p.env(fake.url), MODEL_TIMEOUT_SECONDS: '1', MODEL_MAX_RETRIES: '0' } });
+      // Recording on: each model call carries its provider request, the key redacted.
+      rt = await startTestRuntime({ projectDir: FIXTURE, env: { ...p.env(fake.url), MODEL_TIMEOUT_SECONDS: '1', MODEL_MAX_RETRIES: '0', RECORD_CALLS: 'on' } });
     });
     afterAll(async () => {
       await rt?.close();
@@ -68,6 +69,14 @@ for (const p of providers) {
       for (const c of calls) expect(c).toMatchObject({ provider: p.provider, status: 'completed', node: 'agent', usage });
       for (const c of calls) expect((c.usage as typeof p.usage).output_tokens).toBeGreaterThanOrEqual(output_tokens);
       expect(calls[0].request_model).toMatch(/-test$/);
+      // The raw request as the provider received it, whichever fetch its client uses.
+      for (const c of calls) {
+        const raw = c.raw_request as { method: string; url: string; headers: Record<string, string>; body: any };
+        expect(raw).toMatchObject({ method: 'POST' });
+        expect(raw.url.startsWith(fake.url)).toBe(true);
+        expect(raw.headers[p.keyHeader]).toBe('[redacted]');
+      }
+      expect(JSON.stringify((calls[1].raw_request as { body: unknown }).body)).toContain('shipped');
       const end = rt.traces.find((e) => e.name === 'invoke.end')!;
       expect(end.cache_stats).toMatchObject({ cache_read_tokens: p.usage.cache_read_tokens });
       expect(JSON.stringify(rt.traces)).not.toContain(KEY);

@@ -145,6 +145,38 @@ function replayedResponse(a: ReplayAnswer): Response {
   return new Response(noBody ? null : body, { status, headers: (a.response_headers as Record<string, string> | undefined) ?? {} });
 }
 
+/** The provider request of a model call, kept with that call as its raw request. */
+function noteModelRequest(modelRun: string, url: string, init: RequestInit | undefined): void {
+  const note = modelCallNotes().get(modelRun);
+  if (!note) return;
+  const text = requestText(init);
+  note.raw = {
+    method: (init?.method ?? 'GET').toUpperCase(),
+    url: redactUrl(url),
+    headers: redactHeaders(init?.headers),
+    body: text === undefined ? null : bodyOf(text).body,
+  };
+}
+
+const GLOBAL_NOTED = Symbol.for('agent-studio.model-request-notes');
+
+/** Google's client calls the global `fetch` and takes no other (providers.ts): the global one
+ * notes a model call's raw request too, passing every request through as it is. It notes only
+ * inside a recording run's model call (the call's scope names it); once per process. */
+export function noteModelRequestsOnGlobalFetch(): void {
+  const g = globalThis as typeof globalThis & { [GLOBAL_NOTED]?: true };
+  if (g[GLOBAL_NOTED]) return;
+  g[GLOBAL_NOTED] = true;
+  const base = g.fetch;
+  g.fetch = (input, init) => {
+    if (anyCallSession()) {
+      const modelRun = currentCallScope()?.modelRun;
+      if (modelRun && !(input instanceof Request)) noteModelRequest(modelRun, typeof input === 'string' ? input : input.href, init);
+    }
+    return base(input, init);
+  };
+}
+
 /** `base` with each call of a recording or replaying run recorded, or answered on replay. */
 export function recordingFetch(base: PooledFetch, kind: CallKind = 'fetch'): PooledFetch {
   return async (input, init) => {
@@ -155,8 +187,7 @@ export function recordingFetch(base: PooledFetch, kind: CallKind = 'fetch'): Poo
     const scope = currentCallScope();
     if (scope?.modelRun) {
       // The provider's request of a model call: its raw request, kept with that call.
-      const note = modelCallNotes().get(scope.modelRun);
-      if (note) note.raw = { method, url: redactUrl(url), headers: redactHeaders(init?.headers), body: text === undefined ? null : bodyOf(text).body };
+      noteModelRequest(scope.modelRun, url, init);
       return base(input, init);
     }
     const reqBody = text === undefined ? undefined : bodyOf(text);

@@ -1,7 +1,7 @@
 // The registry: the project's loaded components and the compiled graph, as one numbered
 // generation. Invocations take the current generation when they start and keep it to the
 // end, so a reload never changes a run in flight.
-import { recordingFetch } from '../outbound/recording.ts';
+import { noteModelRequestsOnGlobalFetch, recordingFetch } from '../outbound/recording.ts';
 import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
 import type { StateSnapshot } from '@langchain/langgraph';
 import { loadProject, isGraphLike, ProjectLoadError, type Component, type LoadedProject } from './loader.ts';
@@ -118,6 +118,7 @@ export class Registry {
         return memory.summarize_threshold;
       },
     };
+    noteModelRequestsOnGlobalFetch(); // a client that ignores ctx.fetch (Gemini's) still shows its request
     const ctx: AgentContext = {
       projectDir: project.dir,
       env: this.deps.settings.env,
