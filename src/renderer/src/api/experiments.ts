@@ -88,19 +88,21 @@ export function useExperiments(dataset: string | null) {
   });
 }
 
-/** GET /experiments/{id}: polled for progress while it runs. */
+/** GET /experiments/{id}. While it runs, its event stream keeps it current
+ * (experimentEvents.ts); the slow poll is the fallback when the stream cannot be opened. */
 export function useExperiment(id: string | null) {
   return useQuery({
     queryKey: evalKeys.experiment(id ?? ''),
     enabled: id !== null,
     queryFn: ({ signal }) => api(`/experiments/${enc(id!)}`, ExperimentDetailSchema, { signal }),
-    refetchInterval: (q) => (running(q.state.data) ? 1000 : false),
+    refetchInterval: (q) => (running(q.state.data) ? 5000 : false),
   });
 }
 
 /** Every case result of an experiment (pages of 500), filtered in the view: 10,000 rows are
- * a few MB and a virtualised table shows them; refreshed while the experiment runs, and read
- * once more when it ends (the status is in the key). */
+ * a few MB and a virtualised table shows them; read again as cases end (the event stream,
+ * experimentEvents.ts; a slow poll as the fallback), and once more when it ends (the status
+ * is in the key). */
 export function useExperimentCases(id: string | null, status: string | undefined) {
   const isRunning = status === 'running';
   return useQuery({
@@ -118,7 +120,7 @@ export function useExperimentCases(id: string | null, status: string | undefined
       } while (cursor);
       return all;
     },
-    refetchInterval: isRunning ? 1500 : false,
+    refetchInterval: isRunning ? 10_000 : false,
     placeholderData: (previous) => previous,
   });
 }

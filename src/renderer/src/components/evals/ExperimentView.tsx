@@ -6,6 +6,7 @@ import { useMemo, useState } from 'react';
 import type { ExperimentCase, ExperimentDetail } from '../../../../shared/experiments.ts';
 import { errorMessage } from '../../api/client.ts';
 import { useCancelExperiment, useExperiment, useExperimentCases, useExperimentCompare, useExperiments } from '../../api/experiments.ts';
+import { useExperimentProgress } from '../../api/experimentEvents.ts';
 import { formatDateTime, shortHash } from '../../lib/format.ts';
 import { useUi } from '../../state/ui.ts';
 import { AssertionBars, HistogramChart, TrendChart } from './Charts.tsx';
@@ -174,6 +175,7 @@ export function ExperimentView({ id }: { id: string }) {
   const q = useExperiment(id);
   const e = q.data;
   const cases = useExperimentCases(id, e?.status);
+  useExperimentProgress(id, e?.status === 'running');
   const trend = useExperiments(e?.dataset ?? null);
   const openExperiment = useUi((s) => s.openExperiment);
   const [show, setShow] = useState<Show>('all');
