@@ -2,12 +2,13 @@
 // is a local server speaking the OpenAI chat-completions protocol (100 prompt and 4 completion
 // tokens a call, priced by the project's `pricing`): the run header says the run's tokens and
 // cost, and each node's row in the waterfall its share.
-import { cpSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAi, type FakeOpenAi } from '../test/integration/helpers/fake-openai.ts';
 import { useStudioWorld } from './fixtures.ts';
 import { openNewSession } from './pages/session.ts';
+import { audit } from './pages/axe.ts';
 
 const REPO = resolve(import.meta.dirname, '..');
 const PROJECT = join(REPO, 'test/.tmp', `cost-e2e-${Math.random().toString(36).slice(2, 10)}`);
@@ -50,5 +51,48 @@ describe('tokens and cost in the run view', () => {
     expect(await calls.first().getAttribute('data-cost')).toBe('0.000108');
     expect(await calls.first().textContent()).toMatch(/priced-model in fan\[[ab]\] · 100 in, 4 out · \$0\.000108/);
     await screenshot('90-run-usage');
+  });
+
+  it('edits the project’s prices from the run header into agent.json, and the next run is priced with them', async () => {
+    const { page, url, screenshot } = world();
+    const { composer, run } = await openNewSession(world());
+    await composer.typeText('What does it cost now?');
+    await composer.send();
+    const first = await run.waitForNewRun(null);
+    await run.waitForStatus('completed');
+    await expect.poll(() => page.getByTestId('run-usage').textContent()).toBe('416 tokens · $0.000432');
+
+    await page.getByTestId('open-prices').click();
+    const dialog = page.getByTestId('prices-dialog');
+    const row = dialog.locator('[data-testid="price-row"][data-model="priced-model"]');
+    expect(await row.locator('[data-field="input"]').inputValue()).toBe('1');
+    expect(await row.locator('[data-field="output"]').inputValue()).toBe('2');
+    await audit(page, 'the prices dialog');
+    await row.locator('[data-field="input"]').fill('10');
+    await screenshot('91-prices');
+    const before = ((await (await fetch(`${url}/api/project`)).json()) as { fingerprint: string }).fingerprint;
+    await dialog.getByTestId('prices-save').click();
+    await dialog.waitFor({ state: 'hidden' });
+    // Only the pricing value changed; the manifest reloads the agent.
+    const manifest = readFileSync(join(PROJECT, 'agent.json'), 'utf8');
+    expect(JSON.parse(manifest).pricing).toEqual({ 'priced-model': { input: 10, output: 2 } });
+    expect(manifest).toContain('"skills": [{ "id": "answer"');
+    await expect
+      .poll(
+        async () => {
+          const p = (await (await fetch(`${url}/api/project`)).json()) as { fingerprint: string; state: string; pending_changes: string[] };
+          return p.fingerprint !== before && p.state === 'ready' && p.pending_changes.length === 0;
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(true);
+
+    // Four calls of 100 input and 4 output tokens: 4 × (100 × 10 + 4 × 2) / 1e6 dollars.
+    await composer.typeText('And now?');
+    await composer.send();
+    await run.waitForNewRun(first);
+    await run.waitForStatus('completed');
+    await expect.poll(() => page.getByTestId('run-usage').getAttribute('data-cost')).toBe('0.004032');
+    expect(await page.getByTestId('run-usage').textContent()).toBe('416 tokens · $0.00403');
   });
 });

@@ -2,22 +2,27 @@
 // header, and each node's share in the Nodes waterfall, folded from the live `model.call`
 // trace events (src/shared/usage.ts), each priced by the runtime.
 import type { CallUsage, SpanUsage, UsageTotals } from '../../../../shared/usage.ts';
+import { PricesButton } from './PricesDialog.tsx';
 import { costLabel, formatTokens, formatUsd, usageLine, usageTitle } from '../../lib/usage-format.ts';
 
-/** The run's tokens and cost, in the header; nothing when no model call reported usage. */
+/** The run's tokens and cost, in the header, and the project's prices to edit; nothing when no
+ * model call reported usage. */
 export function RunUsageMeta({ totals }: { totals: UsageTotals }) {
   if (!totals.calls || (!totals.total_tokens && !totals.unpriced_calls)) return null;
   return (
-    <span
-      className="usage-meta"
-      data-testid="run-usage"
-      data-tokens={totals.total_tokens}
-      data-cost={totals.cost_usd ?? ''}
-      data-unpriced={totals.unpriced_models.join(',') || undefined}
-      title={usageTitle(totals)}
-    >
-      {usageLine(totals)}
-    </span>
+    <>
+      <span
+        className="usage-meta"
+        data-testid="run-usage"
+        data-tokens={totals.total_tokens}
+        data-cost={totals.cost_usd ?? ''}
+        data-unpriced={totals.unpriced_models.join(',') || undefined}
+        title={usageTitle(totals)}
+      >
+        {usageLine(totals)}
+      </span>
+      <PricesButton unpriced={totals.unpriced_models} />
+    </>
   );
 }
 
