@@ -6,7 +6,7 @@
 // queries keep a slow poll as the fallback (experiments.ts).
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { createParser } from 'eventsource-parser';
+import { readSse } from './sse.ts';
 import { ExperimentSummarySchema, type ExperimentDetail, type ExperimentSummary } from '../../../shared/experiments.ts';
 import { apiUrl } from './client.ts';
 import { evalKeys } from './experiments.ts';
@@ -22,31 +22,19 @@ async function readOnce(id: string, signal: AbortSignal, onSummary: Handler): Pr
   if (res.status === 404) return true; // deleted: nothing more will come
   if (!res.ok || !res.body) return false;
   let ended = false;
-  const parser = createParser({
-    onEvent(message) {
-      if (message.event !== 'progress' && message.event !== 'end') return;
-      let body: unknown;
-      try {
-        body = JSON.parse(message.data);
-      } catch {
-        return;
-      }
-      const parsed = ExperimentSummarySchema.safeParse(body);
-      if (!parsed.success) return;
-      if (message.event === 'end') ended = true;
-      onSummary(message.event, parsed.data);
-    },
-  });
-  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      parser.feed(value);
+  await readSse(res.body, (message) => {
+    if (message.event !== 'progress' && message.event !== 'end') return;
+    let body: unknown;
+    try {
+      body = JSON.parse(message.data);
+    } catch {
+      return;
     }
-  } finally {
-    reader.releaseLock();
-  }
+    const parsed = ExperimentSummarySchema.safeParse(body);
+    if (!parsed.success) return;
+    if (message.event === 'end') ended = true;
+    onSummary(message.event, parsed.data);
+  });
   return ended;
 }
 

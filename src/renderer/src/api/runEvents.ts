@@ -3,9 +3,9 @@
 // are deduplicated by seq, so a replay after a dropped connection repeats nothing, and the
 // cursor makes the server resend everything after it, so nothing is lost. Each event is read
 // with the shared RunEventSchema; one this client does not read is skipped, its seq applied.
-import { createParser } from 'eventsource-parser';
 import { isActive, RunEventSchema, type RunEvent } from '../../../shared/playground.ts';
 import { apiUrl } from './client.ts';
+import { readSse } from './sse.ts';
 
 export type StreamConnection = 'connecting' | 'live' | 'reconnecting' | 'ended' | 'failed';
 
@@ -65,35 +65,23 @@ export async function followRunEvents(opts: FollowOptions): Promise<void> {
       onConnection?.('live');
       attempt = 0;
 
-      const parser = createParser({
-        onEvent(message) {
-          let body: unknown;
-          try {
-            body = JSON.parse(message.data);
-          } catch {
-            return; // not ours: ignore rather than stop the stream
-          }
-          const own = (body as { seq?: unknown } | null)?.seq;
-          const seq = typeof own === 'number' ? own : Number(message.id);
-          if (!Number.isFinite(seq) || seq <= lastSeq) return; // already applied
-          lastSeq = seq;
-          const parsed = RunEventSchema.safeParse(body);
-          if (!parsed.success) return; // a kind or shape this client does not read
-          const event: RunEvent = { ...parsed.data, seq };
-          onEvent(event);
-          if (isTerminalEvent(event)) terminal = true;
-        },
-      });
-      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-      try {
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          parser.feed(value);
+      await readSse(res.body, (message) => {
+        let body: unknown;
+        try {
+          body = JSON.parse(message.data);
+        } catch {
+          return; // not ours: ignore rather than stop the stream
         }
-      } finally {
-        reader.releaseLock();
-      }
+        const own = (body as { seq?: unknown } | null)?.seq;
+        const seq = typeof own === 'number' ? own : Number(message.id);
+        if (!Number.isFinite(seq) || seq <= lastSeq) return; // already applied
+        lastSeq = seq;
+        const parsed = RunEventSchema.safeParse(body);
+        if (!parsed.success) return; // a kind or shape this client does not read
+        const event: RunEvent = { ...parsed.data, seq };
+        onEvent(event);
+        if (isTerminalEvent(event)) terminal = true;
+      });
     } catch (err) {
       if (signal.aborted) break;
       if (err instanceof FatalStreamError) {
