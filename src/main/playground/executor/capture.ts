@@ -83,7 +83,13 @@ export class TraceCapture {
         scored = true;
       }
     }
-    if (scored) this.store.updateRun(capture.runId, { scores: capture.scores });
+    // The run's scores so far commit with the post's events, not in a commit of their own
+    // (docs/performance.md, "Experiments").
+    if (scored)
+      this.store.transaction(() => {
+        this.store.updateRun(capture.runId, { scores: capture.scores });
+        this.log.flush();
+      });
     return true;
   }
 }

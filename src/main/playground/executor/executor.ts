@@ -314,6 +314,11 @@ export class RunExecutor {
     const patch: RunPatch = {};
     if (ids.contextId && ids.contextId !== run.contextId) patch.context_id = run.contextId = ids.contextId;
     if (ids.taskId && ids.taskId !== run.taskId) patch.task_id = run.taskId = ids.taskId;
-    if (patch.context_id || patch.task_id) this.o.store.updateRun(run.runId, patch);
+    // Written with the events waiting for the log's next batch: one commit, not two.
+    if (patch.context_id || patch.task_id)
+      this.o.store.transaction(() => {
+        this.o.store.updateRun(run.runId, patch);
+        this.o.log.flush();
+      });
   }
 }
