@@ -83,13 +83,9 @@ export class TraceCapture {
         scored = true;
       }
     }
-    // The run's scores so far commit with the post's events, not in a commit of their own
+    // The run's scores so far are written with the post's events, not in a commit of their own
     // (docs/performance.md, "Experiments").
-    if (scored)
-      this.store.transaction(() => {
-        this.store.updateRun(capture.runId, { scores: capture.scores });
-        this.log.flush();
-      });
+    if (scored) this.log.patchRun(capture.runId, { scores: [...capture.scores] });
     return true;
   }
 }
