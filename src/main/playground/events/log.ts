@@ -83,6 +83,14 @@ export class EventLog {
     if (!this.timer) this.timer = setTimeout(() => this.flush(), this.flushMs);
   }
 
+  /** Takes the run's waiting row change out of the batch, for a write of the row that
+   * carries it (newer values of the same columns win over it). */
+  takePatch(runId: string): RunPatch {
+    const patch = this.patches.get(runId) ?? {};
+    this.patches.delete(runId);
+    return patch;
+  }
+
   /** The highest seq appended for the run (written or pending). */
   lastSeq(runId: string): number {
     // Runs appended to by this process are in memory; others (ended, or from an earlier
