@@ -301,8 +301,8 @@ export class ExperimentRunner {
         off();
         setImmediate(resolve);
       });
-      const row = this.o.store.getRun(runId);
-      if (row && TERMINAL_STATES.includes(row.status)) {
+      const status = this.o.store.runStatus(runId);
+      if (status && TERMINAL_STATES.includes(status)) {
         off();
         resolve();
       }

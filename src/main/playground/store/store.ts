@@ -169,6 +169,11 @@ export class PlaygroundStore {
     return this.stmts.runBlobs.all(runId).map((r) => r.sha256);
   }
 
+  /** A run's status alone (no decoding of its row). */
+  runStatus(id: string): RunStatus | undefined {
+    return this.stmts.runStatus.get(id)?.status;
+  }
+
   getRun(id: string): RunRecord | undefined {
     const row = this.stmts.getRun.get(id);
     return row ? decodeRun(row) : undefined;
