@@ -16,7 +16,7 @@ import { agentName } from '../../common/agent-name.ts';
 
 /** How old a caseCode() walk may be for a run's preparing phase to use it instead of walking
  * again (D-99). Each check allows one use, so with several cases running the check of each
- * case serves one preparing phase, whichever comes first (D-108); the walks are dropped when
+ * case serves one preparing phase, whichever comes first (D-109); the walks are dropped when
  * the watcher reports a change, so a later run, an author's run after the experiment
  * included, walks the files itself. An edit made within it is left for the next case, whose
  * check stops the experiment; the run records the files it was given, so its record stays true. */
