@@ -19,6 +19,11 @@ export function screenRequestTarget(req: IncomingMessage): void {
   if (refusal) (req as Screened)[REFUSAL] = refusal;
 }
 
+/** Whether screenRequestTarget refused the request (a route answered before Express defers to it). */
+export function targetRefused(req: IncomingMessage): boolean {
+  return (req as Screened)[REFUSAL] !== undefined;
+}
+
 /** The first middleware of an app whose server calls screenRequestTarget. */
 export function requestTargetGuard(): RequestHandler {
   return (req, _res, next) => next((req as Screened)[REFUSAL]);

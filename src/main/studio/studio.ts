@@ -19,6 +19,7 @@ import { PlaygroundService } from '../playground/service.ts';
 import { BlobStore } from '../playground/store/blobs.ts';
 import { PlaygroundStore } from '../playground/store/store.ts';
 import { CAPTURE_PATH, createCaptureRouter } from './capture.ts';
+import { captureFirst } from './capture-fast.ts';
 import { lockDataDir } from './lock.ts';
 import { repoRoot } from './paths.ts';
 import { hostOriginGuard, LOOPBACK_NAMES } from './security.ts';
@@ -268,7 +269,8 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
   app.use(notFoundRoute);
   app.use(errorHandler(logger));
 
-  const server = edgeServer(app, (status, message) => ({ detail: { error: status === 405 ? 'method_not_allowed' : 'invalid_request', message } }));
+  const listener = captureFirst(app, { port: () => port, extraOrigins: opts.allowedOrigins, closing: () => closing, executor, logger });
+  const server = edgeServer(listener, (status, message) => ({ detail: { error: status === 405 ? 'method_not_allowed' : 'invalid_request', message } }));
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { newSessionId } from '../ids.ts';
 import { insertTestRun } from '../store/test-support.ts';
-import { PlaygroundStore } from '../store/store.ts';
+import { PlaygroundStore, toDetail } from '../store/store.ts';
+import { RunRecorder } from '../executor/record.ts';
 import { EventBus, type BusEntry } from './bus.ts';
 import { EventLog } from './log.ts';
 
@@ -66,6 +67,20 @@ describe('EventLog', () => {
     expect(log.isClosed(runId)).toBe(true);
     expect(log.append(runId, 'trace', { name: 'late', data: {} })).toBeNull();
     expect(log.lastSeq(runId)).toBe(2);
+    log.close();
+  });
+
+  it("writes a run's row changes with its next batch, in one commit, before a later status write", () => {
+    const { log, runId, store } = setup({ flushMs: 10_000 });
+    log.append(runId, 'output.delta', { text: 'x' });
+    log.patchRun(runId, { task_id: 'task-1', scores: [{ evaluator: 'e', score: 0.5 }] });
+    expect(store.getRun(runId)!.task_id).toBeNull();
+    log.flush();
+    expect(store.getRun(runId)).toMatchObject({ task_id: 'task-1', last_seq: 1 });
+    // A waiting change is older than the run's end: the end's scores win (record.ts).
+    log.patchRun(runId, { scores: [{ evaluator: 'e', score: 0.5 }] });
+    new RunRecorder(store, log).end(runId, { status: 'completed', reason: null, parts: [], scores: [{ evaluator: 'e', score: 1 }] });
+    expect(toDetail(store.getRun(runId)!)).toMatchObject({ status: 'completed', task_id: 'task-1', scores: [{ evaluator: 'e', score: 1 }] });
     log.close();
   });
 

@@ -9,7 +9,7 @@
 // sees every event exactly once.
 import type { Logger } from 'pino';
 import { TERMINAL_STATES, type EventKind, type RunEvent, type RunStatus } from '../../../shared/playground.ts';
-import type { PlaygroundStore, StoredEvent } from '../store/store.ts';
+import type { PlaygroundStore, RunPatch, StoredEvent } from '../store/store.ts';
 import type { EventBus } from './bus.ts';
 
 export interface EventLogOptions {
@@ -30,6 +30,8 @@ type Payload<K extends EventKind> = Omit<Extract<RunEvent, { kind: K }>, 'seq' |
 
 export class EventLog {
   private pending: StoredEvent[] = [];
+  /** Changes of runs' rows written with the next batch, before its events. */
+  private patches = new Map<string, RunPatch>();
   private readonly seqs = new Map<string, number>();
   private readonly closed = new Set<string>();
   /** Runs that ended since the last flush: their seq counters can go once written. */
@@ -72,6 +74,23 @@ export class EventLog {
     return event;
   }
 
+  /** A change of the run's row that is written with the next batch (a run's A2A ids and its
+   * scores so far, which the runtime's stream and trace posts bring): one commit fewer each
+   * (docs/playground-api.md, "Storage"). A later patch of the same column wins. */
+  patchRun(runId: string, patch: RunPatch): void {
+    if (this.shutDown) return;
+    this.patches.set(runId, { ...this.patches.get(runId), ...patch });
+    if (!this.timer) this.timer = setTimeout(() => this.flush(), this.flushMs);
+  }
+
+  /** Takes the run's waiting row change out of the batch, for a write of the row that
+   * carries it (newer values of the same columns win over it). */
+  takePatch(runId: string): RunPatch {
+    const patch = this.patches.get(runId) ?? {};
+    this.patches.delete(runId);
+    return patch;
+  }
+
   /** The highest seq appended for the run (written or pending). */
   lastSeq(runId: string): number {
     // Runs appended to by this process are in memory; others (ended, or from an earlier
@@ -88,17 +107,22 @@ export class EventLog {
     this.closed.add(runId);
   }
 
-  /** Writes the pending batch in one transaction. */
+  /** Writes the pending batch, and the row changes waiting with it, in one transaction. */
   flush(): void {
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = null;
     }
-    if (this.pending.length === 0) return;
+    if (this.pending.length === 0 && this.patches.size === 0) return;
     const batch = this.pending;
+    const patches = this.patches;
     try {
-      this.store.transaction(() => this.store.insertEvents(batch));
+      this.store.transaction(() => {
+        for (const [runId, patch] of patches) this.store.updateRun(runId, patch);
+        this.store.insertEvents(batch);
+      });
       this.pending = [];
+      this.patches = new Map();
       this.stats.batches += 1;
     } catch (err) {
       // Keep the batch for the next attempt rather than lose events.

@@ -51,6 +51,9 @@ describe('trace capture (spec 4.3 rule 8)', () => {
       { kind: 'trace', name: 'evaluation.result', data: { evaluator: 'tone', score: 0.9 } },
     ]);
     expect(trace[0].data).not.toHaveProperty(RESERVED_METADATA_KEY);
+    // The scores so far are written with the post's events, in the log's next batch.
+    log.flush();
+    expect(store.readEvents(runId, 0, 10, 10)).toHaveLength(2);
     expect(toDetail(store.getRun(runId)!).scores).toEqual([{ evaluator: 'tone', score: 0.9 }]);
     log.close();
   });

@@ -83,7 +83,9 @@ export class TraceCapture {
         scored = true;
       }
     }
-    if (scored) this.store.updateRun(capture.runId, { scores: capture.scores });
+    // The run's scores so far are written with the post's events, not in a commit of their own
+    // (docs/performance.md, "Experiments").
+    if (scored) this.log.patchRun(capture.runId, { scores: [...capture.scores] });
     return true;
   }
 }

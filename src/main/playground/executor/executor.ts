@@ -314,6 +314,7 @@ export class RunExecutor {
     const patch: RunPatch = {};
     if (ids.contextId && ids.contextId !== run.contextId) patch.context_id = run.contextId = ids.contextId;
     if (ids.taskId && ids.taskId !== run.taskId) patch.task_id = run.taskId = ids.taskId;
-    if (patch.context_id || patch.task_id) this.o.store.updateRun(run.runId, patch);
+    // Written with the log's next batch of the run's events, not in a commit of its own.
+    if (patch.context_id || patch.task_id) this.o.log.patchRun(run.runId, patch);
   }
 }

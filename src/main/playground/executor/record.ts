@@ -31,7 +31,8 @@ export class RunRecorder {
    * the status in one write rather than one commit each (docs/performance.md). */
   status(runId: string, status: RunStatus, patch: RunPatch | (() => RunPatch) = {}): void {
     this.store.transaction(() => {
-      this.store.updateRun(runId, { status, ...(typeof patch === 'function' ? patch() : patch) });
+      // A row change waiting for the log's batch is older than this one: written under it.
+      this.store.updateRun(runId, { ...this.log.takePatch(runId), status, ...(typeof patch === 'function' ? patch() : patch) });
       this.log.append(runId, 'run.status', { status });
       // The events waiting for the log's next batch commit with this write instead of in one
       // more commit of their own (docs/performance.md, "Experiments").
@@ -85,7 +86,14 @@ export class RunRecorder {
     const ok = e.status === 'completed' || e.status === 'input_required';
     const { status, reason, parts } = e;
     this.store.transaction(() => {
-      this.store.updateRun(runId, { status, reason, ended_at: now, output_parts: parts, ...(e.scores?.length ? { scores: e.scores } : {}) });
+      this.store.updateRun(runId, {
+        ...this.log.takePatch(runId),
+        status,
+        reason,
+        ended_at: now,
+        output_parts: parts,
+        ...(e.scores?.length ? { scores: e.scores } : {}),
+      });
       for (const b of e.blobs ?? []) this.store.linkBlob(runId, b.sha256, b.size, now);
       this.log.append(runId, 'run.output', { parts });
       this.log.append(runId, 'run.phase', {

@@ -16,15 +16,14 @@ import { TERMINAL_STATES, type RunStatus } from '../../../shared/playground.ts';
 import { PlaygroundError } from '../errors.ts';
 import type { EventBus } from '../events/bus.ts';
 import { checkAssertions, type Judge } from '../evals/assertions.ts';
-import { newSessionId } from '../ids.ts';
+import { newSessionId, ulidFactory } from '../ids.ts';
 import type { PlaygroundService } from '../service.ts';
 import { previewOf, type PlaygroundStore, type RunRecord } from '../store/store.ts';
 import { changedCodeFiles } from './compare.ts';
 import type { DatasetService } from './datasets.ts';
 import type { CasePatch, ExperimentStore } from './store.ts';
-import { monotonicFactory } from 'ulid';
 
-const nextId = monotonicFactory();
+const nextId = ulidFactory();
 export const newExperimentId = (): string => `exp_${nextId()}`;
 
 export interface RunnerOptions {
@@ -302,8 +301,8 @@ export class ExperimentRunner {
         off();
         setImmediate(resolve);
       });
-      const row = this.o.store.getRun(runId);
-      if (row && TERMINAL_STATES.includes(row.status)) {
+      const status = this.o.store.runStatus(runId);
+      if (status && TERMINAL_STATES.includes(status)) {
         off();
         resolve();
       }

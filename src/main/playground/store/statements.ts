@@ -64,6 +64,7 @@ export function prepareStatements(db: Db) {
         .join(', ')})`,
     ),
     getRun: p<RunColumns>('SELECT * FROM runs WHERE run_id = ?'),
+    runStatus: p<{ status: RunStatus }>('SELECT status FROM runs WHERE run_id = ?'),
     listRuns: p<RunColumns>('SELECT * FROM runs WHERE session_id = ? AND (? IS NULL OR run_id < ?) ORDER BY run_id DESC LIMIT ?'),
     transcript: p<RunColumns>('SELECT * FROM runs WHERE session_id = ? AND (? IS NULL OR run_id > ?) ORDER BY run_id ASC LIMIT ?'),
     /** A session's turns before one of its runs (a branch's shared beginning). */

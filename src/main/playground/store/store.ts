@@ -44,11 +44,16 @@ const likeAnywhere = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c
 export class PlaygroundStore {
   private readonly stmts;
   private readonly updateCache = new Map<string, Statement<unknown[]>>();
+  /** One transaction wrapper for every call: better-sqlite3 builds four per db.transaction(),
+   * which showed in the experiment profile (docs/performance.md, "Experiments"). Nested calls
+   * become savepoints, as before. */
+  private readonly tx: (fn: () => unknown) => unknown;
   readonly branches: BranchRecords;
 
   constructor(readonly db: Db) {
     this.stmts = prepareStatements(db);
     this.branches = new BranchRecords(db);
+    this.tx = db.transaction((fn: () => unknown) => fn());
   }
 
   static open(file: string): PlaygroundStore {
@@ -64,7 +69,7 @@ export class PlaygroundStore {
   }
 
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.tx(fn) as T;
   }
 
   // Sessions -------------------------------------------------------------------------
@@ -162,6 +167,11 @@ export class PlaygroundStore {
   /** Every blob the run links (its file parts' and any other, e.g. recorded bodies), sorted. */
   runBlobHashes(runId: string): string[] {
     return this.stmts.runBlobs.all(runId).map((r) => r.sha256);
+  }
+
+  /** A run's status alone (no decoding of its row). */
+  runStatus(id: string): RunStatus | undefined {
+    return this.stmts.runStatus.get(id)?.status;
   }
 
   getRun(id: string): RunRecord | undefined {

@@ -42,6 +42,17 @@ describe('ProjectState.takePending', () => {
     expect(s.takePending()).toEqual(['src/graph.ts']);
   });
 
+  it('serves one preparing phase per check when several cases run at once, then none', () => {
+    const s = state();
+    for (let i = 0; i < 4; i++) s.caseCode();
+    // Four cases' runs prepare: each takes a check's walk, so an edit made meanwhile is left
+    // for the next case's check (which stops the experiment).
+    fs.writeFileSync(path.join(dir, 'src', 'graph.ts'), 'export const v = 5;\n');
+    for (let i = 0; i < 4; i++) expect(s.takePending()).toEqual([]);
+    // Every check used: the next run walks the files itself.
+    expect(s.takePending()).toEqual(['src/graph.ts']);
+  });
+
   it("drops the runner's walk when the watcher reports a change", () => {
     const s = state();
     s.caseCode();

@@ -14,11 +14,12 @@ import { ProjectFingerprint, type CodeSnapshot } from './fingerprint.ts';
 import { isEvalsPath } from './files.ts';
 import { agentName } from '../../common/agent-name.ts';
 
-/** How old a caseCode() walk may be for the next run's preparing phase to use it instead of
- * walking again (D-99). It is used once, and dropped when the watcher reports a change, so a
- * later run, an author's run after the experiment included, walks the files itself. An edit
- * made within it is left for the next case, whose check stops the experiment; the run
- * records the files it was given, so its record stays true. */
+/** How old a caseCode() walk may be for a run's preparing phase to use it instead of walking
+ * again (D-99). Each check allows one use, so with several cases running the check of each
+ * case serves one preparing phase, whichever comes first (D-109); the walks are dropped when
+ * the watcher reports a change, so a later run, an author's run after the experiment
+ * included, walks the files itself. An edit made within it is left for the next case, whose
+ * check stops the experiment; the run records the files it was given, so its record stays true. */
 const CASE_CODE_REUSE_MS = 100;
 
 export class ProjectState {
@@ -27,8 +28,9 @@ export class ProjectState {
   private loadDiagnostics: ProjectDiagnostic[] = [];
   private applying: Promise<void> | null = null;
   private checkedAt: string | null = null;
-  /** The last walk of caseCode(), which a run's preparing phase right after it reuses. */
-  private recent: { snap: CodeSnapshot; at: number } | null = null;
+  /** The last walk of caseCode(), which the preparing phases right after it reuse: `uses` is
+   * the number of checks made since the walks last differed and not yet used. */
+  private recent: { snap: CodeSnapshot; at: number; uses: number } | null = null;
 
   private readonly fingerprint: ProjectFingerprint;
   /** The files as they were when the runtime last (re)loaded them. */
@@ -62,7 +64,8 @@ export class ProjectState {
    * case's run prepares within milliseconds and takes its pending changes from this walk. */
   caseCode(): CodeSnapshot {
     const snap = this.fingerprint.snapshot(this.blobs);
-    this.recent = { snap, at: Date.now() };
+    const uses = this.recent?.snap.fingerprint === snap.fingerprint ? this.recent.uses + 1 : 1;
+    this.recent = { snap, at: Date.now(), uses };
     return snap;
   }
 
@@ -115,7 +118,8 @@ export class ProjectState {
    * reported it yet (an edit made just before the run: it is debounced). */
   takePending(): string[] {
     const recent = this.recent && Date.now() - this.recent.at <= CASE_CODE_REUSE_MS ? this.recent.snap : null;
-    this.recent = null;
+    if (this.recent && recent && this.recent.uses > 1) this.recent.uses -= 1;
+    else this.recent = null;
     const now = recent ?? this.fingerprint.snapshot(this.blobs);
     if (now.fingerprint !== this.loaded.fingerprint) {
       for (const f of new Set([...Object.keys(now.files), ...Object.keys(this.loaded.files)])) {
