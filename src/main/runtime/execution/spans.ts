@@ -131,7 +131,16 @@ export class SpanTracker implements NodeSpanHook, TraceHook {
     if (!this.enabled) return;
     if (signal.phase === 'start') {
       const parent = signal.parent_span_id ? this.open.get(signal.parent_span_id) : undefined;
-      const span: OpenSpan = { id: signal.span_id, node: signal.node, name: signal.node, kind: 'branch', parent: signal.parent_span_id, step: parent?.step ?? 1, t0: performance.now(), root: false };
+      const span: OpenSpan = {
+        id: signal.span_id,
+        node: signal.node,
+        name: signal.node,
+        kind: 'branch',
+        parent: signal.parent_span_id,
+        step: parent?.step ?? 1,
+        t0: performance.now(),
+        root: false,
+      };
       this.open.set(span.id, span);
       this.emit('span.start', { span_id: span.id, ...(span.parent ? { parent_span_id: span.parent } : {}), kind: 'branch', node: span.node, step: span.step });
     } else if (signal.interrupted) {
