@@ -1,11 +1,12 @@
 // Parallel fan-out with a concurrency cap (spec 8): extra branches wait and run as earlier
 // ones finish; every result is collected in input order. p-limit does the queueing. Inside a
-// graph node, each branch is reported to the runtime as a child span of the node (on the
-// graph's custom stream), so the studio shows the branches nested under it.
+// graph node, each branch is reported to the runtime as a child span of the node (through the
+// turn's trace hook, trace-hook.ts), so the studio shows the branches nested under it.
 import pLimit from 'p-limit';
 import { withCallScope } from './call-record.ts';
 import { getConfig, interrupt, isGraphInterrupt } from '@langchain/langgraph';
 import { runInBranch } from './branch-context.ts';
+import { traceHookOf } from './trace-hook.ts';
 
 export interface FanOutOptions<T = unknown> {
   /** Cap for this call site; defaults to the runtime's DEFAULT_FANOUT_MAX_CONCURRENCY. */
@@ -15,8 +16,6 @@ export interface FanOutOptions<T = unknown> {
   label?: (item: T, index: number) => string;
 }
 
-/** Custom-stream key of a branch span (read by the runtime's spans.ts). */
-export const BRANCH_SPAN_KEY = '__agentStudioSpan';
 /** Names the branch span on an error a branch threw: the node's failure report carries it even
  * when the branch's own end event is cut off by the failing superstep. */
 export const FAILED_BRANCH = Symbol.for('agent-studio.failed-branch');
@@ -29,8 +28,8 @@ export interface BranchReporter {
   nodeOf(label: string): string;
 }
 
-/** Reports branches when called inside a graph node that streams custom events; also the
- * span of a call to another agent (agent-call.ts). */
+/** Reports branches when called inside a graph node of a runtime turn, to the turn's trace hook
+ * (trace-hook.ts), synchronously; also the span of a call to another agent (agent-call.ts). */
 export function branchReporter(signal: AbortSignal | undefined): BranchReporter | null {
   let config: ReturnType<typeof getConfig> | undefined;
   try {
@@ -38,23 +37,23 @@ export function branchReporter(signal: AbortSignal | undefined): BranchReporter 
   } catch {
     return null; // not inside a graph run
   }
-  const writer = config?.writer;
+  const hook = traceHookOf(config);
   const ns = config?.metadata?.langgraph_checkpoint_ns;
-  if (!writer || typeof ns !== 'string') return null;
+  if (!hook || typeof ns !== 'string') return null;
   const parent = ns.split('|').pop()!.split(':').pop()!;
   const node = String(config?.metadata?.langgraph_node ?? 'fanOut');
   return {
     nodeOf: (label) => `${node}[${label}]`,
     start(index, label) {
       const id = `${parent}/${index}`;
-      writer({ [BRANCH_SPAN_KEY]: { phase: 'start', span_id: id, parent_span_id: parent, node: `${node}[${label}]` } });
+      hook.branch({ phase: 'start', span_id: id, parent_span_id: parent, node: `${node}[${label}]` });
       return id;
     },
     end(id, error) {
       const aborted = signal?.aborted === true || config?.signal?.aborted === true;
       // interrupt() inside a branch asks for input: not a failure.
       const outcome = error === undefined ? {} : isGraphInterrupt(error) ? { interrupted: true } : { error, aborted };
-      writer({ [BRANCH_SPAN_KEY]: { phase: 'end', span_id: id, node, ...outcome } });
+      hook.branch({ phase: 'end', span_id: id, node, ...outcome });
     },
   };
 }

@@ -2,6 +2,7 @@
 // it produces, and the conversation messages. Projects extend AgentState with their own keys.
 import { Annotation, MessagesAnnotation } from '@langchain/langgraph';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
+import { traceHookOf } from './trace-hook.ts';
 
 /** A file as the graph sees it: exactly one of uri or bytes (base64). */
 export interface AgentFile {
@@ -49,5 +50,8 @@ export type AgentStateType = typeof AgentState.State;
 /** A trace event emitted by project code (routing, guardrail, ...); spec 6.3. The
  * runtime stamps it with the invocation's ids and sends it to every sink. */
 export function emitTrace(config: LangGraphRunnableConfig | undefined, name: string, fields: Record<string, unknown> = {}): void {
-  config?.writer?.({ __trace: { name, ...fields } });
+  // In a runtime turn, straight to the turn's tracer, in order with the node's span (trace-hook.ts).
+  const hook = traceHookOf(config);
+  if (hook) hook.trace(name, fields);
+  else config?.writer?.({ __trace: { name, ...fields } });
 }

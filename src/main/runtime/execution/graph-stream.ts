@@ -1,13 +1,12 @@
 // Consumes one invocation's LangGraph stream: node updates (the response, the exit node's
-// answer, an interrupt), trace events the nodes write (`emitTrace`), node spans (the `tasks`
-// mode, fan-out branches and node failures on the custom stream; spans.ts), and the exit
-// node's model tokens for streaming clients. Items come as [namespace, mode, payload]
-// (`subgraphs: true`), so a subgraph's nodes are spans too.
+// answer, an interrupt), and the exit node's model tokens for streaming clients. Node spans,
+// fan-out branches and the nodes' trace events do not come through the stream: the node
+// wrappers and the SDK tell the turn's hook directly (spans.ts, D-106); a trace event written
+// to the custom stream outside that hook (`__trace`) is still traced. Items come as
+// [namespace, mode, payload] with `subgraphs: true`.
 import type { BaseMessage } from '@langchain/core/messages';
 import type { AgentResponse } from '../../../sdk/state.ts';
 import { lastAiText } from '../memory/messages.ts';
-import { NODE_FAILURE_KEY, type NodeFailure } from '../project/node-failures.ts';
-import { BRANCH_KEY, type BranchSignal, type SpanTracker } from './spans.ts';
 import { SUBGRAPH_NODE_SEPARATOR } from '../../../shared/breakpoints.ts';
 import { pathOfNamespace } from './subgraphs.ts';
 
@@ -15,13 +14,10 @@ type Emit = (name: string, fields: Record<string, unknown>) => void;
 
 export interface StreamOptions {
   exitNode: string;
-  /** Trace events written by the nodes. */
+  /** Trace events written to the custom stream by the nodes. */
   emit: Emit;
-  spans: SpanTracker;
   /** A token of the exit node's answer (only with the `messages` stream mode). */
   onToken: (text: string) => void;
-  /** Filled with milliseconds per node name, also when the graph throws (STAGE_TIMING). */
-  latency: Record<string, number>;
 }
 
 export interface StreamOutcome {
@@ -38,7 +34,6 @@ export interface StreamOutcome {
 
 export async function consumeGraphStream(stream: AsyncIterable<unknown>, o: StreamOptions): Promise<StreamOutcome> {
   const out: StreamOutcome = { interrupt: undefined, response: null, exitText: undefined, paused: false, lastNode: null };
-  const stageStart = new Map<string, number>();
   for await (const item of stream) {
     // [namespace, mode, payload] with `subgraphs: true`, else [mode, payload].
     const [namespace, mode, payload] =
@@ -60,23 +55,9 @@ export async function consumeGraphStream(stream: AsyncIterable<unknown>, o: Stre
         if ('response' in update) out.response = (update as { response: AgentResponse | null }).response;
         if (node === o.exitNode) out.exitText = lastAiText((update as { messages?: unknown }).messages) ?? out.exitText;
       }
-    } else if (mode === 'tasks') {
-      o.spans.task(namespace, payload);
-      if (!root) continue;
-      if (!('input' in payload)) {
-        const t0 = stageStart.get(payload.id);
-        if (t0 !== undefined) o.latency[payload.name] = Math.round((o.latency[payload.name] ?? 0) + performance.now() - t0);
-      } else stageStart.set(payload.id, performance.now());
-    } else if (mode === 'custom' && payload && typeof payload === 'object') {
-      if (payload.__trace) {
-        const { name, ...fields } = payload.__trace as { name: string };
-        o.emit(name, fields);
-      } else if (payload[NODE_FAILURE_KEY]) {
-        const f = payload[NODE_FAILURE_KEY] as NodeFailure & { error: unknown };
-        o.spans.nodeFailure(f.taskId, f.error, f.aborted);
-      } else if (payload[BRANCH_KEY]) {
-        o.spans.branch(payload[BRANCH_KEY] as BranchSignal);
-      }
+    } else if (mode === 'custom' && payload && typeof payload === 'object' && payload.__trace) {
+      const { name, ...fields } = payload.__trace as { name: string };
+      o.emit(name, fields);
     } else if (mode === 'messages') {
       // A model call's namespace names the task that made it: one level for a node of the
       // root graph, more inside a subgraph.

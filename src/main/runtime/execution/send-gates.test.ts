@@ -1,10 +1,13 @@
 // Send tasks as fan-out branches (send-gates.ts, D-83) on a real compiled graph with LangGraph's
-// in-memory saver: a task is named `node[index]`, a gated task pauses alone, a continue resumes
+// in-memory saver: a task's span is named `node[index]`, a gated task pauses alone, a continue resumes
 // exactly that task, and an after-gate keeps the task's update so it does not run again.
 import { describe, expect, it } from 'vitest';
 import { Annotation, Command, END, MemorySaver, Send, START, StateGraph } from '@langchain/langgraph';
 import { instrumentNodes } from '../project/node-failures.ts';
-import { BRANCH_GATES_KEY, BRANCH_SPAN_KEY } from '../../../sdk/fanout.ts';
+import { BRANCH_GATES_KEY } from '../../../sdk/fanout.ts';
+import { TRACE_HOOK_KEY } from '../../../sdk/trace-hook.ts';
+import { instrumentSpans } from './node-spans.ts';
+import { SpanTracker } from './spans.ts';
 import { pendingSendGates, sendGateResume } from './send-gates.ts';
 
 function graph(ran: string[]) {
@@ -25,14 +28,17 @@ function graph(ran: string[]) {
     .addEdge('score', 'collect')
     .addEdge('collect', END);
   instrumentNodes(builder);
-  return builder.compile({ checkpointer: new MemorySaver() });
+  const g = builder.compile({ checkpointer: new MemorySaver() });
+  instrumentSpans(g);
+  return g;
 }
 
 async function run(g: ReturnType<typeof graph>, input: Parameters<ReturnType<typeof graph>['stream']>[0], thread: string, gates: Record<string, unknown>) {
+  // The branch names the Send tasks' spans carry (spans.ts).
   const labels: string[] = [];
-  const stream = await g.stream(input, { configurable: { thread_id: thread, [BRANCH_GATES_KEY]: gates }, streamMode: ['custom', 'updates'] });
-  for await (const [mode, payload] of stream as AsyncIterable<[string, any]>)
-    if (mode === 'custom' && payload[BRANCH_SPAN_KEY]?.phase === 'label') labels.push(payload[BRANCH_SPAN_KEY].node);
+  const spans = new SpanTracker((name, f) => void (name === 'span.start' && f.kind === 'branch' && labels.push(f.node as string)), '/nowhere');
+  const stream = await g.stream(input, { configurable: { thread_id: thread, [BRANCH_GATES_KEY]: gates, [TRACE_HOOK_KEY]: spans }, streamMode: ['updates'] });
+  for await (const item of stream) void item;
   return { labels, state: await g.getState({ configurable: { thread_id: thread } }), gates: await pendingSendGates(g, thread) };
 }
 

@@ -2,7 +2,7 @@
 // "Breakpoints and stepping"; D-83). The runtime's node wrapper (project/node-failures.ts) runs
 // every node of the top graph through sendTask: a task started by a Send is named
 // `node[<index>]` (the index of the Send among that step's Sends to the node, 0-based, as
-// fanOut's default label), reported on the custom stream so its span carries that name, and,
+// fanOut's default label), which its span carries (spans.ts reads it as the task starts), and,
 // in a studio run, gated like a fanOut branch (BRANCH_GATES_KEY): before it runs, a gated task
 // pauses with a dynamic interrupt naming its branch (in step mode every task does), and a task
 // with an after-breakpoint runs, then pauses with its update kept in the interrupt's value.
@@ -10,7 +10,7 @@
 // a continue resumes exactly the paused task's interrupt (by its id) and the others pause
 // again only if the continued run still gates them.
 import { getConfig, interrupt } from '@langchain/langgraph';
-import { BRANCH_GATES_KEY, BRANCH_SPAN_KEY } from '../../../sdk/fanout.ts';
+import { BRANCH_GATES_KEY } from '../../../sdk/fanout.ts';
 
 /** The key, in a Send gate's interrupt value and in its resume, that marks it as one:
  * `{index, when}` in the value (the task's place among the step's Sends), and in the resume
@@ -31,7 +31,7 @@ interface SendBranch {
 }
 
 /** The Send task running now, if the node runs as one (LangGraph's task path `[PUSH, i]`). */
-function sendBranch(node: string, config: Config | undefined): SendBranch | null {
+export function sendBranch(node: string, config: Config | undefined): SendBranch | null {
   const path = config?.metadata?.langgraph_path as unknown[] | undefined;
   if (!Array.isArray(path) || path[0] !== PUSH || path.length !== 2 || typeof path[1] !== 'number') return null;
   const index = path[1];
@@ -64,11 +64,10 @@ function gateResume(config: Config | undefined, k: number): GateResume | null {
   return r && typeof r === 'object' ? r : null;
 }
 
-/** Runs one node call: a Send task is named on the span stream and passes its gates first. */
+/** Runs one node call: a Send task passes its gates first. */
 export async function sendTask<R>(node: string, config: Config | undefined, run: () => Promise<R> | R): Promise<R> {
   const branch = sendBranch(node, config);
   if (!branch) return run();
-  config?.writer?.({ [BRANCH_SPAN_KEY]: { phase: 'label', span_id: branch.taskId, node: branch.label } });
   const gates = config?.configurable?.[BRANCH_GATES_KEY] as { nodes?: string[]; after?: string[]; step?: boolean } | undefined;
   const pause = (when: 'before' | 'after', extra: Record<string, unknown> = {}) =>
     interrupt({ breakpoint: { node: branch.label, when, checkpoint_id: null }, [SEND_GATE_KEY]: { index: branch.index, when }, ...extra });

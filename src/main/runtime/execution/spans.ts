@@ -1,28 +1,37 @@
 // Node spans (docs/runtime-traces.md): one `span.start` and one `span.end` trace event per
-// node execution of an invocation, built from the `tasks` stream mode LangGraph emits anyway
-// (no callback on every runnable), plus the fan-out branches the SDK's fanOut reports and
-// the node failures instrumentNodes reports, on the custom stream.
+// node execution of an invocation, told by the node wrappers (node-spans.ts) as each task starts
+// and ends, plus the fan-out branches the SDK's fanOut reports and the trace events project
+// code writes (emitTrace), all through this one per-turn hook, called synchronously where they
+// happen (the run's configurable, TRACE_HOOK_KEY; D-106): a node's trace events, model calls
+// and branches come between its span's start and end. It also keeps each node's latency
+// (STAGE_TIMING).
+import { isCommand, isGraphInterrupt, isParentCommand } from '@langchain/langgraph';
+import type { BranchSignal, TraceHook } from '../../../sdk/trace-hook.ts';
 import { traceValue } from '../observability/trace-value.ts';
-import { failureOf, sourceOf, type SourcePosition } from '../project/node-failures.ts';
+import { sourceOf, type SourcePosition } from '../project/node-failures.ts';
 import { toAgentError } from './errors.ts';
+import type { NodeConfig, NodeSpanHook } from './node-spans.ts';
+import { isSendTask, sendBranch } from './send-gates.ts';
 
 type Emit = (name: string, fields: Record<string, unknown>) => void;
 
-/** LangGraph's trigger of a task a Send started. */
-const PUSH = '__pregel_push';
-
 export type SpanStatus = 'completed' | 'interrupted' | 'failed' | 'cancelled';
 export type SpanKind = 'node' | 'branch';
+export type { BranchSignal } from '../../../sdk/trace-hook.ts';
 
 interface OpenSpan {
+  id: string;
+  /** The span's name: the node's, or `node[index]` for a task a Send started (D-83). */
   node: string;
-  /** A Send task's span waits for its branch name (send-gates.ts) before it starts. */
-  deferred?: boolean;
+  /** LangGraph's node name (the latency's key). */
+  name: string;
   kind: SpanKind;
   parent: string | undefined;
   step: number;
   t0: number;
-  failure?: { error: unknown; aborted: boolean };
+  /** A task of the top graph (its latency counts). */
+  root: boolean;
+  signal?: AbortSignal;
 }
 
 /** A failure as a span (and the task's failure DataPart) shows it: words, code, position. */
@@ -32,86 +41,108 @@ export interface SpanError {
   source?: SourcePosition;
 }
 
-/** What the SDK's fanOut writes on the custom stream for each branch. */
-export interface BranchSignal {
-  /** `label`: a Send task names its span (`span_id` is its task id) as a branch, `node[index]`. */
-  phase: 'start' | 'end' | 'label';
-  span_id: string;
-  parent_span_id?: string;
-  node: string;
-  error?: unknown;
-  aborted?: boolean;
-  interrupted?: boolean;
+export interface SpanOptions {
+  /** Someone receives spans (else none is described; NODE_SPANS=off too). */
+  enabled?: boolean;
+  /** Whether anyone reads a span's values (`update`, `interrupts`): copying them costs CPU. */
+  values?: boolean;
+  /** Filled with milliseconds per node of the top graph (STAGE_TIMING), when given. */
+  latency?: Record<string, number> | null;
 }
 
-export { BRANCH_SPAN_KEY as BRANCH_KEY } from '../../../sdk/fanout.ts';
-import { FAILED_BRANCH } from '../../../sdk/fanout.ts';
-
-export class SpanTracker {
+export class SpanTracker implements NodeSpanHook, TraceHook {
   private readonly open = new Map<string, OpenSpan>();
-  /** Supersteps so far and tasks running, per namespace ('' for the root graph). */
-  private readonly steps = new Map<string, number>();
-  private readonly running = new Map<string, number>();
+  /** Per graph namespace ('' for the top graph): LangGraph's step of its last task, and the
+   * supersteps of this invocation so far (a span's `step` counts from 1 in each invocation). */
+  private readonly steps = new Map<string, { at: unknown; n: number }>();
+  private readonly enabled: boolean;
+  private readonly values: boolean;
+  private readonly latency: Record<string, number> | null;
 
   constructor(
     private readonly emit: Emit,
     private readonly projectDir: string,
-    /** NODE_SPANS=off, or nobody receives spans: the tracker ignores everything. */
-    private readonly enabled = true,
-    /** Whether anyone reads a span's values (`update`, `interrupts`): copying them costs CPU. */
-    private readonly values = true,
-  ) {}
+    options: SpanOptions = {},
+  ) {
+    this.enabled = options.enabled ?? true;
+    this.values = this.enabled && (options.values ?? true);
+    this.latency = options.latency ?? null;
+  }
 
-  /** A `tasks` stream item: a task start (has `input`) or its result. */
-  task(namespace: string[], payload: { id: string; name: string; input?: unknown; result?: unknown; interrupts?: unknown[]; triggers?: unknown[] }): void {
-    if (!this.enabled) return;
-    const ns = namespace.join('|');
-    if ('input' in payload) {
-      const active = this.running.get(ns) ?? 0;
-      if (active === 0) this.steps.set(ns, (this.steps.get(ns) ?? 0) + 1);
-      this.running.set(ns, active + 1);
-      // A subgraph's tasks are children of the task that runs the subgraph.
-      const parent = namespace.length ? namespace[namespace.length - 1].split(':').pop() : undefined;
-      // A Send task of the top graph is named by the node wrapper as it starts (D-83).
-      const send = !namespace.length && payload.triggers?.includes(PUSH) === true;
-      this.begin(payload.id, payload.name, 'node', parent, this.steps.get(ns) ?? 1, send);
-      return;
+  /** A trace event project code wrote (emitTrace). */
+  trace(name: string, fields: Record<string, unknown>): void {
+    this.emit(name, fields);
+  }
+
+  /** A task of node `name` starts (node-spans.ts); null when nothing is kept of it. */
+  nodeStart(name: string, config: NodeConfig): OpenSpan | null {
+    if (!this.enabled && !this.latency) return null;
+    const md = config.metadata ?? {};
+    // The task's checkpoint namespace: `node:<task>`, inside a subgraph `inner:<task>|node:<task>`.
+    const ns = typeof md.langgraph_checkpoint_ns === 'string' ? md.langgraph_checkpoint_ns : '';
+    const cut = ns.lastIndexOf('|');
+    const graphNs = cut < 0 ? '' : ns.slice(0, cut);
+    const taskId = config.configurable?.__pregel_task_id;
+    const id = typeof taskId === 'string' ? taskId : ns.slice(ns.lastIndexOf(':') + 1);
+    let step = this.steps.get(graphNs);
+    if (!step) this.steps.set(graphNs, (step = { at: md.langgraph_step, n: 1 }));
+    else if (step.at !== md.langgraph_step) {
+      step.at = md.langgraph_step;
+      step.n += 1;
     }
-    this.running.set(ns, Math.max(0, (this.running.get(ns) ?? 1) - 1));
-    const span = this.open.get(payload.id);
-    if (!span) return;
-    if (span.failure) return this.finish(payload.id, span.failure.aborted ? 'cancelled' : 'failed', { error: span.failure.error });
-    const interrupts = payload.interrupts ?? [];
-    if (interrupts.length)
-      return this.finish(
-        payload.id,
-        'interrupted',
-        this.values ? { interrupts: traceValue(interrupts.map((i) => (i as { value?: unknown })?.value ?? i)) } : {},
-      );
-    this.finish(payload.id, 'completed', this.values ? { update: traceValue(payload.result ?? {}) } : {});
+    // A Send task of the top graph is a branch named by its place among the step's Sends (D-83).
+    const send = !graphNs && isSendTask(config) ? sendBranch(name, config as Parameters<typeof sendBranch>[1]) : null;
+    const span: OpenSpan = {
+      id,
+      node: send?.label ?? name,
+      name,
+      kind: send ? 'branch' : 'node',
+      // A subgraph's tasks are children of the task that runs the subgraph.
+      parent: graphNs ? graphNs.slice(graphNs.lastIndexOf(':') + 1) : undefined,
+      step: step.n,
+      t0: performance.now(),
+      root: !graphNs,
+      signal: config.signal,
+    };
+    if (this.enabled) {
+      this.open.set(id, span);
+      this.emit('span.start', { span_id: id, ...(span.parent ? { parent_span_id: span.parent } : {}), kind: span.kind, node: span.node, step: span.step });
+    }
+    return span;
   }
 
-  /** A node failure (instrumentNodes): the task's result, which follows, ends its span failed. */
-  nodeFailure(taskId: string | undefined, error: unknown, aborted: boolean): void {
-    if (!this.enabled) return;
-    const span = taskId ? this.open.get(taskId) : undefined;
-    if (span) span.failure = { error, aborted };
-    // The branch that threw it (the SDK's fanOut marks the error), if its own end was lost.
-    const branch = error && typeof error === 'object' ? (error as Record<symbol, unknown>)[FAILED_BRANCH] : undefined;
-    if (typeof branch === 'string') this.finish(branch, aborted ? 'cancelled' : 'failed', { error });
+  /** The task ended: with its result, or by throwing `error` (an interrupt, a failure, a cancel). */
+  nodeEnd(handle: unknown, result: unknown, error: unknown, threw: boolean): void {
+    const span = handle as OpenSpan;
+    if (span.root && this.latency) this.latency[span.name] = Math.round((this.latency[span.name] ?? 0) + performance.now() - span.t0);
+    if (!this.open.has(span.id)) return; // not described, or already closed by the invocation's end
+    if (!threw) return this.finish(span.id, 'completed', this.values ? { update: traceValue(updateOf(result)) } : {});
+    if (isGraphInterrupt(error)) {
+      const asked = (error.interrupts ?? []).map((i) => (i as { value?: unknown })?.value ?? i);
+      return this.finish(span.id, 'interrupted', this.values ? { interrupts: traceValue(asked) } : {});
+    }
+    // A Command to the parent graph is how the node ended, not a failure.
+    if (isParentCommand(error)) return this.finish(span.id, 'completed', this.values ? { update: traceValue(updateOf(error.command)) } : {});
+    this.finish(span.id, span.signal?.aborted ? 'cancelled' : 'failed', { error });
   }
 
-  /** A fan-out branch (the SDK's fanOut). */
+  /** A fan-out branch (the SDK's fanOut) or a call to another agent. */
   branch(signal: BranchSignal): void {
     if (!this.enabled) return;
-    if (signal.phase === 'label') {
-      const span = this.open.get(signal.span_id);
-      if (!span?.deferred) return;
-      Object.assign(span, { node: signal.node, kind: 'branch' as const });
-      this.started(signal.span_id, span);
-    } else if (signal.phase === 'start') {
+    if (signal.phase === 'start') {
       const parent = signal.parent_span_id ? this.open.get(signal.parent_span_id) : undefined;
-      this.begin(signal.span_id, signal.node, 'branch', signal.parent_span_id, parent?.step ?? 1);
+      const span: OpenSpan = {
+        id: signal.span_id,
+        node: signal.node,
+        name: signal.node,
+        kind: 'branch',
+        parent: signal.parent_span_id,
+        step: parent?.step ?? 1,
+        t0: performance.now(),
+        root: false,
+      };
+      this.open.set(span.id, span);
+      this.emit('span.start', { span_id: span.id, ...(span.parent ? { parent_span_id: span.parent } : {}), kind: 'branch', node: span.node, step: span.step });
     } else if (signal.interrupted) {
       this.finish(signal.span_id, 'interrupted', {});
     } else if (signal.error !== undefined) {
@@ -121,16 +152,9 @@ export class SpanTracker {
     }
   }
 
-  /** The invocation failed with `error`: the node (and fan-out branch) that threw it end
-   * failed, from what the error itself carries: their own signals on the stream may not have
-   * been read before LangGraph rethrew it. Then every other open span ends cancelled. */
-  failWith(error: unknown): void {
-    if (this.enabled) {
-      const failure = failureOf(error);
-      this.nodeFailure(failure?.taskId, error, failure?.aborted ?? false);
-      const task = failure?.taskId ? this.open.get(failure.taskId) : undefined;
-      if (task?.failure) this.finish(failure!.taskId!, task.failure.aborted ? 'cancelled' : 'failed', { error });
-    }
+  /** The invocation failed: the node and branch that threw have ended failed already (their
+   * wrappers told it before LangGraph rethrew); every span still open ends cancelled. */
+  failWith(_error: unknown): void {
     this.closeAll();
   }
 
@@ -152,21 +176,9 @@ export class SpanTracker {
     return { message, errorCode: toAgentError(error).code, ...(source ? { source } : {}) };
   }
 
-  private begin(id: string, node: string, kind: SpanKind, parent: string | undefined, step: number, deferred = false): void {
-    const span: OpenSpan = { node, kind, parent, step, t0: performance.now(), deferred };
-    this.open.set(id, span);
-    if (!deferred) this.started(id, span);
-  }
-
-  private started(id: string, span: OpenSpan): void {
-    span.deferred = false;
-    this.emit('span.start', { span_id: id, ...(span.parent ? { parent_span_id: span.parent } : {}), kind: span.kind, node: span.node, step: span.step });
-  }
-
   private finish(id: string, status: SpanStatus, extra: { update?: unknown; interrupts?: unknown; error?: unknown }): void {
     const span = this.open.get(id);
     if (!span) return;
-    if (span.deferred) this.started(id, span);
     this.open.delete(id);
     const { error, ...rest } = extra;
     this.emit('span.end', {
@@ -181,6 +193,12 @@ export class SpanTracker {
       ...(error !== undefined ? { error: this.describe(error), stack: stackOf(error) } : {}),
     });
   }
+}
+
+/** A node's update as its span shows it: what it returned (a Command's `update`). */
+function updateOf(result: unknown): unknown {
+  if (isCommand(result)) return (result as { update?: unknown }).update ?? {};
+  return result ?? {};
 }
 
 function stackOf(error: unknown): string | undefined {

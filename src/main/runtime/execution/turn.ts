@@ -23,6 +23,7 @@ import { runEvaluators } from './evaluators.ts';
 import { SpanTracker } from './spans.ts';
 import { prepareInput, validateContracts } from './input.ts';
 import { TURN_TASK_CONFIG_KEY } from '../../../shared/thread-state.ts';
+import { TRACE_HOOK_KEY } from '../../../sdk/trace-hook.ts';
 import { PAUSE_DATA_KEY, type PausePoint } from '../../../shared/breakpoints.ts';
 import { debugConfigurable, gatePause, interruptOptions, pausePoint, pauseText } from './breakpoints.ts';
 import { continueInput } from './continue.ts';
@@ -43,8 +44,8 @@ interface TurnState {
   turn: Turn;
   events: TurnEvents;
   tracer: InvocationTracer;
+  /** The turn's hook: node spans, branches and the nodes' trace events (spans.ts, D-106). */
   spans: SpanTracker;
-  spansWanted: boolean;
   started: number;
   /** Milliseconds per node (STAGE_TIMING), filled while the graph runs (a failure reports it too). */
   latency: Record<string, number>;
@@ -107,10 +108,15 @@ function openTurn(deps: TurnDeps, turn: Turn, events: TurnEvents): TurnState {
   // Spans are described only when someone receives them (the studio, a NATS sink, the log
   // at debug): describing a node's update costs CPU on every request.
   const spansWanted = settings.nodeSpans && tracer.wants('span.end');
-  const spans = new SpanTracker((name, fields) => tracer.emit(name, fields), turn.gen.project.dir, spansWanted, spansWanted && tracer.wantsValues());
+  const latency: Record<string, number> = {};
+  const spans = new SpanTracker((name, fields) => tracer.emit(name, fields), turn.gen.project.dir, {
+    enabled: spansWanted,
+    values: tracer.wantsValues(),
+    latency: settings.stageTiming ? latency : null,
+  });
   // Recorded calls and model calls (priced, counted, and whole while recording): calls.ts.
   const { unwatch, meter, calls } = watchTurnCalls(settings, turn, tracer);
-  return { deps, turn, events, tracer, spans, spansWanted, started: performance.now(), latency: {}, chunks: 0, transcript: [], unwatch, meter, calls };
+  return { deps, turn, events, tracer, spans, started: performance.now(), latency, chunks: 0, transcript: [], unwatch, meter, calls };
 }
 
 async function steps(s: TurnState): Promise<Outcome> {
@@ -148,15 +154,20 @@ async function streamGraph(s: TurnState, input: unknown): Promise<StreamOutcome>
   // Token deltas only when the client can follow them: LangGraph's `messages` mode hooks
   // a callback into every runnable of the run, about 0.5 ms of CPU an invocation of the
   // example (D-15). A blocking message/send gets the final text from the exit node.
-  // `tasks` gives the node spans (spans.ts) from LangGraph's own loop, with no callback;
-  // `subgraphs` makes a subgraph's nodes spans too.
+  // Node spans, branches and the nodes' trace events reach the turn's hook directly, from the
+  // node wrappers and the SDK (spans.ts, node-spans.ts; D-106): no `tasks` stream mode.
   const modes = turn.streaming ? ['updates', 'messages', 'custom'] : ['updates', 'custom'];
-  // (not asked for when nobody receives spans: LangGraph describes every task for it)
-  if (s.spansWanted || deps.settings.stageTiming) modes.push('tasks');
   const stream = await gen.graph.stream(input, {
-    // The task id goes into each checkpoint's metadata (store/turn-stamp.ts).
-    configurable: { thread_id: turn.contextId, ...turn.configurable, [TURN_TASK_CONFIG_KEY]: turn.taskId, ...debugConfigurable(turn.debug, gen) },
-    streamMode: modes as ('updates' | 'messages' | 'custom' | 'tasks')[],
+    // The task id goes into each checkpoint's metadata (store/turn-stamp.ts); the hook is read
+    // by no checkpointer ("__"-prefixed keys stay out of LangGraph's metadata).
+    configurable: {
+      thread_id: turn.contextId,
+      ...turn.configurable,
+      [TURN_TASK_CONFIG_KEY]: turn.taskId,
+      [TRACE_HOOK_KEY]: s.spans,
+      ...debugConfigurable(turn.debug, gen),
+    },
+    streamMode: modes as ('updates' | 'messages' | 'custom')[],
     subgraphs: deps.settings.nodeSpans || !!turn.debug,
     // A budget stops the graph after the call that crossed it (budget.ts).
     signal: turn.gen.project.manifest.budget ? AbortSignal.any([turn.signal, s.meter.stop.signal]) : turn.signal,
@@ -170,8 +181,6 @@ async function streamGraph(s: TurnState, input: unknown): Promise<StreamOutcome>
   });
   return consumeGraphStream(stream, {
     exitNode: gen.exitNode,
-    latency: s.latency,
-    spans: s.spans,
     emit: (name, fields) => s.tracer.emit(name, fields),
     onToken: (text) => {
       s.events.token(text, s.chunks > 0);

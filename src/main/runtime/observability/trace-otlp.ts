@@ -126,8 +126,8 @@ export class OtlpTraceSink implements TraceSink {
         traceId: inv.traceId,
         spanId: newSpanId(),
         parentSpanId: parent?.spanId ?? inv.rootId,
-        // A node's start is when LangGraph's stream reported it, which can be a moment after its
-        // model call began: the call is shown from its node's start at the earliest.
+        // A call is shown from its node's start at the earliest (the events' timestamps are
+        // milliseconds; the call's own start is taken where it began).
         startMs: Math.max(Date.parse(String(e.started_at)) || 0, parent?.startMs ?? 0),
         endMs: ms(e.ts),
         attributes,

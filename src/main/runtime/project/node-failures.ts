@@ -1,6 +1,7 @@
 // Which node failed, and where in the project's source. The registry wraps each node's
 // function (instrumentNodes) so an error it throws is tagged with the node's name and task
-// id and announced on the graph's custom stream before LangGraph rethrows it; the stack's
+// id before LangGraph rethrows it (its span ends failed from the node's own wrapper,
+// execution/node-spans.ts); the stack's
 // first frame inside the project gives file:line:column (TypeScript source positions: tsx
 // loads the project with source maps).
 import path from 'node:path';
@@ -21,9 +22,6 @@ export interface NodeFailure {
   /** The node's run was cancelled (its signal aborted) rather than failing on its own. */
   aborted: boolean;
 }
-
-/** Custom-stream payload key of a node failure (graph-stream.ts turns it into the span's end). */
-export const NODE_FAILURE_KEY = '__agentStudioNodeFailure';
 
 const failures = new WeakMap<object, NodeFailure>();
 const WRAPPED = Symbol.for('agent-studio.node-wrapped');
@@ -65,9 +63,7 @@ export function instrumentNodes(builder: unknown): void {
         } catch {
           config = undefined;
         }
-        const failure: NodeFailure = { node: name, taskId: currentTaskId(), aborted: config?.signal?.aborted === true };
-        failures.set(err, failure);
-        config?.writer?.({ [NODE_FAILURE_KEY]: { ...failure, error: err } });
+        failures.set(err, { node: name, taskId: currentTaskId(), aborted: config?.signal?.aborted === true });
       }
       throw err;
     };

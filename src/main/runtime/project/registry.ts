@@ -8,6 +8,7 @@ import { loadProject, isGraphLike, ProjectLoadError, type Component, type Loaded
 import type { AgentContext, MemoryControls, McpToolHandle } from '../../../sdk/index.ts';
 import { setDefaultFanoutConcurrency } from '../../../sdk/fanout.ts';
 import { instrumentNodes } from './node-failures.ts';
+import { instrumentSpans } from '../execution/node-spans.ts';
 import { quotedNameLocation, unknownNodeEdges } from './graph-edges.ts';
 import type { RuntimeSettings } from '../config.ts';
 import type { ComponentChange as SharedComponentChange, ReloadOutcome } from '../../../shared/runtime-contract.ts';
@@ -149,6 +150,7 @@ export class Registry {
     try {
       instrumentNodes(builder); // a node's failure names the node (node-failures.ts)
       graph = builder.compile({ checkpointer: this.saver }) as RunnableGraph;
+      instrumentSpans(graph); // node spans from the nodes themselves (execution/node-spans.ts)
     } catch (err) {
       throw new ProjectLoadError([{ file: entry, message: `the graph does not compile: ${(err as Error).message}` }]);
     }
