@@ -34,8 +34,10 @@ export interface CheckpointRow {
   ns: string;
   id: string;
   parent: string | null;
-  checkpoint: unknown;
-  metadata: unknown;
+  /** JSON text. */
+  checkpoint: string;
+  /** JSON text. */
+  metadata: string;
 }
 export interface TaskRow {
   id: string;
@@ -71,7 +73,7 @@ interface Queued {
 const FINAL = `'completed', 'failed', 'canceled', 'rejected'`;
 const SETTLED = `${FINAL}, 'input-required', 'auth-required'`;
 
-function endSql(s: string): string {
+export function endSql(s: string): string {
   const owned = (t: string, a: string) => `EXISTS (SELECT 1 FROM owners o WHERE o.thread_id = ${t} AND o.agent_id = ${a})`;
   return `WITH claims AS (
     INSERT INTO ${s}.threads (thread_id, agent_id) SELECT DISTINCT ON (t) t, a FROM unnest($1::text[], $2::text[]) AS x(t, a)
@@ -257,8 +259,7 @@ export class PgEndBatch {
       }
       if (w.task) tasks.set(w.task.id, w.task); // the newest state of a task in the batch wins
     }
-    for (const [r, agent] of checkpoints.values())
-      [r.thread, r.ns, r.id, r.parent, JSON.stringify(r.checkpoint), JSON.stringify(r.metadata), agent].forEach((v, i) => c[i].push(v));
+    for (const [r, agent] of checkpoints.values()) [r.thread, r.ns, r.id, r.parent, r.checkpoint, r.metadata, agent].forEach((v, i) => c[i].push(v));
     const t = [...tasks.values()];
     // Notifications, each with its own state's JSON unless it is the task row written (then
     // its index there: the body is not sent twice).
