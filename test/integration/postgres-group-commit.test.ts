@@ -5,17 +5,20 @@
 //   - a turn whose checkpoint cannot be stored (another agent's thread) is not acknowledged,
 //     and the turns written beside it are;
 //   - a replica never answers a turn's read from what it wrote itself once the other replica
-//     has written the thread since.
+//     has written the thread since;
+//   - a new conversation's turn costs the database its two writes and nothing more: no read of
+//     a thread just made, and its end's push notification goes in the end write (D-110).
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HumanMessage } from '@langchain/core/messages';
 import type { Task } from '@a2a-js/sdk';
 import { openPostgresStore } from '../../src/main/runtime/store/postgres/store.ts';
+import type { PgTaskStore } from '../../src/main/runtime/store/postgres/taskStore.ts';
 import { chatGraph } from '../../src/main/runtime/store/test-support.ts';
 import { ThreadOwnershipError, type MemoryStore } from '../../src/main/runtime/store/types.ts';
 import { TURN_TASK_CONFIG_KEY } from '../../src/shared/thread-state.ts';
 import { PgCounter } from '../../bench/pg-counter.ts';
-import { dropSchema, ensurePostgres, newSchema, TEST_DSN } from './helpers/postgres.ts';
+import { dropSchema, ensurePostgres, newSchema, sql, TEST_DSN } from './helpers/postgres.ts';
 
 type Store = Awaited<ReturnType<typeof openPostgresStore>>;
 
@@ -83,6 +86,37 @@ describe('PostgreSQL group commit and thread cache', () => {
     expect(results[1].status).toBe('fulfilled');
     expect(await messagesOf(a, 'agent', ours)).toEqual(['mine', 'reply 1']);
     expect(await messagesOf(a, 'other-agent', theirs)).toEqual([]);
+  });
+
+  it("writes a new conversation's turn in two statements, its push notification in the end write's commit", async () => {
+    const b = await open('b');
+    const counter = new PgCounter();
+    const a = await open('a', await counter.listen(TEST_DSN));
+    const thread = randomUUID();
+    const task: Task = { kind: 'task', id: randomUUID(), contextId: thread, status: { state: 'submitted' }, history: [], artifacts: [] };
+    await a.pushStore().putConfig(task.id, { id: 'hook', url: 'https://receiver.example/hook' }, 10);
+    counter.reset();
+    a.newThread?.('agent', thread); // as a send without a contextId, authentication off
+    const tasks = a.taskStore() as PgTaskStore;
+    await tasks.save(task);
+    const graph = chatGraph(a.checkpointer('agent'));
+    await graph.invoke({ messages: [new HumanMessage('hi')] }, { configurable: { thread_id: thread, [TURN_TASK_CONFIG_KEY]: task.id }, durability: 'exit' });
+    await a.appendTranscript('agent', thread, [{ role: 'human', content: 'hi' }], { turn: true });
+    const completed: Task = { ...task, status: { state: 'completed', timestamp: new Date().toISOString() } };
+    expect(await tasks.saveNotifying(completed, `completed@${completed.status.timestamp}`)).toBe(1);
+    const counts = counter.reset();
+    counter.close();
+    // The start record and the end write (a third when the checkpoint's LATER_MS ran out first
+    // on a busy machine); no read, no statement of its own for the notification.
+    expect(counts.reads).toBe(0);
+    expect(counts.roundTrips).toBe(counts.commits);
+    expect(counts.roundTrips).toBeLessThanOrEqual(3);
+    const xmin = async (table: string) => (await sql<{ x: string }>(`SELECT xmin::text AS x FROM "${schema}".${table} WHERE task_id = $1`, [task.id]))[0]?.x;
+    expect(await xmin('push_outbox')).toBe(await xmin('a2a_tasks'));
+    expect(await messagesOf(b, 'agent', thread)).toEqual(['hi', 'reply 1']);
+    expect(await b.pushStore().outbox(task.id)).toMatchObject([{ configId: 'hook', eventKey: `completed@${completed.status.timestamp}`, status: 'pending' }]);
+    // Notified once: the same state saved again adds nothing.
+    expect(await tasks.saveNotifying(completed, `completed@${completed.status.timestamp}`)).toBe(0);
   });
 
   it("reads the other replica's newer turn instead of the checkpoint it wrote itself", async () => {

@@ -18,7 +18,7 @@ import type { MemoryStore } from '../store/types.ts';
 import { JSONRPC } from './request-meta.ts';
 
 /** The store's view the checks need. */
-export type OwnershipStore = Pick<MemoryStore, 'claimThread' | 'threadUser'>;
+export type OwnershipStore = Pick<MemoryStore, 'claimThread' | 'threadUser' | 'newThread'>;
 
 /** The refusal of a send on a contextId the caller does not own. The same for a thread of
  * another user, of the anonymous user (made while authentication was off) and of another
@@ -83,12 +83,18 @@ export function ownedTaskStore(inner: TaskStore, store: OwnershipStore, agentId:
 /**
  * The checks of a send (message/send, message/stream) before the SDK sees it. Returns the
  * context to hand on (the acting principal). Sets a contextId on a message that has neither
- * contextId nor taskId, so that the new thread is claimed before its task exists.
+ * contextId nor taskId, so that the new thread is claimed before its task exists (or, with
+ * authentication off, known to be new).
  */
 export async function checkSend(params: MessageSendParams, context: ServerCallContext | undefined, store: OwnershipStore, agentId: string) {
   const principal = principalOf(context);
-  if (principal.scheme === 'none') return context;
   const message = params.message;
+  if (principal.scheme === 'none') {
+    // A new conversation gets its id here rather than from the SDK (the same random UUID), so
+    // that the store knows the thread is new: nothing to read for its first turn.
+    if (!message.contextId && !message.taskId && store.newThread) store.newThread(agentId, (message.contextId = crypto.randomUUID()));
+    return context;
+  }
   const history = (isObject(params.metadata) ? params.metadata.history : undefined) ?? (isObject(message.metadata) ? message.metadata.history : undefined);
   if (history !== undefined && !principal.trusted) throw historyRefused();
   const acting = actingContext(context, params.metadata);

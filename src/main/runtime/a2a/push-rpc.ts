@@ -8,7 +8,7 @@
 import { A2AError, ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
 import type { MessageSendParams, Task, TaskPushNotificationConfig } from '@a2a-js/sdk';
 import { PushInputError, type PushConfig } from '../push/config.ts';
-import type { PushService, TaskChange } from '../push/service.ts';
+import { eventKey, NOTIFY_STATES, type PushService, type TaskChange } from '../push/service.ts';
 import { JSONRPC } from './request-meta.ts';
 
 export interface PushRpcDeps {
@@ -131,15 +131,24 @@ export function taskChange(task: Task): TaskChange {
   return { taskId: task.id, state: task.status.state, at: task.status.timestamp ?? '', body: JSON.stringify(task) };
 }
 
+/** A task store that writes a state's notification (outbox rows, one per configuration of the
+ * task, event key `key`) with the state itself; resolves to how many rows it added. */
+export interface NotifyingTaskStore {
+  saveNotifying(task: Task, key: string): Promise<number>;
+}
+
 /** `inner` telling the push service each saved task (after it is written). The save that takes
  * a send's configuration is the request's first: a new task (`submitted`) or, for a send
  * continuing a task, the task as it was with the new message added, whose state was notified
  * already; it stores the configuration and notifies nothing. */
-export function pushingTaskStore(push: PushService, inner: TaskStore): TaskStore {
+export function pushingTaskStore(push: PushService, inner: TaskStore & Partial<NotifyingTaskStore>): TaskStore {
   return {
     save: async (task, context) => {
-      await inner.save(task, context);
       const config = context && carried.get(context);
+      // A store that writes the notification with the task's state (PostgreSQL: one statement, D-110).
+      if (!config && inner.saveNotifying && NOTIFY_STATES.has(task.status.state))
+        return push.notified(await inner.saveNotifying(task, eventKey({ state: task.status.state, at: task.status.timestamp ?? '' })));
+      await inner.save(task, context);
       if (!config) return push.notify(taskChange(task));
       carried.delete(context);
       await push.attach(task.id, config, 'params.configuration.pushNotificationConfig');

@@ -37,6 +37,9 @@ export interface PushServiceDeps {
   bodies?: NotificationBodies;
 }
 
+/** A change's event key: with the state, the status's timestamp (saved twice, notified once). */
+export const eventKey = (change: Pick<TaskChange, 'state' | 'at'>) => `${change.state}@${change.at}`;
+
 export class PushService {
   readonly worker: PushWorker;
 
@@ -92,11 +95,15 @@ export class PushService {
   async notify(change: TaskChange): Promise<void> {
     if (!NOTIFY_STATES.has(change.state)) return;
     try {
-      const added = await this.deps.store.enqueue(change.taskId, `${change.state}@${change.at}`, change.body);
-      if (added > 0) this.worker.kick();
+      this.notified(await this.deps.store.enqueue(change.taskId, eventKey(change), change.body));
     } catch (err) {
       this.deps.log.warn({ task_id: change.taskId, state: change.state, err: (err as Error).message }, 'push notification not written');
     }
+  }
+
+  /** `added` outbox rows were written (by the task store, with the task's state, D-110). */
+  notified(added: number): void {
+    if (added > 0) this.worker.kick();
   }
 
   start(): void {

@@ -54,6 +54,9 @@ export interface MemoryStore {
    * conversation is whose"). A thread written without a claim (authentication off, or made
    * before the user column existed) belongs to the empty user ''. */
   claimThread(agentId: string, threadId: string, user: string): Promise<ThreadClaim>;
+  /** Tells the store that `threadId` was just made here, unclaimed (authentication off): a new
+   * id nobody has written yet, so its first turn's reads need not ask (PostgreSQL, D-110). */
+  newThread?(agentId: string, threadId: string): void;
   /** The user owning the agent's thread; null when the thread has no row or another agent's. */
   threadUser(agentId: string, threadId: string): Promise<string | null>;
   /** The agent that owns a thread, or null when the store has no data for it. */

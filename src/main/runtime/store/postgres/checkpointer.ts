@@ -93,11 +93,11 @@ function rowOf(threadId: string, c: import('./thread-cache.ts').CachedCheckpoint
   for (const [channel, b] of c.blobs) values.push([channel, b.type, b.blob === null ? null : Buffer.from(b.blob).toString('base64')]);
   return {
     thread_id: threadId,
-    checkpoint: structuredClone(c.checkpoint),
+    checkpoint: JSON.parse(c.checkpoint) as TupleRow['checkpoint'],
     checkpoint_ns: '',
     checkpoint_id: c.id,
     parent_checkpoint_id: c.parent,
-    metadata: structuredClone(c.metadata) as Record<string, unknown>,
+    metadata: JSON.parse(c.metadata) as Record<string, unknown>,
     channel_values: values,
     pending_writes: null,
   };
@@ -200,8 +200,18 @@ export class OwnedPostgresSaver extends PostgresSaver {
       type: type ?? 'empty',
       blob: b64 === null ? null : Buffer.from(b64, 'base64'),
     }));
-    const c = { agent: this.agentId, id: row.checkpoint_id, parent: row.parent_checkpoint_id, checkpoint: row.checkpoint, metadata: row.metadata };
-    this.cache?.wrote(row.thread_id, c, blobs);
+    // A version with no row has no value (put writes no row for it; both are written together).
+    const read = new Set(blobs.map((b) => b.channel));
+    for (const [channel, version] of Object.entries(versions))
+      if (!read.has(channel)) blobs.push({ channel, version: String(version), type: 'empty', blob: null });
+    const c = {
+      agent: this.agentId,
+      id: row.checkpoint_id,
+      parent: row.parent_checkpoint_id,
+      checkpoint: JSON.stringify(row.checkpoint),
+      metadata: JSON.stringify(row.metadata),
+    };
+    this.cache?.wrote(row.thread_id, c, versions, blobs);
   }
 
   private async tupleOf(row: TupleRow): Promise<CheckpointTuple> {
@@ -288,11 +298,16 @@ export class OwnedPostgresSaver extends PostgresSaver {
       type,
       blob: blob ?? null,
     }));
-    const row = { thread: threadId, ns, id: checkpoint.id, parent, checkpoint: this._dumpCheckpoint(checkpoint), metadata: await this._dumpMetadata(stamped) };
-    // Copied: the cached checkpoint must not change with the objects LangGraph keeps using.
-    const cp = structuredClone(row.checkpoint) as Omit<Checkpoint, 'channel_values'>;
-    this.cache?.wrote(threadId, { agent: this.agentId, id: checkpoint.id, parent, checkpoint: cp, metadata: row.metadata }, blobs);
-    this.batch.writeLater({ thread: threadId, agent: this.agentId, blobs, checkpoint: row, slow: async () => void (await now()) });
+    // Serialised once, for the batch's statement and the cache (which must not change with the
+    // objects LangGraph keeps using).
+    const cp = JSON.stringify(this._dumpCheckpoint(checkpoint));
+    const md = JSON.stringify(await this._dumpMetadata(stamped));
+    const row = { thread: threadId, ns, id: checkpoint.id, parent, checkpoint: cp, metadata: md };
+    this.cache?.wrote(threadId, { agent: this.agentId, id: checkpoint.id, parent, checkpoint: cp, metadata: md }, checkpoint.channel_versions, blobs);
+    // A version without a value gets no row (as on SQLite): a read finds no blob for it, which
+    // every reader takes as LangGraph's 'empty' row (D-110).
+    const stored = blobs.filter((b) => b.type !== 'empty');
+    this.batch.writeLater({ thread: threadId, agent: this.agentId, blobs: stored, checkpoint: row, slow: async () => void (await now()) });
     return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
 

@@ -34,14 +34,19 @@ export interface CheckpointRow {
   ns: string;
   id: string;
   parent: string | null;
-  checkpoint: unknown;
-  metadata: unknown;
+  /** JSON text. */
+  checkpoint: string;
+  /** JSON text. */
+  metadata: string;
 }
 export interface TaskRow {
   id: string;
   context: string | null;
   state: string;
   task: string;
+  /** The push notification this state makes (its event key): an outbox row per configuration
+   * of the task, in the same statement (push/service.ts, D-110). */
+  notify?: string;
 }
 
 /** One write: its rows, the agent that must own its thread (claimed when free), and the slow
@@ -53,6 +58,8 @@ export interface EndWrite {
   checkpoint?: CheckpointRow;
   transcript?: string[];
   task?: TaskRow;
+  /** Told how many outbox rows `task.notify` added, once committed. */
+  pushed?: (n: number) => void;
   slow: () => Promise<void>;
 }
 
@@ -66,7 +73,7 @@ interface Queued {
 const FINAL = `'completed', 'failed', 'canceled', 'rejected'`;
 const SETTLED = `${FINAL}, 'input-required', 'auth-required'`;
 
-function endSql(s: string): string {
+export function endSql(s: string): string {
   const owned = (t: string, a: string) => `EXISTS (SELECT 1 FROM owners o WHERE o.thread_id = ${t} AND o.agent_id = ${a})`;
   return `WITH claims AS (
     INSERT INTO ${s}.threads (thread_id, agent_id) SELECT DISTINCT ON (t) t, a FROM unnest($1::text[], $2::text[]) AS x(t, a)
@@ -98,8 +105,13 @@ function endSql(s: string): string {
     ON CONFLICT (task_id) DO UPDATE SET context_id = excluded.context_id, state = excluded.state, task = excluded.task,
       updated_at = excluded.updated_at, replica = excluded.replica, lease_until = excluded.lease_until
     WHERE excluded.state IN (${SETTLED}) OR ${s}.a2a_tasks.state IS NULL OR ${s}.a2a_tasks.state NOT IN (${FINAL})
+  ), po AS (
+    INSERT INTO ${s}.push_outbox (task_id, config_id, event_key, config, body, next_at, created_at)
+    SELECT pc.task_id, pc.config_id, x.k, pc.config, coalesce(x.body, ($24::text[])[x.ti]), now(), now()
+    FROM unnest($27::text[], $28::text[], $29::text[], $30::int[]) AS x(id, k, body, ti) JOIN ${s}.push_configs pc ON pc.task_id = x.id
+    ON CONFLICT (task_id, config_id, event_key) DO NOTHING RETURNING task_id
   )
-  SELECT thread_id, agent_id FROM owners`;
+  SELECT thread_id, agent_id FROM owners UNION ALL SELECT NULL, task_id FROM po`;
 }
 
 export class PgEndBatch {
@@ -181,13 +193,16 @@ export class PgEndBatch {
 
   private async written(batch: Queued[]): Promise<void> {
     try {
-      const owners = await this.statement(batch.map((q) => q.w));
+      const { owners, pushed } = await this.statement(batch.map((q) => q.w));
       this.stats.commits += 1;
       this.stats.writes += batch.length;
       for (const q of batch) {
         const { thread, agent } = q.w;
         if (thread !== undefined && agent !== undefined && owners.get(thread) !== agent) await this.alone(q);
-        else this.settle(q, null);
+        else {
+          if (q.w.task?.notify !== undefined) q.w.pushed?.(pushed.get(q.w.task.id) ?? 0);
+          this.settle(q, null);
+        }
       }
     } catch {
       // One write made the statement fail (or the database did): each alone, in order.
@@ -218,8 +233,9 @@ export class PgEndBatch {
     q.reject(err);
   }
 
-  /** The batch's statement; resolves to the owner of every thread it names. */
-  private async statement(writes: EndWrite[]): Promise<Map<string, string>> {
+  /** The batch's statement; resolves to the owner of every thread it names and the outbox
+   * rows added per task. */
+  private async statement(writes: EndWrite[]): Promise<{ owners: Map<string, string>; pushed: Map<string, number> }> {
     const claims: [string[], string[]] = [[], []];
     const b: unknown[][] = [[], [], [], [], [], [], []];
     const c: unknown[][] = [[], [], [], [], [], [], []];
@@ -243,9 +259,16 @@ export class PgEndBatch {
       }
       if (w.task) tasks.set(w.task.id, w.task); // the newest state of a task in the batch wins
     }
-    for (const [r, agent] of checkpoints.values())
-      [r.thread, r.ns, r.id, r.parent, JSON.stringify(r.checkpoint), JSON.stringify(r.metadata), agent].forEach((v, i) => c[i].push(v));
+    for (const [r, agent] of checkpoints.values()) [r.thread, r.ns, r.id, r.parent, r.checkpoint, r.metadata, agent].forEach((v, i) => c[i].push(v));
     const t = [...tasks.values()];
+    // Notifications, each with its own state's JSON unless it is the task row written (then
+    // its index there: the body is not sent twice).
+    const po: unknown[][] = [[], [], [], []];
+    for (const w of writes) {
+      if (w.task?.notify === undefined) continue;
+      const same = tasks.get(w.task.id) === w.task;
+      [w.task.id, w.task.notify, same ? null : w.task.task, same ? t.indexOf(w.task) + 1 : null].forEach((v, i) => po[i].push(v));
+    }
     const values = [
       ...claims,
       ...b,
@@ -257,8 +280,15 @@ export class PgEndBatch {
       t.map((x) => x.task),
       this.lease.replica,
       this.lease.leaseMs,
+      ...po,
     ];
-    const r = await this.pool.query<{ thread_id: string; agent_id: string }>({ ...this.sql, values });
-    return new Map(r.rows.map((row) => [row.thread_id, row.agent_id]));
+    const r = await this.pool.query<{ thread_id: string | null; agent_id: string }>({ ...this.sql, values });
+    const owners = new Map<string, string>();
+    const pushed = new Map<string, number>();
+    for (const row of r.rows) {
+      if (row.thread_id !== null) owners.set(row.thread_id, row.agent_id);
+      else pushed.set(row.agent_id, (pushed.get(row.agent_id) ?? 0) + 1);
+    }
+    return { owners, pushed };
   }
 }

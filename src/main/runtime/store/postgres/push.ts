@@ -5,6 +5,11 @@ import type pg from 'pg';
 import type { PushConfig } from '../../push/config.ts';
 import { outboxRow, type PushStore } from '../push-store.ts';
 
+/** A notification's outbox rows, one per configuration of task $1 (event key $2, body $3). */
+export const enqueueSql = (s: string) => `INSERT INTO ${s}.push_outbox (task_id, config_id, event_key, config, body, next_at, created_at)
+  SELECT task_id, config_id, $2, config, $3, now(), now() FROM ${s}.push_configs WHERE task_id = $1
+  ON CONFLICT (task_id, config_id, event_key) DO NOTHING`;
+
 /** `s`: the quoted schema. */
 export function pgPushStore(pool: pg.Pool, s: string): PushStore {
   return {
@@ -27,12 +32,7 @@ export function pgPushStore(pool: pg.Pool, s: string): PushStore {
       await pool.query(`DELETE FROM ${s}.push_configs WHERE task_id = $1 AND config_id = $2`, [taskId, configId]);
     },
     enqueue: async (taskId, key, body) => {
-      const r = await pool.query(
-        `INSERT INTO ${s}.push_outbox (task_id, config_id, event_key, config, body, next_at, created_at)
-         SELECT task_id, config_id, $2, config, $3, now(), now() FROM ${s}.push_configs WHERE task_id = $1
-         ON CONFLICT (task_id, config_id, event_key) DO NOTHING`,
-        [taskId, key, body],
-      );
+      const r = await pool.query(enqueueSql(s), [taskId, key, body]);
       return r.rowCount ?? 0;
     },
     claim: async (replica, leaseMs, limit) => {

@@ -168,6 +168,12 @@ class PostgresMemoryStore implements MemoryStore {
     return claimResult(owners, agentId, user, 'inserted' in row && row.inserted);
   }
 
+  /** A thread id just made here: like a fresh claim, its first turn reads nothing (the turn's
+   * end claims it in its batch, D-84). */
+  newThread(agentId: string, threadId: string): void {
+    this.cache.setHead(threadId, { owner: agentId, checkpointId: null, summary: null });
+  }
+
   async threadUser(agentId: string, threadId: string): Promise<string | null> {
     const owners = this.owners.get(threadId) ?? (await this.readOwners(threadId));
     if (owners) this.owners.set(threadId, owners);

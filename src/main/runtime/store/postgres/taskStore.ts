@@ -13,11 +13,18 @@ import type pg from 'pg';
 import type { Task, TaskState } from '@a2a-js/sdk';
 import type { TaskStore } from '@a2a-js/sdk/server';
 import type { EndWrite, PgEndBatch } from './end-batch.ts';
+import { enqueueSql } from './push.ts';
 
 export const TASK_FLUSH_MS = 20;
 const FINAL: readonly TaskState[] = ['completed', 'failed', 'canceled', 'rejected'];
 const SETTLED: ReadonlySet<TaskState> = new Set<TaskState>([...FINAL, 'input-required', 'auth-required']);
 const FINAL_SQL = FINAL.map((s) => `'${s}'`).join(', ');
+
+/** A save's push notification: its event key, and who is told how many outbox rows it added. */
+interface Notify {
+  key: string;
+  pushed: (n: number) => void;
+}
 
 export interface LeaseOptions {
   /** This process's replica id. */
@@ -35,6 +42,7 @@ export class PgTaskStore implements TaskStore {
   private readonly upsert: string;
   private readonly upsertInProgress: string;
   private readonly loadSql: string;
+  private readonly enqueueSql: string;
   private readonly inProgress = new Set<string>();
   /** The newest in-progress state saved here, per task (load answers with it). */
   private readonly pending = new Map<string, Task>();
@@ -54,6 +62,7 @@ export class PgTaskStore implements TaskStore {
     this.upsert = `INSERT INTO ${schema}.a2a_tasks ${cols} VALUES ${values} ON CONFLICT (task_id) DO UPDATE SET ${set}`;
     this.upsertInProgress = `${this.upsert} WHERE ${schema}.a2a_tasks.state IS NULL OR ${schema}.a2a_tasks.state NOT IN (${FINAL_SQL})`;
     this.loadSql = `SELECT task FROM ${schema}.a2a_tasks WHERE task_id = $1`;
+    this.enqueueSql = enqueueSql(schema);
 
     this.heartbeat = setInterval(() => void this.beat(), Math.max(50, Math.floor(lease.leaseMs / 3))).unref();
   }
@@ -62,15 +71,43 @@ export class PgTaskStore implements TaskStore {
     return [task.id, task.contextId ?? null, task.status.state, JSON.stringify(task), this.lease.replica, this.lease.leaseMs];
   }
 
-  private write(task: Task, settled: boolean): EndWrite {
+  private write(task: Task, settled: boolean, notify?: Notify): EndWrite {
     const json = JSON.stringify(task);
     return {
-      task: { id: task.id, context: task.contextId ?? null, state: task.status.state, task: json },
-      slow: async () => void (await this.db.query(settled ? this.upsert : this.upsertInProgress, this.args(task))),
+      task: { id: task.id, context: task.contextId ?? null, state: task.status.state, task: json, ...(notify ? { notify: notify.key } : {}) },
+      ...(notify ? { pushed: notify.pushed } : {}),
+      slow: async () => {
+        await this.db.query(settled ? this.upsert : this.upsertInProgress, this.args(task));
+        if (notify) notify.pushed(await this.enqueueAlone(task.id, notify.key, json));
+      },
     };
   }
 
-  async save(task: Task): Promise<void> {
+  /** The notification's outbox rows written on their own (the batch failed); a failure is
+   * logged, as push/service.ts does: the task itself is saved. */
+  private async enqueueAlone(taskId: string, key: string, body: string): Promise<number> {
+    try {
+      return (await this.db.query(this.enqueueSql, [taskId, key, body])).rowCount ?? 0;
+    } catch (err) {
+      this.lease.log?.warn({ task_id: taskId, err: (err as Error).message }, 'push notification not written');
+      return 0;
+    }
+  }
+
+  /** save() of a state that makes a push notification (`key`, push/service.ts): the outbox
+   * rows, one per configuration of the task, go in the same statement as the task's state
+   * (D-110). Resolves to how many were added. */
+  async saveNotifying(task: Task, key: string): Promise<number> {
+    let added = 0;
+    await this.put(task, { key, pushed: (n) => (added = n) });
+    return added;
+  }
+
+  save(task: Task): Promise<void> {
+    return this.put(task);
+  }
+
+  private async put(task: Task, notify?: Notify): Promise<void> {
     if (this.closed) throw new Error('the task store is closed');
     const settled = SETTLED.has(task.status.state);
     if (!settled && this.inProgress.has(task.id)) {
@@ -85,7 +122,7 @@ export class PgTaskStore implements TaskStore {
     try {
       // Both group-committed with the requests running beside it (the start record included:
       // concurrent requests share its commit); in order after every state queued before.
-      await this.batch.writeNow(this.write(task, settled));
+      await this.batch.writeNow(this.write(task, settled, notify));
     } catch (err) {
       // Not written: its next save is written at once again, and no lease is renewed for it.
       this.inProgress.delete(task.id);

@@ -24,13 +24,17 @@ export interface ThreadHead {
   used: Set<'checkpoint' | 'summary'>;
 }
 
-/** A checkpoint as written: what a row read would give (SELECT_VALUES_SQL's columns). */
+/** A checkpoint as written: what a row read would give (SELECT_VALUES_SQL's columns), its
+ * checkpoint and metadata as the JSON text written (flat strings: nothing for the garbage
+ * collector to trace while the thread waits for its next turn, D-110). */
 export interface CachedCheckpoint {
   agent: string;
   id: string;
   parent: string | null;
-  checkpoint: Omit<Checkpoint, 'channel_values'>;
-  metadata: unknown;
+  /** The checkpoint without channel values, JSON. */
+  checkpoint: string;
+  /** JSON. */
+  metadata: string;
   /** Per channel: its version, type and serialised value. */
   blobs: Map<string, { version: string; type: string; blob: Uint8Array | null }>;
 }
@@ -69,11 +73,16 @@ export class ThreadCache {
     return c && id !== null && c.id === id ? c : undefined;
   }
 
-  /** Records a checkpoint this replica wrote; blobs not rewritten come from the one before. */
-  wrote(thread: string, c: Omit<CachedCheckpoint, 'blobs'>, blobs: { channel: string; version: string; type: string; blob: Uint8Array | null }[]): void {
+  /** Records a checkpoint this replica wrote (its channel versions `versions`); blobs not
+   * rewritten come from the one before. */
+  wrote(
+    thread: string,
+    c: Omit<CachedCheckpoint, 'blobs'>,
+    versions: Checkpoint['channel_versions'],
+    blobs: { channel: string; version: string; type: string; blob: Uint8Array | null }[],
+  ): void {
     const before = this.latest.get(thread);
     const all = new Map<string, { version: string; type: string; blob: Uint8Array | null }>();
-    const versions = c.checkpoint.channel_versions ?? {};
     for (const [channel, version] of Object.entries(versions)) {
       const fresh = blobs.find((b) => b.channel === channel && b.version === String(version));
       const old = before?.agent === c.agent && before.blobs.get(channel)?.version === String(version) ? before.blobs.get(channel) : undefined;
