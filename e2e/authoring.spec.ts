@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { EXAMPLE_PROJECT, useStudioWorld } from './fixtures.ts';
 import { openNewSession } from './pages/session.ts';
+import { projectStatus, waitProjectLoaded } from './pages/project.ts';
 
 // A copy of the example inside the repo (so `agent-studio/sdk` resolves), edited freely.
 const PROJECT = resolve(import.meta.dirname, '..', 'test', '.tmp', `e2e-authoring-${process.pid}`);
@@ -40,19 +41,6 @@ async function editorPlace(page: Page): Promise<{ cursor: string | null; selecti
     selection: await editor.getAttribute('data-selection'),
     scrollTop: await editor.getAttribute('data-scroll-top'),
   };
-}
-
-/** Waits until the studio has loaded the saved files (docs/studio-api.md, GET /api/project). */
-async function waitProjectLoaded(url: string, before: string): Promise<void> {
-  await expect
-    .poll(
-      async () => {
-        const s = (await (await fetch(`${url}/api/project`)).json()) as { fingerprint: string; state: string; pending_changes: string[] };
-        return s.fingerprint !== before && s.state === 'ready' && s.pending_changes.length === 0;
-      },
-      { timeout: 20_000 },
-    )
-    .toBe(true);
 }
 
 describe('authoring loop', () => {
@@ -244,10 +232,10 @@ describe('authoring loop', () => {
     const where = await page.getByTestId('source-location').textContent();
     expect(where).not.toBe(`src/graph.ts:${fnLine}`);
 
-    const before = ((await (await fetch(`${url}/api/project`)).json()) as { fingerprint: string }).fingerprint;
+    const before = (await projectStatus(url)).fingerprint;
     await page.keyboard.press('ControlOrMeta+S');
     await page.locator('[data-testid="source-tab"][data-path="src/graph.ts"]:not([data-dirty])').waitFor();
-    await waitProjectLoaded(url, before);
+    await waitProjectLoaded(url, before, 20_000);
     // The page has the fresh analysis (the function one line down): the editor stayed put.
     await page.locator(`[data-testid="source-target"][data-kind="function"]:has-text("src/graph.ts:${fnLine + 1}")`).waitFor();
     expect(await editorPlace(page)).toEqual(place);

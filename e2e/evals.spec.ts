@@ -8,22 +8,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_PROJECT, useStudioWorld } from './fixtures.ts';
 import { audit } from './pages/axe.ts';
 import { openNewSession } from './pages/session.ts';
+import { projectStatus, waitProjectLoaded } from './pages/project.ts';
 
 const PROJECT = resolve(import.meta.dirname, '..', 'test', '.tmp', `e2e-evals-${process.pid}`);
 mkdirSync(PROJECT, { recursive: true });
 cpSync(EXAMPLE_PROJECT, PROJECT, { recursive: true, filter: (src) => !src.includes('.agent-studio') && !src.endsWith('.env') });
 const GRAPH = resolve(PROJECT, 'src/graph.ts');
 const ORIGINAL = readFileSync(GRAPH, 'utf8');
-
-interface ProjectStatus {
-  state: string;
-  pending_changes: string[];
-  fingerprint: string;
-}
-
-async function projectStatus(url: string): Promise<ProjectStatus> {
-  return (await (await fetch(`${url}/api/project`)).json()) as ProjectStatus;
-}
 
 describe('datasets and experiments', () => {
   afterAll(() => rmSync(PROJECT, { recursive: true, force: true }));
@@ -82,15 +73,7 @@ describe('datasets and experiments', () => {
     // The author rewords the refund answer, on disk; the studio reloads the agent.
     const before = (await projectStatus(url)).fingerprint;
     writeFileSync(GRAPH, ORIGINAL.replace('Good news: your refund', 'Great news: your refund'));
-    await expect
-      .poll(
-        async () => {
-          const s = await projectStatus(url);
-          return s.fingerprint !== before && s.state === 'ready' && s.pending_changes.length === 0;
-        },
-        { timeout: 60_000 },
-      )
-      .toBe(true);
+    await waitProjectLoaded(url, before);
 
     // The second experiment on the changed code: the case fails, and says why.
     await page.locator('.exp__title button', { hasText: 'refunds' }).click();

@@ -9,6 +9,7 @@ import { startFakeOpenAi, type FakeOpenAi } from '../test/integration/helpers/fa
 import { useStudioWorld } from './fixtures.ts';
 import { openNewSession } from './pages/session.ts';
 import { audit } from './pages/axe.ts';
+import { projectStatus, waitProjectLoaded } from './pages/project.ts';
 
 const REPO = resolve(import.meta.dirname, '..');
 const PROJECT = join(REPO, 'test/.tmp', `cost-e2e-${Math.random().toString(36).slice(2, 10)}`);
@@ -70,22 +71,14 @@ describe('tokens and cost in the run view', () => {
     await audit(page, 'the prices dialog');
     await row.locator('[data-field="input"]').fill('10');
     await screenshot('91-prices');
-    const before = ((await (await fetch(`${url}/api/project`)).json()) as { fingerprint: string }).fingerprint;
+    const before = (await projectStatus(url)).fingerprint;
     await dialog.getByTestId('prices-save').click();
     await dialog.waitFor({ state: 'hidden' });
     // Only the pricing value changed; the manifest reloads the agent.
     const manifest = readFileSync(join(PROJECT, 'agent.json'), 'utf8');
     expect(JSON.parse(manifest).pricing).toEqual({ 'priced-model': { input: 10, output: 2 } });
     expect(manifest).toContain('"skills": [{ "id": "answer"');
-    await expect
-      .poll(
-        async () => {
-          const p = (await (await fetch(`${url}/api/project`)).json()) as { fingerprint: string; state: string; pending_changes: string[] };
-          return p.fingerprint !== before && p.state === 'ready' && p.pending_changes.length === 0;
-        },
-        { timeout: 60_000 },
-      )
-      .toBe(true);
+    await waitProjectLoaded(url, before);
 
     // Four calls of 100 input and 4 output tokens: 4 × (100 × 10 + 4 × 2) / 1e6 dollars.
     await composer.typeText('And now?');

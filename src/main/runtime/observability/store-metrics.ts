@@ -69,7 +69,8 @@ export function instrumentStore(store: MemoryStore, m: Observer): MemoryStore {
         return () =>
           (tasks ??= timed(store.taskStore(), 'tasks', m, (method, args) => {
             const task = args[0] as Task | undefined;
-            if (method === 'save' && task?.status) m.taskSaved(task.id, task.status.state);
+            // saveNotifying (PostgreSQL, D-110) is a save whose push notification rides along.
+            if ((method === 'save' || method === 'saveNotifying') && task?.status) m.taskSaved(task.id, task.status.state);
           }));
       return Reflect.get(t, prop);
     },
