@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_PROJECT, useStudioWorld } from './fixtures.ts';
 import { openNewSession } from './pages/session.ts';
+import { replyChatCompletion } from '../test/integration/helpers/openai-reply.ts';
 
 const seen: { messages: { role: string; content: string }[] }[] = [];
 const server = http.createServer((req, res) => {
@@ -19,26 +20,7 @@ const server = http.createServer((req, res) => {
     const p = JSON.parse(body) as { model: string; stream?: boolean; messages: { role: string; content: string }[] };
     seen.push({ messages: p.messages });
     const content = `Reply ${seen.length}: ${String(p.messages[0]?.content).includes('cheerful') ? 'Happy to help! Your parcel is on its way.' : 'Parcel shipped.'}`;
-    const usage = { prompt_tokens: 40, completion_tokens: 8, total_tokens: 48 };
-    if (p.stream) {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const frame = (o: Record<string, unknown>) =>
-        res.write(`data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: p.model, ...o })}\n\n`);
-      frame({ choices: [{ index: 0, delta: { role: 'assistant', content }, finish_reason: null }] });
-      frame({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
-      frame({ choices: [], usage });
-      return void res.end('data: [DONE]\n\n');
-    }
-    res.writeHead(200, { 'content-type': 'application/json' }).end(
-      JSON.stringify({
-        id: 'x',
-        object: 'chat.completion',
-        created: 0,
-        model: p.model,
-        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-        usage,
-      }),
-    );
+    replyChatCompletion(res, p, content, { prompt_tokens: 40, completion_tokens: 8, total_tokens: 48 });
   });
 });
 await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -2,8 +2,12 @@
 // assistant message with fixed usage, streamed as SSE chunks when the request asked to stream.
 import type { ServerResponse } from 'node:http';
 
-export function replyChatCompletion(res: ServerResponse, p: { model: string; stream?: boolean }, content: string): void {
-  const usage = { prompt_tokens: 50, completion_tokens: 9, total_tokens: 59 };
+export function replyChatCompletion(
+  res: ServerResponse,
+  p: { model: string; stream?: boolean },
+  content: string,
+  usage = { prompt_tokens: 50, completion_tokens: 9, total_tokens: 59 },
+): void {
   if (p.stream) {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     const frame = (o: Record<string, unknown>) =>
