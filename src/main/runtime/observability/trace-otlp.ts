@@ -85,9 +85,9 @@ export class OtlpTraceSink implements TraceSink {
     this.sampler = sampler(o);
   }
 
-  emit(event: TraceEvent): void {
+  emit(event: TraceEvent, at?: number): void {
     try {
-      this.handle(event);
+      this.handle(event, at ?? ms(event.ts));
     } catch (err) {
       // A sink must not throw (trace.ts); say once that spans are being lost.
       if (!this.warned) this.o.log.warn({ err: (err as Error).message, event: event.name }, 'OpenTelemetry sink could not record a trace event');
@@ -99,22 +99,23 @@ export class OtlpTraceSink implements TraceSink {
     this.processor.onEnd(new FinishedSpan(f, this.resource, SCOPE));
   }
 
-  private handle(e: TraceEvent): void {
+  /** One event; `at` is its time in milliseconds. */
+  private handle(e: TraceEvent, at: number): void {
     const taskId = String(e.task_id ?? '');
-    if (e.name === 'invoke.start') return this.begin(taskId, e);
+    if (e.name === 'invoke.start') return this.begin(taskId, e, at);
     const inv = this.open.get(taskId);
     if (!inv) return; // began before this sink existed, or the sampler left it out
     if (e.name === 'span.start') {
       const spanId = newSpanId();
-      const startMs = ms(e.ts);
-      inv.spans.set(String(e.span_id), { spanId, start: e, startMs });
-      inv.ids.set(String(e.span_id), { spanId, startMs });
+      const key = String(e.span_id);
+      inv.spans.set(key, { spanId, start: e, startMs: at });
+      inv.ids.set(key, { spanId, startMs: at });
     } else if (e.name === 'span.end') {
       const key = String(e.span_id);
       const open = inv.spans.get(key);
       if (!open) return;
       inv.spans.delete(key);
-      this.endNode(inv, open, e, ms(e.ts));
+      this.endNode(inv, open, e, at);
     } else if (e.name === 'model.call') {
       const parent = inv.ids.get(String(e.parent_span_id));
       const attributes = modelCallAttributes(e);
@@ -129,13 +130,13 @@ export class OtlpTraceSink implements TraceSink {
         // A call is shown from its node's start at the earliest (the events' timestamps are
         // milliseconds; the call's own start is taken where it began).
         startMs: Math.max(Date.parse(String(e.started_at)) || 0, parent?.startMs ?? 0),
-        endMs: ms(e.ts),
+        endMs: at,
         attributes,
         status: failed ? { code: SpanStatusCode.ERROR, message: String(e.error ?? '') } : UNSET,
       });
     } else if (e.name === 'invoke.end') {
       this.open.delete(taskId);
-      const endMs = ms(e.ts);
+      const endMs = at;
       for (const open of [...inv.spans.values()].reverse()) this.endNode(inv, open, null, endMs); // a span left open ends with its run
       const attributes = invocationAttributes(inv.start);
       invocationAttributes(e, attributes);
@@ -154,18 +155,18 @@ export class OtlpTraceSink implements TraceSink {
         droppedEvents: inv.dropped,
       });
     } else if (inv.events.length < EVENT_LIMIT) {
-      inv.events.push({ name: e.name, attributes: eventAttributes(e), time: hrTime(ms(e.ts)), droppedAttributesCount: 0 });
+      inv.events.push({ name: e.name, attributes: eventAttributes(e), time: hrTime(at), droppedAttributesCount: 0 });
     } else inv.dropped += 1;
   }
 
   /** A new trace, when the sampler keeps it (it decides once per invocation, at its root). */
-  private begin(taskId: string, e: TraceEvent): void {
+  private begin(taskId: string, e: TraceEvent, at: number): void {
     const traceId = newTraceId();
     const name = `invoke_agent ${this.o.agentId || 'agent'}`;
     const decision = this.sampler.shouldSample(ROOT_CONTEXT, traceId, name, SpanKind.SERVER, {}, []).decision;
     // Not sampled: nothing is kept, and its later events find no open invocation.
     if (decision !== SamplingDecision.RECORD_AND_SAMPLED) return;
-    this.open.set(taskId, { traceId, rootId: newSpanId(), start: e, startMs: ms(e.ts), events: [], dropped: 0, spans: new Map(), ids: new Map() });
+    this.open.set(taskId, { traceId, rootId: newSpanId(), start: e, startMs: at, events: [], dropped: 0, spans: new Map(), ids: new Map() });
   }
 
   /** A node span's end (`end` null: its run ended first, and it ends with it). */

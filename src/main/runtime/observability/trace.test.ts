@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { InvocationTracer, LogTraceSink, type TraceEvent, type TraceSink } from './trace.ts';
+import { InvocationTracer, LogTraceSink, isoTime, type TraceEvent, type TraceSink } from './trace.ts';
 
 function sinkAt(level: string) {
   const lines: { msg: string; trace: { name: string } }[] = [];
@@ -62,5 +62,20 @@ describe('the invocation tracer', () => {
     expect(new InvocationTracer([sinkAt('info').sink], {}, null).wants('invoke.end')).toBe(true);
     expect(new InvocationTracer([sinkAt('warn').sink], {}, null).wants('invoke.end')).toBe(false);
     expect(new InvocationTracer([], {}, null).wants('invoke.end')).toBe(false);
+  });
+});
+
+describe('event timestamps', () => {
+  it('are the ISO string of their millisecond, across seconds, years and small milliseconds', () => {
+    const times = [0, 7, 1_000, 1_009, 1_099, 1_999, Date.UTC(2026, 11, 31, 23, 59, 59, 999), Date.UTC(2027, 0, 1), Date.now()];
+    for (const at of [...times, ...times.reverse()]) expect(isoTime(at)).toBe(new Date(at).toISOString());
+  });
+
+  it('are the time handed to each sink with the event', () => {
+    const got: [TraceEvent, number | undefined][] = [];
+    const sink: TraceSink = { emit: (e, at) => got.push([e, at]) };
+    new InvocationTracer([sink], { task_id: 't1' }, null).emit('routing', { route: 'faq' });
+    expect(got).toHaveLength(1);
+    expect(Date.parse(got[0]![0].ts)).toBe(got[0]![1]);
   });
 });
