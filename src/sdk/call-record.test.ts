@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeDifference, openCallSession, ReplayMismatchError, requestHash } from './call-record.ts';
+import { currentCallScope, describeDifference, openCallSession, ReplayMismatchError, requestHash, withCallScope } from './call-record.ts';
 
 describe('call sessions', () => {
   it('numbers calls per kind, node and branch, so concurrent branches keep their own order', () => {
@@ -52,5 +52,21 @@ describe('call sessions', () => {
     expect(describeDifference({ a: [1, 2] }, { a: [1, 2, 3] })).toBe('a[2] is new (3)');
     expect(describeDifference({ a: 1 }, { a: 1 })).toBe('none');
     expect(describeDifference({ a: [1] }, {})).toBe('a was [1], now nothing');
+  });
+
+  it('gives a recording run its call scope, nested scopes merged, and leaves runs without a session as they are', async () => {
+    // No run records or replays: the scope is not entered (D-114), whatever fn returns.
+    expect(await withCallScope({ branch: { label: 'a', span_id: 's-a' } }, async () => currentCallScope())).toBeUndefined();
+    const { close } = openCallSession('t-scope', { record: true, replay: null, emit: () => {} });
+    try {
+      const seen = await withCallScope({ branch: { label: 'a', span_id: 's-a' } }, async () => {
+        await Promise.resolve();
+        return withCallScope({ kind: 'agent' }, async () => currentCallScope());
+      });
+      expect(seen).toEqual({ branch: { label: 'a', span_id: 's-a' }, kind: 'agent' });
+      expect(currentCallScope()).toBeUndefined();
+    } finally {
+      close();
+    }
   });
 });

@@ -157,9 +157,14 @@ export function anyCallSession(): boolean {
   return shared().sessions.size > 0;
 }
 
-/** Runs `fn` with `scope` added to the current call scope (a fan-out branch, a call kind). */
+/** Runs `fn` with `scope` added to the current call scope (a fan-out branch, a call kind).
+ * Only a run that records or replays reads the scope, and its session is open before its graph
+ * starts; with none open `fn` runs as it is. An AsyncLocalStorage that has run once stays
+ * enabled, and from then on every promise the process makes pays for propagating it
+ * (docs/performance.md, "The 0.3 path, cut again"; D-114). */
 export function withCallScope<R>(scope: CallScope, fn: () => R): R {
-  const store = shared().scope;
+  const { sessions, scope: store } = shared();
+  if (sessions.size === 0) return fn();
   return store.run({ ...store.getStore(), ...scope }, fn);
 }
 

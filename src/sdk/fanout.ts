@@ -39,7 +39,7 @@ export function branchReporter(signal: AbortSignal | undefined): BranchReporter 
   }
   const hook = traceHookOf(config);
   const ns = config?.metadata?.langgraph_checkpoint_ns;
-  if (!hook || typeof ns !== 'string') return null;
+  if (!hook || hook.branches === false || typeof ns !== 'string') return null;
   const parent = ns.split('|').pop()!.split(':').pop()!;
   const node = String(config?.metadata?.langgraph_node ?? 'fanOut');
   return {

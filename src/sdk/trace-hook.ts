@@ -25,6 +25,10 @@ export interface TraceHook {
   /** A trace event written by project code (emitTrace). */
   trace(name: string, fields: Record<string, unknown>): void;
   branch(signal: BranchSignal): void;
+  /** false when nothing of the run keeps fan-out branches (their spans, the model calls counted
+   * under them, recorded calls keyed by them): fanOut then reports none and runs its branches in
+   * no branch context (D-114). */
+  readonly branches?: boolean;
 }
 
 /** The turn's hook in a node's config, if the runtime runs the graph. */

@@ -258,6 +258,8 @@ export type CaptureKey = z.input<typeof CaptureKeySchema>;
 
 /** The capture token of a request's reserved metadata value, or null when it names none. */
 export function captureTokenOf(value: unknown): string | null {
+  // Most requests carry no capture key: no parse (a failed one builds a ZodError, D-114).
+  if (value === undefined || value === null) return null;
   const parsed = CaptureKeySchema.safeParse(value);
   return parsed.success ? parsed.data : null;
 }

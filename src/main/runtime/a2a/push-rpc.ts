@@ -109,9 +109,10 @@ export function deleteConfig(deps: PushRpcDeps, params: unknown): Promise<void> 
 }
 
 /** message/send and message/stream: the checked configuration the send carries, or null. */
-export function sendConfig(push: PushService, params: MessageSendParams, context?: ServerCallContext): Promise<PushConfig | null> {
+export function sendConfig(push: PushService, params: MessageSendParams, context?: ServerCallContext): Promise<PushConfig | null> | null {
   const input = params.configuration?.pushNotificationConfig;
-  if (input === undefined) return Promise.resolve(null);
+  // null, not a promise, for a send without one (most): the caller awaits nothing (D-114).
+  if (input === undefined) return null;
   return asRpc(async () => versioned(await push.check(input, 'params.configuration.pushNotificationConfig', ''), context));
 }
 
@@ -142,16 +143,23 @@ export interface NotifyingTaskStore {
  * continuing a task, the task as it was with the new message added, whose state was notified
  * already; it stores the configuration and notifies nothing. */
 export function pushingTaskStore(push: PushService, inner: TaskStore & Partial<NotifyingTaskStore>): TaskStore {
+  const notifying = async (task: Task, context: ServerCallContext | undefined): Promise<void> => {
+    // A store that writes the notification with the task's state (PostgreSQL: one statement, D-110).
+    if (inner.saveNotifying) return push.notified(await inner.saveNotifying(task, eventKey({ state: task.status.state, at: task.status.timestamp ?? '' })));
+    await inner.save(task, context);
+    return push.notify(taskChange(task));
+  };
+  const configuring = async (task: Task, context: ServerCallContext, config: PushConfig): Promise<void> => {
+    await inner.save(task, context);
+    carried.delete(context);
+    await push.attach(task.id, config, 'params.configuration.pushNotificationConfig');
+  };
   return {
-    save: async (task, context) => {
+    save: (task, context) => {
       const config = context && carried.get(context);
-      // A store that writes the notification with the task's state (PostgreSQL: one statement, D-110).
-      if (!config && inner.saveNotifying && NOTIFY_STATES.has(task.status.state))
-        return push.notified(await inner.saveNotifying(task, eventKey({ state: task.status.state, at: task.status.timestamp ?? '' })));
-      await inner.save(task, context);
-      if (!config) return push.notify(taskChange(task));
-      carried.delete(context);
-      await push.attach(task.id, config, 'params.configuration.pushNotificationConfig');
+      if (config) return configuring(task, context, config);
+      // A state no client waits for (submitted, working) makes no notification: the save as it is (D-114).
+      return NOTIFY_STATES.has(task.status.state) ? notifying(task, context) : inner.save(task, context);
     },
     load: (taskId, context) => inner.load(taskId, context),
   };

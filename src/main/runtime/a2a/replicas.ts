@@ -140,7 +140,8 @@ export class ReplicaAwareRequestHandler extends DefaultRequestHandler {
 
   override async sendMessage(params: MessageSendParams, context?: ServerCallContext): Promise<Message | Task> {
     try {
-      const push = await sendConfig(this.push, params, context);
+      const checking = sendConfig(this.push, params, context);
+      const push = checking && (await checking);
       const acting = sendContext(await checkSend(params, context, this.ownership.store, this.ownership.agentId), push);
       const result = await super.sendMessage(params, acting);
       if (result.kind === 'task' && this.lost(result.id)) throw storeUnavailableRpc();
@@ -155,7 +156,8 @@ export class ReplicaAwareRequestHandler extends DefaultRequestHandler {
     context?: ServerCallContext,
   ): AsyncGenerator<Message | Task | TaskStatusUpdateEvent | TaskArtifactUpdateEvent, void, undefined> {
     try {
-      const push = await sendConfig(this.push, params, context);
+      const checking = sendConfig(this.push, params, context);
+      const push = checking && (await checking);
       const acting = sendContext(await checkSend(params, context, this.ownership.store, this.ownership.agentId), push);
       const historyLength = params.configuration?.historyLength;
       for await (const event of super.sendMessageStream(params, acting)) {

@@ -29,8 +29,13 @@ export class RunMeter {
   costUsd = 0;
   /** Set once the run went over its budget: the failure the turn ends with. */
   exceeded: AgentError | null = null;
-  /** Aborted with `exceeded`; the graph runs under it (with the turn's own signal). */
-  readonly stop = new AbortController();
+  private controller: AbortController | undefined;
+
+  /** Aborted with `exceeded`; the graph of a run with a budget runs under it (with the turn's
+   * own signal). Made when first asked for: a run without a budget never is (D-114). */
+  get stop(): AbortController {
+    return (this.controller ??= new AbortController());
+  }
 
   constructor(
     private readonly table: PriceTable,

@@ -8,6 +8,7 @@ import { Annotation, END, interrupt, MemorySaver, Send, START, StateGraph } from
 import { instrumentNodes } from '../project/node-failures.ts';
 import { emitTrace } from '../../../sdk/state.ts';
 import { fanOut } from '../../../sdk/fanout.ts';
+import { currentBranch } from '../../../sdk/branch-context.ts';
 import { TRACE_HOOK_KEY } from '../../../sdk/trace-hook.ts';
 import { instrumentSpans } from './node-spans.ts';
 import { SpanTracker } from './spans.ts';
@@ -112,5 +113,22 @@ describe('node spans from the node wrappers', () => {
     await graph('ok').invoke({}, { configurable: { thread_id: 'quiet', [TRACE_HOOK_KEY]: spans } });
     expect(events).toEqual([{ name: 'routing', why: 'test' }]);
     expect(Object.keys(latency).sort()).toEqual(['inner', 'plan', 'score']);
+  });
+
+  it('runs fan-out branches in their branch context only when something keeps branches', async () => {
+    // The model calls of a branch are counted under it (`model.call`'s branch_span_id) when
+    // model calls are kept, spans or not; with nothing keeping branches, none is entered (D-114).
+    const seen = async (branches: boolean) => {
+      const g = new StateGraph(State)
+        .addNode('fan', async () => ({ words: await fanOut(['x', 'y'], async (w) => `${w}:${currentBranch()?.node ?? 'none'}`, { label: (w) => w }) }))
+        .addEdge(START, 'fan')
+        .addEdge('fan', END)
+        .compile();
+      instrumentSpans(g);
+      const spans = new SpanTracker(() => {}, '/nowhere', { enabled: false, branches });
+      return (await g.invoke({}, { configurable: { thread_id: `branches-${branches}`, [TRACE_HOOK_KEY]: spans } })).words;
+    };
+    expect(await seen(true)).toEqual(['x:fan[x]', 'y:fan[y]']);
+    expect(await seen(false)).toEqual(['x:none', 'y:none']);
   });
 });

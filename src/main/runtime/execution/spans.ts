@@ -48,6 +48,8 @@ export interface SpanOptions {
   values?: boolean;
   /** Filled with milliseconds per node of the top graph (STAGE_TIMING), when given. */
   latency?: Record<string, number> | null;
+  /** Someone keeps what fan-out branches carry (TraceHook.branches; default yes). */
+  branches?: boolean;
 }
 
 export class SpanTracker implements NodeSpanHook, TraceHook {
@@ -56,6 +58,7 @@ export class SpanTracker implements NodeSpanHook, TraceHook {
    * supersteps of this invocation so far (a span's `step` counts from 1 in each invocation). */
   private readonly steps = new Map<string, { at: unknown; n: number }>();
   private readonly enabled: boolean;
+  readonly branches: boolean;
   private readonly values: boolean;
   private readonly latency: Record<string, number> | null;
 
@@ -65,6 +68,7 @@ export class SpanTracker implements NodeSpanHook, TraceHook {
     options: SpanOptions = {},
   ) {
     this.enabled = options.enabled ?? true;
+    this.branches = options.branches ?? true;
     this.values = this.enabled && (options.values ?? true);
     this.latency = options.latency ?? null;
   }

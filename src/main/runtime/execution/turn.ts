@@ -109,13 +109,16 @@ function openTurn(deps: TurnDeps, turn: Turn, events: TurnEvents): TurnState {
   // at debug): describing a node's update costs CPU on every request.
   const spansWanted = settings.nodeSpans && tracer.wants('span.end');
   const latency: Record<string, number> = {};
+  // Recorded calls and model calls (priced, counted, and whole while recording): calls.ts.
+  const { unwatch, meter, calls } = watchTurnCalls(settings, turn, tracer);
   const spans = new SpanTracker((name, fields) => tracer.emit(name, fields), turn.gen.project.dir, {
     enabled: spansWanted,
     values: tracer.wantsValues(),
     latency: settings.stageTiming ? latency : null,
+    // Branches matter to their spans, to the model calls counted under them and to a run's
+    // recorded calls; else fanOut enters no branch context (D-114).
+    branches: spansWanted || tracer.wants('model.call') || calls !== null,
   });
-  // Recorded calls and model calls (priced, counted, and whole while recording): calls.ts.
-  const { unwatch, meter, calls } = watchTurnCalls(settings, turn, tracer);
   return { deps, turn, events, tracer, spans, started: performance.now(), latency, chunks: 0, transcript: [], unwatch, meter, calls };
 }
 

@@ -69,7 +69,7 @@ export function instrumentStore(store: MemoryStore, m: Observer): MemoryStore {
         return () =>
           (tasks ??= timed(store.taskStore(), 'tasks', m, (method, args) => {
             const task = args[0] as Task | undefined;
-            // saveNotifying (PostgreSQL, D-110) is a save whose push notification rides along.
+            // saveNotifying (D-110, D-114) is a save whose push notification rides along.
             if ((method === 'save' || method === 'saveNotifying') && task?.status) m.taskSaved(task.id, task.status.state);
           }));
       return Reflect.get(t, prop);

@@ -52,6 +52,12 @@ export function outboxRow(r: RawRow): OutboxRow {
   return { id: Number(r.id), taskId: r.task_id, configId: r.config_id, config: JSON.parse(r.config) as PushConfig, body: r.body, attempts: Number(r.attempts) };
 }
 
+/** One outbox row per configuration of task @task for event @key (none twice): the push store's
+ * enqueue and the task store's save that carries its notification (taskStore.ts) share it. */
+export const SQLITE_ENQUEUE_SQL = `INSERT INTO push_outbox (task_id, config_id, event_key, config, body, next_at, created_at)
+       SELECT task_id, config_id, @key, config, @body, @now, @now FROM push_configs WHERE task_id = @task
+       ON CONFLICT (task_id, config_id, event_key) DO NOTHING`;
+
 export function sqlitePushStore(db: Database.Database, writes: WriteBatch): PushStore {
   const st = {
     count: db.prepare('SELECT count(*) FROM push_configs WHERE task_id = ? AND config_id <> ?').pluck(),
@@ -62,11 +68,7 @@ export function sqlitePushStore(db: Database.Database, writes: WriteBatch): Push
     list: db.prepare('SELECT config FROM push_configs WHERE task_id = ? ORDER BY created_at, config_id').pluck(),
     del: db.prepare('DELETE FROM push_configs WHERE task_id = ? AND config_id = ?'),
     has: db.prepare('SELECT 1 FROM push_configs WHERE task_id = ? LIMIT 1').pluck(),
-    enqueue: db.prepare(
-      `INSERT INTO push_outbox (task_id, config_id, event_key, config, body, next_at, created_at)
-       SELECT task_id, config_id, @key, config, @body, @now, @now FROM push_configs WHERE task_id = @task
-       ON CONFLICT (task_id, config_id, event_key) DO NOTHING`,
-    ),
+    enqueue: db.prepare(SQLITE_ENQUEUE_SQL),
     due: db.prepare(`SELECT 1 FROM push_outbox WHERE status = 'pending' AND next_at <= @now AND (lease_until IS NULL OR lease_until < @now) LIMIT 1`).pluck(),
     claim: db.prepare(
       `UPDATE push_outbox SET claimed_by = @replica, lease_until = @now + @lease, attempts = attempts + 1

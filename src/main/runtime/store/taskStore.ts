@@ -23,6 +23,7 @@ import type Database from 'better-sqlite3';
 import type { Task, TaskState } from '@a2a-js/sdk';
 import type { TaskStore } from '@a2a-js/sdk/server';
 import { writeBatch, type WriteBatch } from './write-batch.ts';
+import { SQLITE_ENQUEUE_SQL } from './push-store.ts';
 import type { LeaseOptions } from './postgres/taskStore.ts';
 
 export const TASK_FLUSH_MS = 20;
@@ -61,6 +62,8 @@ export class SqliteTaskStore implements TaskStore {
   private readonly saveStmt;
   private readonly saveInProgressStmt;
   private readonly loadStmt;
+  /** The push outbox's insert (push-store.ts), prepared at the first save carrying a notification. */
+  private enqueueStmt: Database.Statement | undefined;
   private readonly leaseStmt;
   private heartbeat: NodeJS.Timeout | undefined;
   /** Tasks written by this store and not settled yet: their in-progress updates may wait. */
@@ -74,7 +77,7 @@ export class SqliteTaskStore implements TaskStore {
   private readonly writes: WriteBatch;
 
   constructor(
-    db: Database.Database,
+    private readonly db: Database.Database,
     private readonly lease: LeaseOptions,
   ) {
     this.writes = writeBatch(db);
@@ -108,21 +111,37 @@ export class SqliteTaskStore implements TaskStore {
     return [task.id, task.contextId ?? null, state, JSON.stringify(task), now.toISOString(), this.lease.replica, state, now.getTime() + this.lease.leaseMs];
   }
 
-  async save(task: Task): Promise<void> {
+  save(task: Task): Promise<void> {
+    return this.put(task).then(() => undefined);
+  }
+
+  /** save() of a state that makes a push notification (`key`, push/service.ts): the outbox rows,
+   * one per configuration of the task, are written in the task's own transaction, with the JSON
+   * the task row gets (as PostgreSQL's does, D-110; D-114): no second serialisation, no read
+   * and commit of their own. Resolves to how many rows were added. */
+  saveNotifying(task: Task, key: string): Promise<number> {
+    return this.put(task, key);
+  }
+
+  private async put(task: Task, key?: string): Promise<number> {
     if (this.closed) throw new Error('the task store is closed');
     const settled = SETTLED.has(task.status.state);
     if (!settled && this.inProgress.has(task.id)) {
       this.pending.set(task.id, task);
       this.timer ??= setTimeout(() => this.flush(), TASK_FLUSH_MS).unref();
-      return;
+      return 0;
     }
     this.pending.delete(task.id);
     if (settled) this.inProgress.delete(task.id);
     else this.inProgress.add(task.id);
     const stmt = settled ? this.saveStmt : this.saveInProgressStmt;
     const row = this.row(task, new Date());
+    const enqueue = key === undefined ? undefined : (this.enqueueStmt ??= this.db.prepare(SQLITE_ENQUEUE_SQL));
     try {
-      await this.writes.run(() => stmt.run(...row));
+      return await this.writes.run(() => {
+        stmt.run(...row);
+        return enqueue ? enqueue.run({ task: task.id, key, body: row[3], now: Date.now() }).changes : 0;
+      });
     } catch (err) {
       this.inProgress.delete(task.id); // not written: its next save is written at once again
       throw err;

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Annotation, END, START, StateGraph, getConfig } from '@langchain/langgraph';
 import { RunnableLambda } from '@langchain/core/runnables';
-import { getContextVariable, setContextVariable } from '@langchain/core/context';
+import { getContextVariable, registerConfigureHook, setContextVariable } from '@langchain/core/context';
 import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
 import { LangChainTracer } from '@langchain/core/tracers/tracer_langchain';
 import { awaitAllCallbacks } from '@langchain/core/callbacks/promises';
@@ -163,5 +163,59 @@ describe('with a LangSmith tracer', () => {
     // With a tracer, nodes run in LangChain's RunTree context, as before.
     expect(light.out.log[7]).toBe('runtree');
     expect(light.out.log.slice(0, 4)).toEqual(stock.out.log.slice(0, 4));
+  });
+
+  it('posts the runs of a tracer a node adds through a configure hook, as LangChain does', async () => {
+    // Inside a node (a context that does not trace), a configure hook's tracer still traces
+    // the calls made after it (D-115).
+    async function hooked() {
+      posted.length = 0;
+      const client = new Client({ apiUrl: url, apiKey: 'test-key', autoBatchTracing: false });
+      const tracer = new LangChainTracer({ client, projectName: 'run-context-hook' });
+      const helper = traceable(async () => 'inner', { name: 'hooked-helper' });
+      const inner = RunnableLambda.from(() => helper()).withConfig({ runName: 'inner' });
+      const graph = new StateGraph(State)
+        .addNode('hooking', async () => {
+          registerConfigureHook({ contextVar: 'hook_tracer' });
+          setContextVariable('hook_tracer', tracer);
+          return { log: [await inner.invoke({})] };
+        })
+        .addEdge(START, 'hooking')
+        .addEdge('hooking', END)
+        .compile();
+      const out = await graph.invoke({ log: [] }, { configurable: { thread_id: 't-5' } });
+      await awaitAllCallbacks();
+      await client.awaitPendingTraceBatches();
+      const byId = new Map(posted.map((r) => [r.id, r]));
+      return { out, names: posted.map((r) => `${r.parent_run_id ? byId.get(r.parent_run_id)?.name : '(root)'} > ${r.name}`).sort() };
+    }
+    const stock = await hooked();
+    uninstall = installLightRunContext();
+    const light = await hooked();
+    expect(stock.names).toEqual(expect.arrayContaining(['(root) > inner', 'inner > hooked-helper']));
+    expect(light.names).toEqual(stock.names);
+    expect(light.out.log).toEqual(['inner']);
+  });
+
+  it("follows LangSmith's tracing switch as LangChain does, read at each call", async () => {
+    uninstall = installLightRunContext();
+    const env = {
+      LANGSMITH_TRACING: process.env.LANGSMITH_TRACING,
+      LANGSMITH_ENDPOINT: process.env.LANGSMITH_ENDPOINT,
+      LANGSMITH_API_KEY: process.env.LANGSMITH_API_KEY,
+    };
+    try {
+      Object.assign(process.env, { LANGSMITH_TRACING: 'true', LANGSMITH_ENDPOINT: url, LANGSMITH_API_KEY: 'test-key' });
+      posted.length = 0;
+      const on = await buildGraph().invoke({ log: [] }, { configurable: { thread_id: 't-6' } });
+      expect(on.log[7]).toBe('runtree'); // traced: LangChain's own RunTree context
+      process.env.LANGSMITH_TRACING = 'false';
+      const off = await buildGraph().invoke({ log: [] }, { configurable: { thread_id: 't-6' } });
+      expect(off.log[7]).toBe('light');
+    } finally {
+      for (const [k, v] of Object.entries(env))
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+    }
   });
 });

@@ -37,6 +37,34 @@ function hasTracer(config: RunnableConfig | undefined): boolean {
   return !!manager?.handlers?.some((h) => h?.name === 'langchain_tracer');
 }
 
+/** LangSmith's tracing switches, as LangChain's isTracingEnabled() reads them. */
+const TRACING_ENV = ['LANGSMITH_TRACING_V2', 'LANGCHAIN_TRACING_V2', 'LANGSMITH_TRACING', 'LANGCHAIN_TRACING'];
+
+/** Whether a configure hook (registerConfigureHook, kept among the context variables) is set. */
+function hasConfigureHooks(store: Store): boolean {
+  const vars = store?.[CONTEXT_VARIABLES_KEY] as Record<symbol, unknown> | undefined;
+  if (vars === undefined) return false;
+  return Object.getOwnPropertySymbols(vars).some((s) => s.description === 'lc:configure_hooks' && Array.isArray(vars[s]) && vars[s].length > 0);
+}
+
+/** hasTracer(config) for a call made in context `store`, the way LangChain's callback
+ * configuration decides it, without building a CallbackManager for it (D-115): under a run tree
+ * that does not trace (a light context, a disabled RunTree) inherited tracers are dropped and
+ * none is added; under one that traces one is added; otherwise a tracer comes from the call's
+ * callbacks or from LangSmith's tracing switches. A configure hook may add any handler: then
+ * LangChain itself is asked. Asking for every runnable call had cost about 2 % of the
+ * runtime's CPU (docs/performance.md, "The 0.3 path, cut again"). */
+function tracerFor(store: Store, config: RunnableConfig | undefined): boolean {
+  if (hasConfigureHooks(store)) return hasTracer(config);
+  const tracing = store?.tracingEnabled;
+  if (tracing === false) return false;
+  if (tracing === true) return true;
+  const callbacks = config?.callbacks as { name?: unknown }[] | { handlers?: { name?: unknown }[] } | undefined;
+  const handlers = Array.isArray(callbacks) ? callbacks : callbacks?.handlers;
+  if (handlers?.some((h) => h?.name === 'langchain_tracer')) return true;
+  return TRACING_ENV.some((name) => process.env[name] === 'true');
+}
+
 /** Installs the light run context on LangChain's provider; returns the uninstaller. */
 export function installLightRunContext(provider: Provider = AsyncLocalStorageProviderSingleton): () => void {
   const original = provider.runWithConfig;
@@ -59,9 +87,9 @@ export function installLightRunContext(provider: Provider = AsyncLocalStoragePro
   };
 
   const runWithConfig = function (this: Provider, config: RunnableConfig, callback: () => unknown, avoidCreatingRootRunTree?: boolean) {
-    if (hasTracer(config)) return original.call(this, config, callback, avoidCreatingRootRunTree);
     const storage = this.getInstance() as Storage;
     const previous = storage.getStore();
+    if (tracerFor(previous, config)) return original.call(this, config, callback, avoidCreatingRootRunTree);
     let store = avoidCreatingRootRunTree ? undefined : light(storage, config);
     if (previous !== undefined && previous[CONTEXT_VARIABLES_KEY] !== undefined) {
       store ??= {};

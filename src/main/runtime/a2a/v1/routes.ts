@@ -15,10 +15,17 @@ import { answerOutage } from './outage.ts';
 
 type Refusal = { code: number; message: string; data?: Record<string, unknown> } | null;
 
+const VERSION_HEADER = A2A_VERSION_HEADER.toLowerCase();
+
 /** The version a request asks for as Major.Minor ('0.3' when it names none); as sent when it is not a version. */
-export function requestedVersion(req: Pick<Request, 'header' | 'query'>): string {
+export function requestedVersion(req: Pick<Request, 'headers' | 'query' | 'url'>): string {
+  const header = req.headers[VERSION_HEADER];
+  if (typeof header === 'string') return majorMinor(header);
+  // Asked on every POST /: a request with no query string has no version there (Express parses
+  // the query string again at each read of req.query; D-114).
+  if (!req.url.includes('?')) return '0.3';
   const query = req.query[A2A_VERSION_HEADER];
-  return majorMinor(req.header(A2A_VERSION_HEADER) ?? (typeof query === 'string' ? query : ''));
+  return majorMinor(typeof query === 'string' ? query : '');
 }
 
 function majorMinor(version: string): string {
