@@ -47,8 +47,9 @@ export interface ServiceOptions {
 export const DEFAULT_SESSION_TITLE = 'Untitled session';
 
 /** How long the runtime may hold an experiment case's trace events before posting them
- * (D-111): a case starts in a hidden session no one watches yet, and a post costs both
- * processes about as much as a tenth of a turn; its last events still arrive at its end. */
+ * (D-111): a case starts in a hidden session no one watches yet, and each post costs the two
+ * processes about 0.5 ms of CPU (docs/performance.md, "Experiments"); its last events still
+ * arrive before its end. */
 export const EXPERIMENT_CAPTURE_BATCH_MS = 250;
 
 /** User metadata as stored: the reserved capture key never is (docs/decisions.md D-11). */
