@@ -9,7 +9,11 @@
 // throughput. Also the CPU each process spends a message (this process, which is the studio,
 // and the runtime child, from /proc): unlike the throughput, that hardly moves with the load of
 // other work on the machine.
-// Usage: node bin/run-ts.mjs bench/experiment.bench.ts   (BENCH_CASES, BENCH_CONCURRENCY)
+// Usage: node bin/run-ts.mjs bench/experiment.bench.ts   (BENCH_CASES, BENCH_CONCURRENCY,
+// BENCH_WARMUP, BENCH_ROUNDS: the three sides measured in that many alternating turns). Profiles: `node --cpu-prof bin/run-ts.mjs ...` profiles the studio (this
+// process); BENCH_RUNTIME_CPU_PROF=DIR starts the runtime child with `--cpu-prof` writing into
+// DIR (Node refuses `--cpu-prof` in NODE_OPTIONS). Each phase's start and end is printed on the
+// monotonic clock both profiles use (`phase NAME START END`, microseconds), to cut them apart.
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,6 +21,7 @@ import pino from 'pino';
 import { runtimeClient } from '../src/main/playground/executor/a2a.ts';
 import { RESERVED_CAPTURE_KEY } from '../src/shared/runtime-contract.ts';
 import { startStudio } from '../src/main/studio/studio.ts';
+import { defaultRuntimeCommand } from '../src/main/studio/child/command.ts';
 import { REPO } from './load.ts';
 
 const CASES = Number(process.env.BENCH_CASES ?? 500);
@@ -33,7 +38,21 @@ async function main(): Promise<void> {
   );
   fs.writeFileSync(path.join(dir, 'evals', 'bench.jsonl'), `${lines.join('\n')}\n`);
   const dataDir = path.join(dir, '.agent-studio', 'studio');
-  const studio = await startStudio({ projectDir: dir, port: 0, dataDir, logger: pino({ level: 'warn' }) });
+  const profDir = process.env.BENCH_RUNTIME_CPU_PROF;
+  const studio = await startStudio({
+    projectDir: dir,
+    port: 0,
+    dataDir,
+    logger: pino({ level: 'warn' }),
+    ...(profDir
+      ? {
+          runtimeCommand: (ctx) => {
+            const spec = defaultRuntimeCommand(ctx);
+            return { ...spec, args: ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profDir)}`, ...spec.args] };
+          },
+        }
+      : {}),
+  });
   try {
     const baseUrl = await studio.runtime.waitReady(120_000);
     if (!baseUrl) throw new Error('the runtime did not start');
@@ -51,30 +70,52 @@ async function main(): Promise<void> {
       Array.from({ length: Math.min(WARM, CASES) }, (_, i) => `case-${i}`),
     );
 
+    // BENCH_ROUNDS > 1 measures the three sides in turns of CASES / ROUNDS each (experiment,
+    // straight, captured, again), so the load of other work on a shared machine falls on all
+    // three alike; the figures are the sums over the rounds.
+    const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
     const pid = studio.runtime.status()?.pid ?? null;
-    let cpu = cpuNow(pid);
-    const lap = () => {
+    const sides = ['experiment', 'direct', 'captured'] as const;
+    const spent = Object.fromEntries(sides.map((k) => [k, { ms: 0, studio: 0, runtime: 0 }])) as Record<
+      (typeof sides)[number],
+      { ms: number; studio: number; runtime: number }
+    >;
+    const timed = async <T>(side: (typeof sides)[number], work: () => Promise<T>): Promise<T> => {
+      const cpu = cpuNow(pid);
+      const mark = monotonicUs();
+      const t = Date.now();
+      const out = await work();
+      spent[side].ms += Date.now() - t;
       const now = cpuNow(pid);
-      const per = (a: number, b: number) => `${((a - b) / CASES).toFixed(1)} ms`;
-      const text = `CPU a message: studio ${per(now.studio, cpu.studio)}, runtime ${pid ? per(now.runtime, cpu.runtime) : '?'}`;
-      cpu = now;
-      return text;
+      spent[side].studio += now.studio - cpu.studio;
+      spent[side].runtime += now.runtime - cpu.runtime;
+      phase(side, mark);
+      return out;
     };
-    const t1 = Date.now();
-    const e = await experiment(runner, store, null);
-    const expMs = Date.now() - t1;
-    const expCpu = lap();
-    const t2 = Date.now();
-    const failures = await direct(baseUrl, CASES);
-    const directMs = Date.now() - t2;
-    const directCpu = lap();
-
-    // 3. The same, each with a capture token the studio does not know: the runtime does all its
-    // trace work and posts it (the studio answers 404 and drops it).
-    const t3 = Date.now();
-    await direct(baseUrl, CASES, true);
-    const capturedMs = Date.now() - t3;
-    const capturedCpu = lap();
+    const e = { passed: 0, other: 0, ids: [] as string[] };
+    let failures = 0;
+    for (let r = 0; r < ROUNDS; r++) {
+      const from = Math.floor((r * CASES) / ROUNDS);
+      const to = Math.floor(((r + 1) * CASES) / ROUNDS);
+      const one = await timed('experiment', () =>
+        experiment(runner, store, ROUNDS > 1 ? Array.from({ length: to - from }, (_, i) => `case-${from + i}`) : null),
+      );
+      e.passed += one.passed;
+      e.other += one.other;
+      e.ids.push(one.id);
+      failures += await timed('direct', () => direct(baseUrl, to - from));
+      // 3. The same, each with a capture token the studio does not know: the runtime does all
+      // its trace work and posts it (the studio answers 404 and drops it).
+      await timed('captured', () => direct(baseUrl, to - from, true));
+    }
+    const cpuText = (side: (typeof sides)[number]) =>
+      `CPU a message: studio ${(spent[side].studio / CASES).toFixed(1)} ms, runtime ${pid ? `${(spent[side].runtime / CASES).toFixed(1)} ms` : '?'}`;
+    const expMs = spent.experiment.ms;
+    const directMs = spent.direct.ms;
+    const capturedMs = spent.captured.ms;
+    const expCpu = cpuText('experiment');
+    const directCpu = cpuText('direct');
+    const capturedCpu = cpuText('captured');
     const expRate = (CASES / expMs) * 1000;
     const directRate = (CASES / directMs) * 1000;
     console.log(
@@ -88,7 +129,7 @@ async function main(): Promise<void> {
     // Where an experiment run's time goes: admitted -> invoking (queue, prepare, connect) and
     // invoking -> ended (the runtime's answer, its trace capture and evaluators).
     const api = `${studio.url}api/playground/v1`;
-    const sample = store.allCases(e.id).slice(0, 100);
+    const sample = e.ids.flatMap((id) => store.allCases(id)).slice(0, 100);
     let before = 0;
     let exec = 0;
     for (const c of sample) {
@@ -116,6 +157,18 @@ async function experiment(
   while (runner.isRunning(experiment_id)) await new Promise((r) => setTimeout(r, 20));
   const c = store.counts(experiment_id);
   return { id: experiment_id, passed: c.passed, other: c.total - c.passed };
+}
+
+/** Microseconds on the monotonic clock that V8's CPU profiles of both processes are timed by. */
+function monotonicUs(): number {
+  return Number(process.hrtime.bigint() / 1000n);
+}
+
+/** Prints a phase's span on that clock; answers its end (the next phase's start). */
+function phase(name: string, start: number): number {
+  const end = monotonicUs();
+  console.log(`phase ${name} ${start} ${end}`);
+  return end;
 }
 
 /** CPU milliseconds used so far by this process and by the runtime child (/proc, Linux). */

@@ -1,7 +1,10 @@
 // The studio <-> runtime contract lines: what one process prints the other must read back.
 import { describe, expect, it } from 'vitest';
 import {
+  CAPTURE_BATCH_MS,
+  captureOf,
   captureTokenOf,
+  MAX_CAPTURE_BATCH_MS,
   formatDiagnosticsLine,
   formatReadyLine,
   parseDiagnosticsLine,
@@ -89,5 +92,16 @@ describe('runtime contract schemas', () => {
     expect(captureTokenOf('tok')).toBe('tok');
     expect(captureTokenOf({ capture_token: 3 })).toBeNull();
     expect(captureTokenOf(undefined)).toBeNull();
+  });
+
+  it("the capture key's batch_ms asks for a longer hold of the run's events, brought within its bounds (D-111)", () => {
+    expect(captureOf({ capture_token: 'tok', batch_ms: 250 })).toEqual({ token: 'tok', batchMs: 250 });
+    expect(captureOf({ capture_token: 'tok' })).toEqual({ token: 'tok', batchMs: CAPTURE_BATCH_MS });
+    expect(captureOf('tok')).toEqual({ token: 'tok', batchMs: CAPTURE_BATCH_MS });
+    expect(captureOf({ capture_token: 'tok', batch_ms: 1 })?.batchMs).toBe(CAPTURE_BATCH_MS);
+    expect(captureOf({ capture_token: 'tok', batch_ms: 60_000 })?.batchMs).toBe(MAX_CAPTURE_BATCH_MS);
+    expect(captureOf({ capture_token: 'tok', batch_ms: '250' })?.batchMs).toBe(CAPTURE_BATCH_MS);
+    expect(captureOf({ capture_token: 'tok', batch_ms: Number.NaN })?.batchMs).toBe(CAPTURE_BATCH_MS);
+    expect(captureOf({ batch_ms: 250 })).toBeNull();
   });
 });

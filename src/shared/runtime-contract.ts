@@ -252,16 +252,40 @@ export function parseDiagnosticsLine(line: string): ProjectDiagnostic[] | null {
 /** Reserved metadata key of a Playground invocation (docs/decisions.md D-11); never stored. */
 export const RESERVED_CAPTURE_KEY = 'svc.playground';
 
-/** The value under RESERVED_CAPTURE_KEY: `{capture_token}` (the token alone is read too). */
-export const CaptureKeySchema = z.union([z.object({ capture_token: z.string() }).transform((v) => v.capture_token), z.string()]);
+/** How long the runtime holds a run's trace events before posting them, unless the studio
+ * asks for longer (D-82): the studio shows a run's spans while it runs. */
+export const CAPTURE_BATCH_MS = 50;
+/** The longest hold a studio may ask for (`batch_ms`, D-111). */
+export const MAX_CAPTURE_BATCH_MS = 1000;
+
+/** The value under RESERVED_CAPTURE_KEY: `{capture_token, batch_ms?}` (the token alone is read
+ * too). `batch_ms`: how long the runtime may hold the run's trace events before it posts them,
+ * for a run no author is watching as it starts (an experiment's case, D-111); a value outside
+ * CAPTURE_BATCH_MS..MAX_CAPTURE_BATCH_MS is brought within it, anything but a number is
+ * ignored. Its final events are posted at the turn's end whatever the hold. */
+export const CaptureKeySchema = z.union([
+  z.object({ capture_token: z.string(), batch_ms: z.unknown().optional() }).transform((v) => ({ token: v.capture_token, batchMs: batchMsOf(v.batch_ms) })),
+  z.string().transform((token) => ({ token, batchMs: CAPTURE_BATCH_MS })),
+]);
 export type CaptureKey = z.input<typeof CaptureKeySchema>;
 
-/** The capture token of a request's reserved metadata value, or null when it names none. */
-export function captureTokenOf(value: unknown): string | null {
+function batchMsOf(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return CAPTURE_BATCH_MS;
+  return Math.min(MAX_CAPTURE_BATCH_MS, Math.max(CAPTURE_BATCH_MS, Math.round(value)));
+}
+
+/** What a request's reserved metadata value asks for: its capture token and how long its
+ * events may wait; null when it names no token. */
+export function captureOf(value: unknown): { token: string; batchMs: number } | null {
   // Most requests carry no capture key: no parse (a failed one builds a ZodError, D-114).
   if (value === undefined || value === null) return null;
   const parsed = CaptureKeySchema.safeParse(value);
   return parsed.success ? parsed.data : null;
+}
+
+/** The capture token of a request's reserved metadata value, or null when it names none. */
+export function captureTokenOf(value: unknown): string | null {
+  return captureOf(value)?.token ?? null;
 }
 
 /** The studio's capture endpoint path. */

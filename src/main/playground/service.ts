@@ -28,6 +28,7 @@ import { PlaygroundError, notFound } from './errors.ts';
 import type { EventLog } from './events/log.ts';
 import { RESERVED_METADATA_KEY } from './executor/capture.ts';
 import type { RunExecutor } from './executor/executor.ts';
+import type { StartOptions } from './executor/active-run.ts';
 import { INITIAL_RUN_STATE } from './executor/lifecycle.ts';
 import { newRunId, newSessionId } from './ids.ts';
 import { blobsOf, inputToTagged, type StoredBlob } from './parts.ts';
@@ -44,6 +45,12 @@ export interface ServiceOptions {
 }
 
 export const DEFAULT_SESSION_TITLE = 'Untitled session';
+
+/** How long the runtime may hold an experiment case's trace events before posting them
+ * (D-111): a case starts in a hidden session no one watches yet, and each post costs the two
+ * processes about 0.5 ms of CPU (docs/performance.md, "Experiments"); its last events still
+ * arrive before its end. */
+export const EXPERIMENT_CAPTURE_BATCH_MS = 250;
 
 /** User metadata as stored: the reserved capture key never is (docs/decisions.md D-11). */
 export function storableMetadata(metadata: Record<string, unknown> | undefined): Record<string, unknown> {
@@ -267,7 +274,8 @@ export class PlaygroundService {
 
   /** A run of an experiment's hidden session (docs/playground-api.md, "Datasets and
    * experiments"): it continues the session's conversation like a send, and does not take the
-   * project's one active-run slot (spec 4.3 rule 2 governs interactive runs only). */
+   * project's one active-run slot (spec 4.3 rule 2 governs interactive runs only). Its trace
+   * events may wait EXPERIMENT_CAPTURE_BATCH_MS in the runtime (D-111). */
   admitExperimentRun(sessionId: string, parts: readonly InputPart[], metadata: Record<string, unknown> | undefined, replay?: RunReplay): RunAccepted {
     const input = inputToTagged(parts, this.o.blobs);
     const run = {
@@ -282,7 +290,7 @@ export class PlaygroundService {
       revision: null,
       ...(replay ? { replay: JSON.stringify(replay) } : {}),
     };
-    return this.admit(run, input.blobs, false);
+    return this.admit(run, input.blobs, false, { captureBatchMs: EXPERIMENT_CAPTURE_BATCH_MS });
   }
 
   /** Inserts the run as `queued` with its first events and hands it to the executor.
@@ -298,7 +306,7 @@ export class PlaygroundService {
     }
   }
 
-  admit(run: Omit<NewRun, 'run_id' | 'status' | 'created_at'>, blobs: StoredBlob[], exclusive = true): RunAccepted {
+  admit(run: Omit<NewRun, 'run_id' | 'status' | 'created_at'>, blobs: StoredBlob[], exclusive = true, start: StartOptions = {}): RunAccepted {
     const row: NewRun = { ...run, run_id: newRunId(), status: INITIAL_RUN_STATE, created_at: new Date().toISOString() };
     this.o.store.transaction(() => {
       if (exclusive) this.assertNoActiveRun();
@@ -309,7 +317,7 @@ export class PlaygroundService {
       this.o.log.append(row.run_id, 'run.phase', { phase: 'queue', state: 'started', origin: row.origin });
       this.o.log.flush(); // the run's first events commit with its row
     });
-    this.o.executor.start(row.run_id);
+    this.o.executor.start(row.run_id, start);
     return { run_id: row.run_id, status: row.status, session_id: row.session_id, parent_run_id: row.parent_run_id };
   }
 }

@@ -193,6 +193,7 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
     datasets,
     service,
     bus,
+    log,
     code: () => project.caseCode(),
     snapshot: () => project.snapshot(),
     model: () => modelSettings(modelEnv(projectDir)),

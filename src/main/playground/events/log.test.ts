@@ -84,6 +84,50 @@ describe('EventLog', () => {
     log.close();
   });
 
+  it('writes a state the run leaves at once with the next status write: row and event in that one commit (D-112)', () => {
+    const { log, runId, store } = setup({ flushMs: 10_000 });
+    const record = new RunRecorder(store, log);
+    store.updateRun(runId, { status: 'queued' });
+    const commits = countCommits(store);
+    record.statusWithBatch(runId, 'preparing');
+    // Published at once, written with the batch: the row and its event still never disagree on disk.
+    expect(log.read(runId, 0, 10, 10).map((r) => JSON.parse(r.body).status)).toEqual(['preparing']);
+    expect(store.getRun(runId)!.status).toBe('queued');
+    expect(store.readEvents(runId, 0, 10, 10)).toHaveLength(0);
+    record.status(runId, 'running', { started_at: '2026-01-01T00:00:00.000Z' });
+    expect(commits()).toBe(1);
+    expect(store.getRun(runId)).toMatchObject({ status: 'running', started_at: '2026-01-01T00:00:00.000Z', last_seq: 2 });
+    expect(store.readEvents(runId, 0, 10, 10).map((r) => JSON.parse(r.body).status)).toEqual(['preparing', 'running']);
+    log.close();
+  });
+
+  it("runs a later write in the next batch's transaction, and at once after close (D-112)", () => {
+    const { log, runId, store } = setup({ flushMs: 10_000 });
+    const commits = countCommits(store);
+    log.append(runId, 'output.delta', { text: 'x' });
+    log.later(() => store.updateRun(runId, { reason: 'written-later' }));
+    expect(store.getRun(runId)!.reason).toBeNull();
+    log.flush();
+    expect(commits()).toBe(1);
+    expect(store.getRun(runId)).toMatchObject({ reason: 'written-later', last_seq: 1 });
+    log.close();
+    log.later(() => store.updateRun(runId, { reason: 'after-close' }));
+    expect(store.getRun(runId)!.reason).toBe('after-close');
+  });
+
+  it('writes a later write on its own within flushMs when nothing else comes', async () => {
+    const { log, runId, store } = setup({ flushMs: 5 });
+    const written = new Promise<void>((resolve) =>
+      log.later(() => {
+        store.updateRun(runId, { reason: 'timed' });
+        resolve();
+      }),
+    );
+    await written;
+    expect(store.getRun(runId)!.reason).toBe('timed');
+    log.close();
+  });
+
   it('continues the seq of a run from the database (a new process)', () => {
     const { log, runId, store, bus } = setup();
     log.append(runId, 'output.delta', { text: 'x' });
@@ -93,3 +137,16 @@ describe('EventLog', () => {
     next.close();
   });
 });
+
+/** Counts the store's commits from now on (SQLite's total_changes does not count commits). */
+function countCommits(store: PlaygroundStore): () => number {
+  let n = 0;
+  const tx = store.transaction.bind(store);
+  store.transaction = <T>(fn: () => T): T => {
+    const outer = !store.db.inTransaction;
+    const out = tx(fn);
+    if (outer) n += 1;
+    return out;
+  };
+  return () => n;
+}

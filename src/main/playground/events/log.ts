@@ -32,6 +32,8 @@ export class EventLog {
   private pending: StoredEvent[] = [];
   /** Changes of runs' rows written with the next batch, before its events. */
   private patches = new Map<string, RunPatch>();
+  /** Other row writes that need no commit of their own, written after the batch's events (D-112). */
+  private writes: (() => void)[] = [];
   private readonly seqs = new Map<string, number>();
   private readonly closed = new Set<string>();
   /** Runs that ended since the last flush: their seq counters can go once written. */
@@ -83,6 +85,16 @@ export class EventLog {
     if (!this.timer) this.timer = setTimeout(() => this.flush(), this.flushMs);
   }
 
+  /** A row write that needs no commit of its own (an experiment case's result, D-112): it runs
+   * in the transaction of the next batch, which a status write, a run's end or the batch's
+   * timer commits within `flushMs`. Statements of this store only: a write fails when the
+   * batch would, and is tried again with it. After close() it runs at once. */
+  later(write: () => void): void {
+    if (this.shutDown) return write();
+    this.writes.push(write);
+    if (!this.timer) this.timer = setTimeout(() => this.flush(), this.flushMs);
+  }
+
   /** Takes the run's waiting row change out of the batch, for a write of the row that
    * carries it (newer values of the same columns win over it). */
   takePatch(runId: string): RunPatch {
@@ -107,22 +119,25 @@ export class EventLog {
     this.closed.add(runId);
   }
 
-  /** Writes the pending batch, and the row changes waiting with it, in one transaction. */
+  /** Writes the pending batch, and the row changes and writes waiting with it, in one transaction. */
   flush(): void {
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = null;
     }
-    if (this.pending.length === 0 && this.patches.size === 0) return;
+    if (this.pending.length === 0 && this.patches.size === 0 && this.writes.length === 0) return;
     const batch = this.pending;
     const patches = this.patches;
+    const writes = this.writes;
     try {
       this.store.transaction(() => {
         for (const [runId, patch] of patches) this.store.updateRun(runId, patch);
         this.store.insertEvents(batch);
+        for (const write of writes) write();
       });
       this.pending = [];
       this.patches = new Map();
+      this.writes = [];
       this.stats.batches += 1;
     } catch (err) {
       // Keep the batch for the next attempt rather than lose events.

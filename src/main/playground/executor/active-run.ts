@@ -28,6 +28,9 @@ export interface ActiveRun {
   generation: number | null;
   baseUrl: string | null;
   captureToken: string | null;
+  /** How long the runtime may hold the run's trace events (an experiment's case, D-111);
+   * null: the runtime's default (D-82). */
+  readonly captureBatchMs: number | null;
   startedAt: number | null;
   /** What the A2A stream brought so far; its text is kept, marked partial, by a run that
    * ends before its answer. */
@@ -42,8 +45,14 @@ export interface ActiveRun {
   credentialRefused?: boolean;
 }
 
+/** How the executor runs a run it starts. */
+export interface StartOptions {
+  /** The trace capture's hold for a run no author is watching as it starts (D-111). */
+  captureBatchMs?: number;
+}
+
 /** A run just inserted `queued`, as the executor starts it. */
-export function newActiveRun(row: RunRecord): ActiveRun {
+export function newActiveRun(row: RunRecord, opts: StartOptions = {}): ActiveRun {
   return {
     runId: row.run_id,
     row,
@@ -55,6 +64,7 @@ export function newActiveRun(row: RunRecord): ActiveRun {
     generation: null,
     baseUrl: null,
     captureToken: null,
+    captureBatchMs: opts.captureBatchMs ?? null,
     startedAt: null,
     stream: EMPTY_STREAM,
     outcome: null,
@@ -81,7 +91,9 @@ export function messageOf(run: ActiveRun, blobs: BlobStore, debug?: DebugControl
   };
   // A fork's run continues its new thread from the copied checkpoint with no new input.
   const fork = run.row.forked_from ? { [CONTINUE_METADATA_KEY]: true } : {};
-  return { message, metadata: { ...metadata, [RESERVED_METADATA_KEY]: { capture_token: run.captureToken }, ...fork } };
+  // A run under the debugger is followed step by step: it keeps the runtime's default hold.
+  const batch = run.captureBatchMs !== null && !debug ? { batch_ms: run.captureBatchMs } : {};
+  return { message, metadata: { ...metadata, [RESERVED_METADATA_KEY]: { capture_token: run.captureToken, ...batch }, ...fork } };
 }
 
 /** The header that lets a fork's run use the reserved continue key, and a replayed run the

@@ -12,7 +12,7 @@ import type { PhaseName, PhaseState } from '../../../shared/playground.ts';
 import type { RunPatch } from '../store/store.ts';
 import type { ExecutorOptions } from './options.ts';
 import { isConnectionError, runtimeClient } from './a2a.ts';
-import { forkHeaders, messageOf, newActiveRun, replayPlanOf, withMocks, type ActiveRun } from './active-run.ts';
+import { forkHeaders, messageOf, newActiveRun, replayPlanOf, withMocks, type ActiveRun, type StartOptions } from './active-run.ts';
 import { TraceCapture } from './capture.ts';
 import * as end from './endings.ts';
 import type { RunEnd } from './endings.ts';
@@ -75,10 +75,10 @@ export class RunExecutor {
   }
 
   /** Starts the background work of a run that was just inserted as `queued`. */
-  start(runId: string): void {
+  start(runId: string, opts: StartOptions = {}): void {
     const row = this.o.store.getRun(runId);
     if (!row) return;
-    const run = newActiveRun(row);
+    const run = newActiveRun(row, opts);
     this.runs.set(runId, run);
     // The request that created the run answers 202 before any work starts (spec 4.3 rule 1).
     setImmediate(() => {
@@ -156,7 +156,10 @@ export class RunExecutor {
   private async prepare(run: ActiveRun): Promise<RunEnd | undefined> {
     const changed = [...new Set([...run.row.changed_files, ...(this.o.project?.takePending() ?? [])])];
     this.phase(run, 'queue', 'completed', { queue_ms: Date.now() - run.createdAt });
-    this.enter(run, 'start');
+    // Preparing usually lasts until the next tick (nothing to apply, a ready runtime): its
+    // state commits with the running state's write (D-112).
+    const t = run.lifecycle.fire('start');
+    if (t) this.record.statusWithBatch(run.runId, t.to);
     this.phase(run, 'prepare', 'started', { changed_files: changed });
     if (changed.length === 0) {
       // The files on disk do not load (the runtime still serves the last good ones): a run

@@ -40,6 +40,14 @@ export class RunRecorder {
     });
   }
 
+  /** A new active state the run leaves at once, written with the log's next batch (D-112): the
+   * row's change and its `run.status` event still commit in one transaction, the next status
+   * write's, the end's or the batch timer's (within its 5 ms), instead of one of their own. */
+  statusWithBatch(runId: string, status: RunStatus): void {
+    this.log.patchRun(runId, { status });
+    this.log.append(runId, 'run.status', { status });
+  }
+
   phase(runId: string, phase: PhaseName, state: PhaseState, detail: Record<string, unknown> = {}): void {
     this.log.append(runId, 'run.phase', { phase, state, ...detail });
   }

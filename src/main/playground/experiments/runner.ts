@@ -15,6 +15,7 @@ import { CreateExperimentBodySchema } from '../../../shared/experiments.ts';
 import { TERMINAL_STATES, type RunStatus } from '../../../shared/playground.ts';
 import { PlaygroundError } from '../errors.ts';
 import type { EventBus } from '../events/bus.ts';
+import type { EventLog } from '../events/log.ts';
 import { checkAssertions, type Judge } from '../evals/assertions.ts';
 import { newSessionId, ulidFactory } from '../ids.ts';
 import type { PlaygroundService } from '../service.ts';
@@ -33,6 +34,8 @@ export interface RunnerOptions {
   datasets: DatasetService;
   service: PlaygroundService;
   bus: EventBus;
+  /** The run event log: a case's result is written with its next batch (D-112). */
+  log: EventLog;
   /** The project's code now (evals/ left out), and a snapshot that keeps its files as blobs. */
   code: () => { fingerprint: string; files: Record<string, string> };
   snapshot: () => { fingerprint: string; files: Record<string, string> };
@@ -142,6 +145,7 @@ export class ExperimentRunner {
     if (!live) return this.o.experiments.finish(id, 'cancelled', reason, changedFiles);
     if (live.stopped) return false;
     live.stopped = true;
+    this.o.log.flush(); // the results of cases that ended before the stop are kept
     const ended = this.o.experiments.finish(id, 'cancelled', reason, changedFiles);
     for (const runId of live.runs) {
       try {
@@ -174,9 +178,12 @@ export class ExperimentRunner {
     };
     try {
       await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+      // Every case's result is written before the experiment ends (D-112).
+      this.o.log.flush();
       if (!live.stopped) this.o.experiments.finish(live.id, 'completed', null);
     } catch (err) {
       this.o.logger.error({ err, experiment_id: live.id }, 'experiment failed');
+      this.o.log.flush();
       this.o.experiments.finish(live.id, 'failed', 'internal_error');
     } finally {
       this.live.delete(live.id);
@@ -261,7 +268,9 @@ export class ExperimentRunner {
       assertions,
       scores: run.scores,
     };
-    this.o.experiments.updateCase(live.id, seq, patch);
+    // Written with the run log's next batch (within 5 ms: the next case's run writes its
+    // state at once) instead of in a commit of its own (D-112).
+    this.o.log.later(() => this.o.experiments.updateCase(live.id, seq, patch));
   }
 
   /** Sends one turn on the case's session and waits for its run to end; null when the

@@ -102,6 +102,7 @@ export class GraphAgentExecutor implements AgentExecutor {
           history: meta.history,
           labels: labelsOf(meta),
           captureToken: meta.captureToken,
+          captureBatchMs: meta.captureBatchMs,
           configurable: meta.configurable,
           streaming: meta.streaming,
           fromCheckpoint: meta.fromCheckpoint === true,

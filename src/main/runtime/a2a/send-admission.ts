@@ -5,7 +5,7 @@
 // input without a taskId continues the waiting task (D-17). The metadata travels with the
 // request's own call context (RequestUser), not in a map beside it.
 import type { IncomingHttpHeaders } from 'node:http';
-import { captureTokenOf, RESERVED_CAPTURE_KEY } from '../../../shared/runtime-contract.ts';
+import { captureOf, RESERVED_CAPTURE_KEY } from '../../../shared/runtime-contract.ts';
 import { takeContinueKey } from './continue-key.ts';
 import { DebugControlSchema, RESERVED_DEBUG_KEY, type DebugControl } from '../../../shared/breakpoints.ts';
 import { REPLAY_METADATA_KEY, ReplayPlanSchema, type ReplayPlan } from '../../../shared/recordings.ts';
@@ -21,6 +21,8 @@ export interface RequestMeta {
   metadata: Record<string, unknown>;
   history: unknown;
   captureToken: string | null;
+  /** How long the turn's trace events may wait before they are posted to the studio (D-111). */
+  captureBatchMs?: number;
   /** Per-request overrides handed to the graph's configurable (scriptedDelayMs, scriptedChunks). */
   configurable: Record<string, unknown>;
   /** message/stream (or a non-blocking send, which tasks/resubscribe may follow): the client
@@ -121,7 +123,7 @@ export async function admitSend(
   const debug = takeDebugControl(paramsMeta, messageMeta, trusted);
   const replay = takeReplay(paramsMeta, messageMeta, trusted);
   const mocks = takeMocks(paramsMeta, messageMeta, trusted);
-  const captureToken = captureTokenOf(reserved);
+  const capture = captureOf(reserved);
   const history = paramsMeta.history ?? messageMeta?.history;
   const metadata = { ...paramsMeta };
   delete metadata.history;
@@ -133,7 +135,8 @@ export async function admitSend(
   const meta: RequestMeta = {
     metadata,
     history,
-    captureToken,
+    captureToken: capture?.token ?? null,
+    ...(capture ? { captureBatchMs: capture.batchMs } : {}),
     configurable,
     streaming: stream || !blocking,
     debug,

@@ -40,6 +40,8 @@ export interface Turn {
   /** Observation labels stamped on every trace event (spec 6.3). */
   labels: Record<string, unknown>;
   captureToken: string | null;
+  /** How long its trace events may wait before they are posted (the studio's `batch_ms`, D-111). */
+  captureBatchMs?: number;
   /** Per-request overrides handed to the graph's configurable. */
   configurable: Record<string, unknown>;
   /** The client follows the answer as it is produced (token deltas wanted). */

@@ -99,7 +99,7 @@ function unkept(s: TurnState, outcome: Outcome, err: unknown): Outcome {
 
 function openTurn(deps: TurnDeps, turn: Turn, events: TurnEvents): TurnState {
   const { settings, log } = deps;
-  const capture = turn.captureToken && settings.captureUrl ? new CaptureBuffer(settings.captureUrl, turn.captureToken, log) : null;
+  const capture = turn.captureToken && settings.captureUrl ? new CaptureBuffer(settings.captureUrl, turn.captureToken, log, turn.captureBatchMs) : null;
   const tracer = new InvocationTracer(
     deps.sinks,
     { task_id: turn.taskId, context_id: turn.contextId, agent_id: settings.agentId, generation: turn.gen.number, ...turn.labels },

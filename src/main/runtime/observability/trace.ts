@@ -8,7 +8,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Logger } from 'pino';
-import type { CaptureBody } from '../../../shared/runtime-contract.ts';
+import { CAPTURE_BATCH_MS, type CaptureBody } from '../../../shared/runtime-contract.ts';
 
 export interface TraceEvent {
   name: string;
@@ -43,12 +43,13 @@ export class LogTraceSink implements TraceSink {
 }
 
 /** Events wait at most this long before they are posted: the studio shows a run's spans
- * and trace events while it runs, in a few posts rather than one per event. */
-export const CAPTURE_FLUSH_MS = 50;
+ * and trace events while it runs, in a few posts rather than one per event (D-82). */
+export const CAPTURE_FLUSH_MS = CAPTURE_BATCH_MS;
 
 /** Collects one invocation's events and posts them to the studio as they come (batched for
- * CAPTURE_FLUSH_MS); `flush` resolves once the studio has every event so far, so the
- * runtime publishes the final A2A status only after delivery. */
+ * CAPTURE_FLUSH_MS, or the longer hold the studio asked for, D-111); `flush` resolves once
+ * the studio has every event so far, so the runtime publishes the final A2A status only
+ * after delivery. */
 export class CaptureBuffer {
   private pending: TraceEvent[] = [];
   private delivering: Promise<void> = Promise.resolve();
@@ -59,6 +60,7 @@ export class CaptureBuffer {
     private readonly url: string,
     private readonly token: string,
     private readonly log: Logger,
+    private readonly batchMs: number = CAPTURE_FLUSH_MS,
   ) {}
 
   add(event: TraceEvent): void {
@@ -67,7 +69,7 @@ export class CaptureBuffer {
     // most four of them, inside the studio's 10 MB capture limit.
     if (event.key !== undefined && ++this.recorded >= 4) void this.flush();
     else if (this.pending.length >= 50) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), CAPTURE_FLUSH_MS);
+    else this.timer ??= setTimeout(() => void this.flush(), this.batchMs);
   }
 
   flush(): Promise<void> {
