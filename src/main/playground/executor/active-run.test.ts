@@ -1,14 +1,11 @@
 // The A2A params of a run: its capture token under the reserved key, and for an experiment's
 // case the longer hold of its trace events it asks the runtime for (D-111).
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { captureOf, RESERVED_CAPTURE_KEY } from '../../../shared/runtime-contract.ts';
-import { newSessionId } from '../ids.ts';
 import { BlobStore } from '../store/blobs.ts';
-import { PlaygroundStore } from '../store/store.ts';
-import { insertTestRun } from '../store/test-support.ts';
+import { insertTestRun, openTestStore } from '../store/test-support.ts';
 import { messageOf, newActiveRun } from './active-run.ts';
 
 const dirs: string[] = [];
@@ -17,11 +14,8 @@ afterEach(() => {
 });
 
 function setup() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pg-active-'));
-  dirs.push(dir);
-  const store = PlaygroundStore.open(path.join(dir, 'p.sqlite'));
-  const session = store.insertSession(newSessionId(), 't', new Date().toISOString());
-  const runId = insertTestRun(store, session.session_id, { status: 'queued', input_parts: [{ kind: 'text', text: 'hi' }] });
+  const { dir, store, sessionId } = openTestStore('pg-active-', dirs);
+  const runId = insertTestRun(store, sessionId, { status: 'queued', input_parts: [{ kind: 'text', text: 'hi' }] });
   return { row: store.getRun(runId)!, blobs: new BlobStore(path.join(dir, 'blobs')), store };
 }
 

@@ -1,12 +1,9 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EventBus } from '../events/bus.ts';
 import { EventLog } from '../events/log.ts';
-import { newSessionId } from '../ids.ts';
-import { PlaygroundStore, toDetail } from '../store/store.ts';
-import { insertTestRun } from '../store/test-support.ts';
+import { toDetail } from '../store/store.ts';
+import { insertTestRun, openTestStore } from '../store/test-support.ts';
 import { RESERVED_METADATA_KEY, TraceCapture, scoreFrom } from './capture.ts';
 
 const dirs: string[] = [];
@@ -15,11 +12,8 @@ afterEach(() => {
 });
 
 function setup() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pg-capture-'));
-  dirs.push(dir);
-  const store = PlaygroundStore.open(path.join(dir, 'p.sqlite'));
-  const session = store.insertSession(newSessionId(), 't', new Date().toISOString());
-  const runId = insertTestRun(store, session.session_id, { status: 'running' });
+  const { store, sessionId } = openTestStore('pg-capture-', dirs);
+  const runId = insertTestRun(store, sessionId, { status: 'running' });
   const log = new EventLog(store, new EventBus());
   return { store, log, runId, capture: new TraceCapture(store, log) };
 }
