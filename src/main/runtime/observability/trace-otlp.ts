@@ -136,8 +136,7 @@ export class OtlpTraceSink implements TraceSink {
       });
     } else if (e.name === 'invoke.end') {
       this.open.delete(taskId);
-      const endMs = at;
-      for (const open of [...inv.spans.values()].reverse()) this.endNode(inv, open, null, endMs); // a span left open ends with its run
+      for (const open of [...inv.spans.values()].reverse()) this.endNode(inv, open, null, at); // a span left open ends with its run
       const attributes = invocationAttributes(inv.start);
       invocationAttributes(e, attributes);
       const failed = e.state === 'failed';
@@ -148,7 +147,7 @@ export class OtlpTraceSink implements TraceSink {
         traceId: inv.traceId,
         spanId: inv.rootId,
         startMs: inv.startMs,
-        endMs,
+        endMs: at,
         attributes,
         status: failed ? { code: SpanStatusCode.ERROR, message: String(e.errorReason ?? '') } : UNSET,
         events: inv.events,

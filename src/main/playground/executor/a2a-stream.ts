@@ -1,0 +1,108 @@
+// The run's A2A `message/stream` call (spec 4.1) to the supervised runtime: one JSON-RPC
+// request over undici's `request` (a kept-alive connection, the body as a Node stream) read
+// with eventsource-parser. The official client (`runtimeClient`) does the same over `fetch`
+// and web streams, which cost the studio about twice the CPU a run (docs/performance.md,
+// Experiments; D-116); its other calls (tasks/cancel) stay on the official client.
+import type { MessageSendParams } from '@a2a-js/sdk';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { request } from 'undici';
+import type { StreamEvent } from './stream.ts';
+
+export interface StreamOptions {
+  /** Sent with the request (the caller's credential, debug and fork headers). */
+  headers: Record<string, string>;
+  /** Aborting it closes the stream. */
+  signal: AbortSignal;
+  /** Hears the HTTP status of the answer (a 401 is a refused credential). */
+  onStatus?: (status: number) => void;
+}
+
+/** A JSON-RPC error the runtime answered, before or inside the stream. */
+export class StreamRpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'StreamRpcError';
+  }
+}
+
+let nextId = 1;
+
+/** Sends `message/stream` and yields the stream's events in order. Throws a clear error when
+ * the runtime refuses the request, answers something that is not an event stream, sends an
+ * event that is not a JSON-RPC result of this request, or the connection breaks. */
+export async function* messageStream(baseUrl: string, params: MessageSendParams, o: StreamOptions): AsyncGenerator<StreamEvent> {
+  const id = nextId++;
+  const res = await request(baseUrl, {
+    method: 'POST',
+    headers: { ...o.headers, 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'message/stream', params }),
+    signal: o.signal,
+  });
+  o.onStatus?.(res.statusCode);
+  const type = String(res.headers['content-type'] ?? '');
+  if (res.statusCode >= 300 || !type.startsWith('text/event-stream')) throw await refusal(res, type);
+  const ready: StreamEvent[] = [];
+  let failure: Error | null = null;
+  const parser = createParser({
+    onEvent: (message) => {
+      if (failure) return;
+      try {
+        ready.push(resultOf(message, id));
+      } catch (err) {
+        failure = err as Error;
+      }
+    },
+  });
+  const decoder = new TextDecoder();
+  try {
+    for await (const chunk of res.body) {
+      parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
+      while (ready.length > 0) yield ready.shift()!;
+      if (failure) throw failure;
+    }
+    // An event the body ends without its blank line is dropped, as the SSE rules say.
+    parser.feed(decoder.decode());
+    while (ready.length > 0) yield ready.shift()!;
+    if (failure) throw failure;
+  } finally {
+    // The caller may stop reading early: the rest of the body is not wanted.
+    if (!res.body.destroyed) res.body.destroy();
+  }
+}
+
+/** One SSE event as the result it carries; a JSON-RPC error or a stray frame throws. */
+function resultOf(message: EventSourceMessage, id: number): StreamEvent {
+  let frame: { id?: unknown; result?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } };
+  try {
+    frame = JSON.parse(message.data);
+  } catch {
+    throw new Error(`the runtime sent a stream event that is not JSON: ${message.data.slice(0, 100)}`);
+  }
+  if (frame?.error) {
+    const { code, message: text, data } = frame.error;
+    throw new StreamRpcError(Number(code), `the runtime answered a JSON-RPC error in the stream: ${String(text)} (code ${String(code)})`, data);
+  }
+  if (frame?.id !== id) throw new Error(`the runtime sent a stream event for request ${String(frame?.id)}, not ${id}`);
+  if (frame.result === undefined || frame.result === null) throw new Error('the runtime sent a stream event without a result');
+  return frame.result as StreamEvent;
+}
+
+/** The error for an answer that is not an event stream: its JSON-RPC error when it has one. */
+async function refusal(res: Awaited<ReturnType<typeof request>>, type: string): Promise<Error> {
+  const text = await res.body.text().catch(() => '');
+  let rpc: { code?: unknown; message?: unknown; data?: unknown } | undefined;
+  try {
+    rpc = (JSON.parse(text) as { error?: typeof rpc }).error;
+  } catch {
+    rpc = undefined;
+  }
+  if (rpc && typeof rpc.message === 'string') {
+    return new StreamRpcError(Number(rpc.code), `the runtime refused message/stream: ${res.statusCode}, ${rpc.message} (code ${String(rpc.code)})`, rpc.data);
+  }
+  const what = res.statusCode >= 300 ? `HTTP ${res.statusCode}` : `a ${type || 'body without a content type'} answer instead of an event stream`;
+  return new Error(`the runtime refused message/stream: ${what}${text ? `: ${text.slice(0, 200)}` : ''}`);
+}
