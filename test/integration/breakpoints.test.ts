@@ -11,7 +11,7 @@ import { childOn, expectCheckpointsInSchema, STORES } from './helpers/studio-chi
 import { CONTROL_CREDENTIAL_HEADER, RESERVED_DEBUG_KEY } from '../../src/shared/breakpoints.ts';
 import fs from 'node:fs';
 import path from 'node:path';
-import { copyExample, startTestStudio, tempDir, waitFor, waitForRun, type TestStudio } from './helpers/playground-studio.ts';
+import { copyExample, explain, startTestStudio, tempDir, waitFor, waitForRun, type TestStudio } from './helpers/playground-studio.ts';
 import { startTestRuntime, type TestRuntime } from './helpers/runtime.ts';
 
 const ORDER = 'Where is my order ORD-12345?';
@@ -53,7 +53,7 @@ describe.each(STORES)('breakpoints through the Playground (runtime child on %s)'
   it('pauses before router with the state there, refuses a new message, and survives a restart; Step then Continue', async () => {
     const created = await send(t, session);
     const paused = await waitForRun(t, created.body.run_id);
-    expect([paused.status, paused.reason]).toEqual(['input_required', 'breakpoint']);
+    expect([paused.status, paused.reason], explain(paused)).toEqual(['input_required', 'breakpoint']);
     const pause = (await t.call('GET', `/runs/${paused.run_id}/pause`)).body;
     expect(pause).toMatchObject({ node: 'router', when: 'before', state: 'paused' });
     const at = await t.call('GET', `/sessions/${session}/checkpoints/${pause.checkpoint_id}`);
@@ -75,7 +75,7 @@ describe.each(STORES)('breakpoints through the Playground (runtime child on %s)'
     const step = await t.call('POST', `/runs/${paused.run_id}/resume`, { breakpoint: 'step' });
     expect(step.status).toBe(202);
     const stepped = await waitForRun(t, step.body.run_id);
-    expect([stepped.status, stepped.reason]).toEqual(['input_required', 'breakpoint']);
+    expect([stepped.status, stepped.reason], explain(stepped)).toEqual(['input_required', 'breakpoint']);
     const next = (await t.call('GET', `/runs/${stepped.run_id}/pause`)).body;
     expect(next).toMatchObject({ when: 'before', state: 'paused' });
     expect(next.node).not.toBe('router');
@@ -86,7 +86,7 @@ describe.each(STORES)('breakpoints through the Playground (runtime child on %s)'
     const cont = await t.call('POST', `/runs/${stepped.run_id}/resume`, { breakpoint: 'continue' });
     expect(cont.status).toBe(202);
     const done = await waitForRun(t, cont.body.run_id);
-    expect(done.status).toBe('completed');
+    expect(done.status, explain(done)).toBe('completed');
     expect(JSON.stringify(done.output_parts)).toContain('ORD-12345');
     expect((await t.call('POST', `/runs/${stepped.run_id}/resume`, { breakpoint: 'continue' })).status).toBe(409);
   });
@@ -94,7 +94,7 @@ describe.each(STORES)('breakpoints through the Playground (runtime child on %s)'
   it('step mode pauses before the first node; Stop cancels the paused task and the session takes a new message again', async () => {
     await t.call('PUT', `/sessions/${session}/breakpoints`, { node: '*', when: 'before' });
     const paused = await waitForRun(t, (await send(t, session)).body.run_id);
-    expect(paused.reason).toBe('breakpoint');
+    expect(paused.reason, explain(paused)).toBe('breakpoint');
     expect((await t.call('GET', `/runs/${paused.run_id}/pause`)).body).toMatchObject({ node: 'guardrail', when: 'before' });
     const stopped = await t.call('DELETE', `/runs/${paused.run_id}`);
     expect(stopped.status).toBe(200);
@@ -103,7 +103,8 @@ describe.each(STORES)('breakpoints through the Playground (runtime child on %s)'
     await t.call('DELETE', `/sessions/${session}/breakpoints`);
     const again = await send(t, session);
     expect(again.status).toBe(202);
-    expect((await waitForRun(t, again.body.run_id)).status).toBe('completed');
+    const finished = await waitForRun(t, again.body.run_id);
+    expect(finished.status, explain(finished)).toBe('completed');
     // Breakpoints go with their session.
     await t.call('PUT', `/sessions/${session}/breakpoints`, { node: 'router', when: 'after' });
     expect((await t.call('DELETE', `/sessions/${session}`)).status).toBe(204);
@@ -121,7 +122,7 @@ describe.each(STORES)('a breakpoint on a fan-out branch (runtime child on %s)', 
     const session = (await t.call('POST', '/sessions', { title: 'branches' })).body.session_id;
     await t.call('PUT', `/sessions/${session}/breakpoints`, { node: 'skills[refund]', when: 'before' });
     const paused = await waitForRun(t, (await send(t, session, TWO)).body.run_id);
-    expect([paused.status, paused.reason]).toEqual(['input_required', 'breakpoint']);
+    expect([paused.status, paused.reason], explain(paused)).toEqual(['input_required', 'breakpoint']);
     const pause = (await t.call('GET', `/runs/${paused.run_id}/pause`)).body;
     expect(pause).toMatchObject({ node: 'skills[refund]', when: 'before', state: 'paused' });
     const at = await t.call('GET', `/sessions/${session}/checkpoints/${pause.checkpoint_id}`);
@@ -132,7 +133,7 @@ describe.each(STORES)('a breakpoint on a fan-out branch (runtime child on %s)', 
     expect((await t.call('GET', `/runs/${stepped.run_id}/pause`)).body).toMatchObject({ node: 'skills[order_status]', when: 'before' });
     const cont = await t.call('POST', `/runs/${stepped.run_id}/resume`, { breakpoint: 'continue' });
     const done = await waitForRun(t, cont.body.run_id);
-    expect(done.status).toBe('completed');
+    expect(done.status, explain(done)).toBe('completed');
     // Both branches ran once, after their gates.
     const answer = done.output_parts.find((p) => p.kind === 'data')!;
     expect((answer as unknown as { data: { results: { skill: string }[] } }).data.results.map((r) => r.skill)).toEqual(['refunds', 'order-status']);
@@ -152,7 +153,7 @@ describe.each(STORES)('the state of a paused run, edited before Continue (runtim
   it('pauses after router with the state shown; an edit of intents goes with Continue and the answer follows it', async () => {
     await t.call('PUT', `/sessions/${session}/breakpoints`, { node: 'router', when: 'after' });
     const paused = await waitForRun(t, (await send(t, session, TWO)).body.run_id);
-    expect([paused.status, paused.reason]).toEqual(['input_required', 'breakpoint']);
+    expect([paused.status, paused.reason], explain(paused)).toEqual(['input_required', 'breakpoint']);
     const pause = (await t.call('GET', `/runs/${paused.run_id}/pause`)).body;
     expect(pause).toMatchObject({ node: 'router', when: 'after', state: 'paused' });
     const at = (await t.call('GET', `/sessions/${session}/checkpoints/${pause.checkpoint_id}`)).body;
@@ -184,7 +185,7 @@ describe.each(STORES)('the state of a paused run, edited before Continue (runtim
     const cont = await t.call('POST', `/runs/${paused.run_id}/resume`, { breakpoint: 'continue', values: { intents: ['order_status'] } });
     expect(cont.status).toBe(202);
     const done = await waitForRun(t, cont.body.run_id);
-    expect(done.status).toBe('completed');
+    expect(done.status, explain(done)).toBe('completed');
     const data = (done.output_parts.find((p) => p.kind === 'data') as unknown as { data: { intents: string[]; results: { skill: string }[] } }).data;
     expect(data.intents).toEqual(['order_status']);
     expect(data.results.map((r) => r.skill)).toEqual(['order-status']);
@@ -245,7 +246,7 @@ describe('a reload before Continue', () => {
     const session = (await t.call('POST', '/sessions', { title: 'reload' })).body.session_id;
     await t.call('PUT', `/sessions/${session}/breakpoints`, { node: 'router', when: 'before' });
     const paused = await waitForRun(t, (await send(t, session)).body.run_id);
-    expect(paused.reason).toBe('breakpoint');
+    expect(paused.reason, explain(paused)).toBe('breakpoint');
     // The author renames the node; the studio reloads the runtime with it.
     const graph = path.join(dir, 'src/graph.ts');
     fs.writeFileSync(graph, fs.readFileSync(graph, 'utf8').replaceAll("'router'", "'route'"));

@@ -7,9 +7,12 @@
 //   - a replica never answers a turn's read from what it wrote itself once the other replica
 //     has written the thread since;
 //   - a new conversation's turn costs the database its two writes and nothing more: no read of
-//     a thread just made, and its end's push notification goes in the end write (D-110).
+//     a thread just made, and its end's push notification goes in the end write (D-110);
+//   - a read of a thread waits for its writes that are being committed, not only for those still
+//     queued (D-116).
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import { HumanMessage } from '@langchain/core/messages';
 import type { Task } from '@a2a-js/sdk';
 import { openPostgresStore } from '../../src/main/runtime/store/postgres/store.ts';
@@ -132,5 +135,30 @@ describe('PostgreSQL group commit and thread cache', () => {
     expect(await a.waitingTask('agent', thread)).toBeUndefined();
     expect(await messagesOf(a, 'agent', thread)).toEqual(['one', 'reply 1', 'two', 'reply 3', 'three', 'reply 5']);
     expect((await b.readTranscript(thread)).map((m) => m.content)).toEqual(['one', 'two', 'three']);
+  });
+
+  it('reads a turn whose checkpoint is being committed once it is committed, not the thread as it was', async () => {
+    const a = await open('a');
+    const thread = randomUUID();
+    // Another session holds the checkpoint tables against writes (reads go on), so the end
+    // batch that carries the turn's checkpoint stays in flight until it lets go.
+    const holder = new pg.Client({ connectionString: TEST_DSN });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query(`LOCK TABLE "${schema}".checkpoints, "${schema}".checkpoint_blobs IN SHARE ROW EXCLUSIVE MODE`);
+      const graph = chatGraph(a.checkpointer('agent'));
+      await graph.invoke(
+        { messages: [new HumanMessage('hi')] },
+        { configurable: { thread_id: thread, [TURN_TASK_CONFIG_KEY]: randomUUID() }, durability: 'exit' },
+      );
+      // LATER_MS (end-batch.ts) runs out: the batch leaves the queue for the database.
+      await new Promise((r) => setTimeout(r, 200));
+      const read = messagesOf(a, 'agent', thread);
+      setTimeout(() => void holder.query('COMMIT'), 300);
+      expect(await read).toEqual(['hi', 'reply 1']);
+    } finally {
+      await holder.end();
+    }
   });
 });

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from './helpers/runtime.ts';
-import { startTestStudio, tempDir, waitFor, waitForRun, type TestStudio } from './helpers/playground-studio.ts';
+import { explain, startTestStudio, tempDir, waitFor, waitForRun, type TestStudio } from './helpers/playground-studio.ts';
 import { storedSpanEnds } from './helpers/spans.ts';
 import { dropSchema, newSchema, TEST_DSN } from './helpers/postgres.ts';
 
@@ -74,7 +74,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       const s = await session('one');
       expect((await t.call('PUT', `/sessions/${s}/breakpoints`, { node: 'score[1]', when: 'before' })).status).toBe(200);
       const paused = await send(s);
-      expect([paused.status, paused.reason]).toEqual(['input_required', 'breakpoint']);
+      expect([paused.status, paused.reason], explain(paused)).toEqual(['input_required', 'breakpoint']);
       const pause = (await t.call('GET', `/runs/${paused.run_id}/pause`)).body;
       expect(pause).toMatchObject({ node: 'score[1]', when: 'before', state: 'paused' });
       // The other tasks ran (their spans completed); the paused one did not.
@@ -89,7 +89,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       expect(pending.flat().sort()).toEqual(['a!', 'c!']);
 
       const done = await resume(paused.run_id, 'continue');
-      expect(done.status).toBe('completed');
+      expect(done.status, explain(done)).toBe('completed');
       expect(scoredOf(answerText(done))).toEqual(['a!', 'b!', 'c!']);
       expect(await branches(done.run_id)).toEqual(['score[1] completed']);
     });
@@ -100,7 +100,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       let run = await send(s);
       const seen: string[] = [];
       for (let i = 0; i < 5; i += 1) {
-        expect([run.status, run.reason]).toEqual(['input_required', 'breakpoint']);
+        expect([run.status, run.reason], explain(run)).toEqual(['input_required', 'breakpoint']);
         seen.push((await t.call('GET', `/runs/${run.run_id}/pause`)).body.node);
         run = await resume(run.run_id, 'step');
       }
@@ -108,7 +108,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       expect(seen).toEqual(['plan', 'score', 'score[0]', 'score[1]', 'score[2]', 'collect']);
       await t.call('DELETE', `/sessions/${s}/breakpoints`);
       const done = await resume(run.run_id, 'continue');
-      expect(done.status).toBe('completed');
+      expect(done.status, explain(done)).toBe('completed');
       expect(answerText(done)).toBe('scored a!,b!,c!');
     });
 
@@ -122,7 +122,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       await waitFor(async () => (await t.call('GET', '/graph')).status === 200);
       expect((await t.call('GET', `/runs/${paused.run_id}/pause`)).body.state).toBe('paused');
       const done = await resume(paused.run_id, 'continue');
-      expect(done.status).toBe('completed');
+      expect(done.status, explain(done)).toBe('completed');
       expect(scoredOf(answerText(done))).toEqual(['x!', 'y!']);
       expect(await branches(done.run_id)).toEqual(['score[0] completed']);
     });
@@ -135,7 +135,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       expect(pause).toMatchObject({ node: 'score[2]', when: 'after', state: 'paused' });
       expect(await branches(paused.run_id)).toEqual(['score[0] completed', 'score[1] completed', 'score[2] interrupted']);
       const done = await resume(paused.run_id, 'continue');
-      expect(done.status).toBe('completed');
+      expect(done.status, explain(done)).toBe('completed');
       expect(scoredOf(answerText(done))).toEqual(['a!', 'b!', 'c!']);
       // Only the paused task is in the continued run, handing back its kept update (that the node's
       // code does not run again is checked in send-gates.test.ts).

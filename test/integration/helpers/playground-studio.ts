@@ -102,7 +102,7 @@ export async function waitForRun(
   until: (r: RunDetail) => boolean = (r) => TERMINAL_STATES.includes(r.status),
   timeoutMs = 30_000,
 ): Promise<RunDetail> {
-  return waitFor(
+  const run = await waitFor(
     async () => {
       const res = await t.call<RunDetail>('GET', `/runs/${runId}`);
       return res.status === 200 && until(res.body) ? res.body : null;
@@ -110,6 +110,38 @@ export async function waitForRun(
     timeoutMs,
     `run ${runId}`,
   );
+  if (UNANSWERED.includes(run.status)) endings.set(run, await lastEvents(t, runId).catch((err: Error) => [`events: ${err.message}`]));
+  return run;
+}
+
+/** Runs that ended without an answer, whose last events `explain` shows. */
+const UNANSWERED: readonly string[] = ['failed', 'cancelled', 'interrupted'];
+const endings = new WeakMap<RunDetail, string[]>();
+
+/** A terminal run's last events (its SSE stream ends once replayed), each as JSON of at most
+ * 1,000 characters. */
+async function lastEvents(t: Pick<TestStudio, 'call'>, runId: string, n = 6): Promise<string[]> {
+  const res = await t.call<string>('GET', `/runs/${runId}/events`);
+  if (res.status !== 200 || typeof res.body !== 'string') return [`events: HTTP ${res.status}`];
+  const events = res.body
+    .split('\n')
+    .filter((l) => l.startsWith('data:'))
+    .map((l) => JSON.parse(l.slice(5)) as Record<string, unknown>)
+    .filter((e) => e.kind !== 'output.delta');
+  return events.slice(-n).map(({ run_id: _r, ts: _t, ...e }) => JSON.stringify(e).slice(0, 1_000));
+}
+
+/** Why a run ended as it did, for an assertion's message: its status and reason, the parts it
+ * ended with (a failure's error and data parts say what the runtime reported) and, for a run
+ * that ended without an answer, its last events. `expect(run.reason, explain(run)).toBe(...)`. */
+export function explain(run: RunDetail): string {
+  const parts = run.output_parts.filter((p) => p.kind !== 'text' || p.partial);
+  const events = endings.get(run);
+  return [
+    `run ${run.run_id} ended ${run.status}${run.reason ? ` (${run.reason})` : ''}`,
+    `output parts: ${JSON.stringify(parts)}`,
+    ...(events ? [`last events:\n  ${events.join('\n  ')}`] : []),
+  ].join('; ');
 }
 
 export interface SseMessage {

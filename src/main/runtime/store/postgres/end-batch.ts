@@ -150,10 +150,15 @@ export class PgEndBatch {
     });
   }
 
-  /** Whether checkpoint or transcript writes of `thread` wait in the queue (task states are
-   * read from the task store's own copy). */
+  /** Threads with checkpoint or transcript writes in a statement not yet committed, with how
+   * many such batches. */
+  private readonly committing = new Map<string, number>();
+
+  /** Whether checkpoint or transcript writes of `thread` are not committed yet: waiting in the
+   * queue, or in a batch on its way to the database (a read on another connection would not see
+   * them, D-116). Task states are read from the task store's own copy. */
   pending(thread: string): boolean {
-    return this.queue.some((q) => q.w.thread === thread);
+    return this.committing.has(thread) || this.queue.some((q) => q.w.thread === thread);
   }
 
   /** Commits everything queued now; resolves once written (or failed). Never rejects. */
@@ -165,8 +170,18 @@ export class PgEndBatch {
     const batch = this.queue;
     this.queue = [];
     if (batch.length === 0) return this.chain;
+    const threads = [...new Set(batch.flatMap((q) => (q.w.thread === undefined ? [] : [q.w.thread])))];
+    for (const t of threads) this.committing.set(t, (this.committing.get(t) ?? 0) + 1);
     // Batches commit one after the other, in the order they were queued.
-    this.chain = this.chain.then(() => this.write(batch));
+    this.chain = this.chain
+      .then(() => this.write(batch))
+      .finally(() => {
+        for (const t of threads) {
+          const n = (this.committing.get(t) ?? 1) - 1;
+          if (n > 0) this.committing.set(t, n);
+          else this.committing.delete(t);
+        }
+      });
     return this.chain;
   }
 
