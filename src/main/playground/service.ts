@@ -290,7 +290,7 @@ export class PlaygroundService {
       revision: null,
       ...(replay ? { replay: JSON.stringify(replay) } : {}),
     };
-    return this.admit(run, input.blobs, false, { captureBatchMs: EXPERIMENT_CAPTURE_BATCH_MS });
+    return this.admit(run, input.blobs, false, { captureBatchMs: EXPERIMENT_CAPTURE_BATCH_MS, atOnce: true });
   }
 
   /** Inserts the run as `queued` with its first events and hands it to the executor.

@@ -39,7 +39,8 @@ const sse = (res: http.ServerResponse): void => void res.writeHead(200, { 'conte
 async function read(o: { headers?: Record<string, string>; signal?: AbortSignal; onStatus?: (s: number) => void } = {}) {
   const events: StreamEvent[] = [];
   try {
-    for await (const ev of messageStream(url, params, { headers: o.headers ?? {}, signal: o.signal ?? new AbortController().signal, onStatus: o.onStatus })) events.push(ev);
+    for await (const ev of messageStream(url, params, { headers: o.headers ?? {}, signal: o.signal ?? new AbortController().signal, onStatus: o.onStatus }))
+      events.push(ev);
     return { events, error: null };
   } catch (error) {
     return { events, error: error as Error };

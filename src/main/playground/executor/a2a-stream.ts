@@ -1,6 +1,6 @@
 // The run's A2A `message/stream` call (spec 4.1) to the supervised runtime: one JSON-RPC
 // request over undici's `request` (a kept-alive connection, the body as a Node stream) read
-// with eventsource-parser. The official client (`runtimeClient`) does the same over `fetch`
+// with eventsource-parser. The official client (`runtimeClient`, a2a.ts) does the same over `fetch`
 // and web streams, which cost the studio about twice the CPU a run (docs/performance.md,
 // Experiments; D-116); its other calls (tasks/cancel) stay on the official client.
 import type { MessageSendParams } from '@a2a-js/sdk';
@@ -31,17 +31,25 @@ export class StreamRpcError extends Error {
 
 let nextId = 1;
 
-/** Sends `message/stream` and yields the stream's events in order. Throws a clear error when
- * the runtime refuses the request, answers something that is not an event stream, sends an
- * event that is not a JSON-RPC result of this request, or the connection breaks. */
-export async function* messageStream(baseUrl: string, params: MessageSendParams, o: StreamOptions): AsyncGenerator<StreamEvent> {
+/** Sends `message/stream` at once, and yields the stream's events in order as they are read.
+ * The reading throws a clear error when the runtime refuses the request, answers something
+ * that is not an event stream, sends an event that is not a JSON-RPC result of this request,
+ * or the connection breaks. A stream nobody reads is closed by aborting `signal`. */
+export function messageStream(baseUrl: string, params: MessageSendParams, o: StreamOptions): AsyncGenerator<StreamEvent> {
   const id = nextId++;
-  const res = await request(baseUrl, {
+  const answer = request(baseUrl, {
     method: 'POST',
     headers: { ...o.headers, 'content-type': 'application/json', accept: 'text/event-stream' },
     body: JSON.stringify({ jsonrpc: '2.0', id, method: 'message/stream', params }),
     signal: o.signal,
   });
+  // Its failure is thrown to the reader; until then it is not an unhandled rejection.
+  answer.catch(() => undefined);
+  return events(answer, id, o);
+}
+
+async function* events(answer: ReturnType<typeof request>, id: number, o: StreamOptions): AsyncGenerator<StreamEvent> {
+  const res = await answer;
   o.onStatus?.(res.statusCode);
   const type = String(res.headers['content-type'] ?? '');
   if (res.statusCode >= 300 || !type.startsWith('text/event-stream')) throw await refusal(res, type);

@@ -1,4 +1,5 @@
-// The official A2A client (@a2a-js/sdk) pointed at the supervised runtime. The card is
+// The official A2A client (@a2a-js/sdk) pointed at the supervised runtime, for tasks/cancel and
+// the breakpoint controls (a run's own message/stream is a2a-stream.ts, D-117). The card is
 // built locally from the runtime's base URL: the runtime's own card may advertise a
 // PUBLIC_AGENT_URL that is not the loopback address the studio talks to.
 import type { AgentCard, Part } from '@a2a-js/sdk';

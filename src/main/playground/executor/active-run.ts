@@ -49,6 +49,9 @@ export interface ActiveRun {
 export interface StartOptions {
   /** The trace capture's hold for a run no author is watching as it starts (D-111). */
   captureBatchMs?: number;
+  /** The run's work starts right after the code that admitted it (its transaction), ahead of
+   * pending I/O: an experiment's case has no request that must be answered first (D-117). */
+  atOnce?: boolean;
 }
 
 /** A run just inserted `queued`, as the executor starts it. */

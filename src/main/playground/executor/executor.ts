@@ -12,6 +12,7 @@ import type { PhaseName, PhaseState } from '../../../shared/playground.ts';
 import type { RunPatch } from '../store/store.ts';
 import type { ExecutorOptions } from './options.ts';
 import { isConnectionError, runtimeClient } from './a2a.ts';
+import { messageStream } from './a2a-stream.ts';
 import { forkHeaders, messageOf, newActiveRun, replayPlanOf, withMocks, type ActiveRun, type StartOptions } from './active-run.ts';
 import { TraceCapture } from './capture.ts';
 import * as end from './endings.ts';
@@ -81,7 +82,7 @@ export class RunExecutor {
     const run = newActiveRun(row, opts);
     this.runs.set(runId, run);
     // The request that created the run answers 202 before any work starts (spec 4.3 rule 1).
-    setImmediate(() => {
+    (opts.atOnce ? queueMicrotask : setImmediate)(() => {
       // Only a failure to write the end itself gets here; the run is ended in memory.
       this.execute(run).catch((err) => this.o.logger.error({ err, run_id: runId }, 'the end of a run could not be written'));
     });
@@ -200,21 +201,30 @@ export class RunExecutor {
     run.captureToken = this.traces.open(run.runId);
     run.startedAt = Date.now();
     const startedAt = new Date(run.startedAt).toISOString();
-    this.enter(run, 'invoke', () => ({ started_at: startedAt, ...snapshotCode(run.runId, this.o.project, this.o.store, this.o.logger) }));
-    this.phase(run, 'invoke', 'started', {
-      ...(run.contextId ? { context_id: run.contextId } : {}),
-      ...(run.taskId ? { task_id: run.taskId } : {}),
-    });
     const debug = this.o.debug?.(run.row) ?? null;
     const mocks = this.o.mocks?.(run.row) ?? null;
     const params = withMocks(messageOf(run, this.o.blobs, debug?.control, replayPlanOf(run.row, this.o.log, this.o.blobs)), mocks);
+    const headers = this.callerHeaders();
+    const sent = { ...headers.values, ...forkHeaders(run, this.o.runtime.controlHeaders(), mocks !== null), ...debug?.headers };
+    const onStatus = (status: number): void => {
+      if (status === 401 && headers.profile) run.credentialRefused = true;
+    };
+    // The request leaves first: the runtime starts the turn while the running state and the
+    // code snapshot commit (its answer is read only after this tick, so the stored order of
+    // the run's events does not change; docs/playground-api.md, "Storage").
+    const stream = messageStream(run.baseUrl!, params, { headers: sent, signal: run.controller.signal, onStatus });
     try {
-      const headers = this.callerHeaders();
-      const sent = { ...headers.values, ...forkHeaders(run, this.o.runtime.controlHeaders(), mocks !== null), ...debug?.headers };
-      const client = runtimeClient(run.baseUrl!, run.controller.signal, sent, (status) => {
-        if (status === 401 && headers.profile) run.credentialRefused = true;
+      this.enter(run, 'invoke', () => ({ started_at: startedAt, ...snapshotCode(run.runId, this.o.project, this.o.store, this.o.logger) }));
+      this.phase(run, 'invoke', 'started', {
+        ...(run.contextId ? { context_id: run.contextId } : {}),
+        ...(run.taskId ? { task_id: run.taskId } : {}),
       });
-      for await (const ev of client.sendMessageStream(params)) {
+    } catch (err) {
+      run.controller.abort(); // a stream nobody will read
+      throw err;
+    }
+    try {
+      for await (const ev of stream) {
         if (!this.read(run, ev)) break;
       }
       run.outcome = streamOutcome(run.stream);

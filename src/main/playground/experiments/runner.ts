@@ -302,13 +302,15 @@ export class ExperimentRunner {
     return this.o.store.getRun(accepted.run_id) ?? null;
   }
 
-  /** Resolves when the run's terminal status event is appended (or it already ended). */
+  /** Resolves when the run's terminal status event is appended (or it already ended): the
+   * case goes on once the end's transaction is done, ahead of pending I/O, so the worker's next
+   * case reaches the runtime sooner (D-117). */
   private ended(runId: string): Promise<void> {
     return new Promise((resolve) => {
       const off = this.o.bus.subscribe(runId, (e) => {
         if (!e.terminal) return;
         off();
-        setImmediate(resolve);
+        resolve();
       });
       const status = this.o.store.runStatus(runId);
       if (status && TERMINAL_STATES.includes(status)) {
