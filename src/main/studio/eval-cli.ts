@@ -117,7 +117,7 @@ async function evaluate(studio: RunningStudio, o: EvalOptions): Promise<number> 
   for (const name of names) {
     for (const d of datasets.get(name).diagnostics) o.say(`  ${d.file}:${d.line ?? 0}: ${d.message}`);
     const { experiment_id } = runner.start({ dataset: name, repeat: o.repeat, concurrency: o.concurrency });
-    const e = await follow(store, experiment_id, name, o.say, usage);
+    const e = await follow(store, experiment_id, name, o.say, usage, runner.whenEnded(experiment_id));
     const cases = withUsage(store.allCases(experiment_id), store.get(experiment_id)!, usage).map(({ seq: _seq, ...c }) => c);
     for (const c of cases.filter((x) => x.status !== 'passed')) {
       o.say(`  ${c.status.toUpperCase()} ${c.case_id}${o.repeat > 1 ? ` #${c.repeat + 1}` : ''}${c.run_id ? ` (${c.run_id})` : ''}`);
@@ -142,8 +142,16 @@ async function evaluate(studio: RunningStudio, o: EvalOptions): Promise<number> 
   return failed || regressed ? 1 : 0;
 }
 
-/** Polls the experiment, printing a progress line whenever more cases ended. */
-async function follow(store: ExperimentStore, id: string, name: string, say: (l: string) => void, usage: UsageReader): Promise<ExperimentDetail> {
+/** Polls the experiment, printing a progress line whenever more cases ended; answers as soon
+ * as it has `ended`. */
+async function follow(
+  store: ExperimentStore,
+  id: string,
+  name: string,
+  say: (l: string) => void,
+  usage: UsageReader,
+  ended: Promise<void>,
+): Promise<ExperimentDetail> {
   let shown = -1;
   for (;;) {
     // Usage only once it ended: while it runs the progress line needs none.
@@ -160,7 +168,9 @@ async function follow(store: ExperimentStore, id: string, name: string, say: (l:
       if (e.reason) say(`[${name}] ${e.status}: ${e.reason}${e.changed_files.length ? ` (${e.changed_files.join(', ')})` : ''}`);
       return e;
     }
-    await new Promise((r) => setTimeout(r, 250));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([ended, new Promise((r) => (timer = setTimeout(r, 250)))]);
+    clearTimeout(timer);
   }
 }
 

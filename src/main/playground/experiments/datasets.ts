@@ -26,6 +26,9 @@ export interface DatasetServiceOptions {
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 export class DatasetService {
+  /** The last parse of each dataset file, with the text it was parsed from. */
+  private readonly parsed = new Map<string, { text: string; dataset: Dataset }>();
+
   constructor(private readonly o: DatasetServiceOptions) {}
 
   /** The project folder (a bundle's files beside datasets are written under its `evals/`). */
@@ -71,9 +74,16 @@ export class DatasetService {
     try {
       text = fs.readFileSync(this.abs(datasetFile(name)), 'utf8');
     } catch {
+      this.parsed.delete(name);
       return undefined;
     }
-    return parseDataset(name, text);
+    // An unchanged file is not parsed again: an experiment started again on the same dataset
+    // (and the project status's diagnostics) reads it back from here.
+    const known = this.parsed.get(name);
+    if (known?.text === text) return known.dataset;
+    const dataset = parseDataset(name, text);
+    this.parsed.set(name, { text, dataset });
+    return dataset;
   }
 
   /** The dataset file's text as on disk, or undefined when there is no such file. */
