@@ -6,23 +6,22 @@
 // recorded one, and a change stops it (`cancelled`, reason `code_changed`).
 import type { RunReplay } from '../../../shared/recordings.ts';
 import { replayRuns, replaySessions, type ExperimentReplay } from './replay.ts';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Logger } from 'pino';
-import type { Assertion, DatasetCase } from '../../../shared/datasets.ts';
+import type { DatasetCase } from '../../../shared/datasets.ts';
 import type { CreateExperimentBody, ExperimentAccepted, ModelSettings } from '../../../shared/experiments.ts';
 import { CreateExperimentBodySchema } from '../../../shared/experiments.ts';
 import { TERMINAL_STATES, type RunStatus } from '../../../shared/playground.ts';
 import { PlaygroundError } from '../errors.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { EventLog } from '../events/log.ts';
-import { checkAssertions, type Judge } from '../evals/assertions.ts';
+import type { Judge } from '../evals/assertions.ts';
 import { newSessionId, ulidFactory } from '../ids.ts';
 import type { PlaygroundService } from '../service.ts';
-import { previewOf, type PlaygroundStore, type RunRecord } from '../store/store.ts';
+import type { PlaygroundStore, RunRecord } from '../store/store.ts';
 import { changedCodeFiles } from './compare.ts';
 import type { DatasetService } from './datasets.ts';
-import type { CasePatch, ExperimentStore } from './store.ts';
+import type { ExperimentStore } from './store.ts';
+import { casePreview, caseVerdict } from './verdict.ts';
 
 const nextId = ulidFactory();
 export const newExperimentId = (): string => `exp_${nextId()}`;
@@ -62,8 +61,6 @@ interface Live {
   done?: Promise<void>;
 }
 
-/** A case with no assertions passes when its run did not fail. */
-const DEFAULT_ASSERTIONS: Assertion[] = [{ type: 'final_state', state: 'completed' }];
 const CASE_END: readonly RunStatus[] = ['completed', 'input_required'];
 
 export class ExperimentRunner {
@@ -251,30 +248,7 @@ export class ExperimentRunner {
     );
     if (!run) return;
     if (run.code_files && this.codeMoved(live, run.code_files)) return;
-    const outcome = {
-      status: run.status,
-      reason: run.reason,
-      error_code: errorCodeOf(run),
-      output_parts: run.output_parts,
-      duration_ms: run.started_at && run.ended_at ? Date.parse(run.ended_at) - Date.parse(run.started_at) : null,
-      scores: run.scores,
-    };
-    const list = c.expected?.assertions ?? (c.expected?.output ? [{ type: 'matches_reference' as const }] : DEFAULT_ASSERTIONS);
-    const assertions = await checkAssertions(list, outcome, {
-      reference: c.expected?.output,
-      readSchemaFile: (file) => this.readSchema(file),
-      judge,
-    });
-    const failed = assertions.some((a) => a.status === 'fail' || a.status === 'error');
-    const patch: CasePatch = {
-      status: failed ? 'failed' : 'passed',
-      run_status: run.status,
-      run_reason: run.reason,
-      error_code: outcome.error_code,
-      duration_ms: outcome.duration_ms,
-      assertions,
-      scores: run.scores,
-    };
+    const patch = await caseVerdict(c, run, { projectDir: this.o.projectDir, judge });
     // Written with the run log's next batch (within 5 ms: the next case's run writes its
     // state at once) instead of in a commit of its own (D-112).
     this.o.log.later(() => this.o.experiments.updateCase(live.id, seq, patch));
@@ -326,30 +300,4 @@ export class ExperimentRunner {
       }
     });
   }
-
-  /** A `json_schema` assertion's `schema_file`: a project file, read from disk. */
-  private readSchema(file: string): Record<string, unknown> | null {
-    const root = path.resolve(this.o.projectDir);
-    const abs = path.resolve(root, file);
-    if (!abs.startsWith(root + path.sep)) return null;
-    try {
-      const v = JSON.parse(fs.readFileSync(abs, 'utf8')) as unknown;
-      return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-    } catch {
-      return null;
-    }
-  }
-}
-
-function errorCodeOf(run: RunRecord): string | null {
-  for (const p of run.output_parts) if (p.kind === 'error' && p.code) return p.code;
-  return null;
-}
-
-/** The case's input on one line: its text, else its first DataPart's JSON. */
-function casePreview(c: DatasetCase): string {
-  const text = c.input.text ?? c.input.parts?.flatMap((p) => (p.kind === 'text' ? [p.text] : [])).join(' ');
-  if (text) return previewOf([{ kind: 'text', text }]) ?? text;
-  const data = c.input.parts?.find((p) => p.kind === 'data');
-  return data && data.kind === 'data' ? JSON.stringify(data.data).slice(0, 120) : c.id;
 }
