@@ -69,4 +69,29 @@ describe('llm_judge with a real model configured', () => {
     expect(judged).toHaveLength(1);
     expect(judged[0]!.stream).toBe(false);
   });
+
+  it('a stop while a case is being judged ends the experiment with that case cancelled; the late verdict changes nothing', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      fake.hold = { until: new Promise<void>((r) => (release = r)), held: resolve };
+    });
+    let answered!: () => void;
+    const judgeAnswered = new Promise<void>((resolve) => (answered = resolve));
+    fake.hold!.answered = answered;
+    const id = (await t.call('POST', '/experiments', { dataset: 'judged', cases: ['kind'], concurrency: 1 })).body.experiment_id;
+    await held; // the case's run ended and its judge has been asked
+    const stopped = await t.call<ExperimentDetail>('DELETE', `/experiments/${id}`);
+    expect([stopped.status, stopped.body.status, stopped.body.reason]).toEqual([200, 'cancelled', 'user_cancelled']);
+    release();
+    await judgeAnswered;
+    fake.hold = null;
+    // Another experiment runs to its end: the studio has long read the judge's answer, and any
+    // write waiting with the run log's batch is on disk.
+    const next = (await t.call('POST', '/experiments', { dataset: 'judged', cases: ['strict'], concurrency: 1 })).body.experiment_id;
+    await waitFor(async () => ((await t.call<ExperimentDetail>('GET', `/experiments/${next}`)).body.status !== 'running' ? true : null), 60_000);
+    const after = (await t.call<ExperimentDetail>('GET', `/experiments/${id}`)).body;
+    expect([after.status, after.counts.cancelled, after.counts.passed]).toEqual(['cancelled', 1, 0]);
+    const cases = (await t.call<{ items: ExperimentCase[] }>('GET', `/experiments/${id}/cases`)).body.items;
+    expect(cases.map((c) => [c.case_id, c.status, c.assertions.length])).toEqual([['kind', 'cancelled', 0]]);
+  });
 });

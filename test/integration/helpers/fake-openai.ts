@@ -13,12 +13,15 @@ export interface FakeOpenAi {
   /** Cached prompt tokens reported in usage (0 = no cache details). */
   cachedTokens: number;
   requests: { model: string; stream: boolean; messages: { role: string; content: string }[] }[];
+  /** When set, a non-streaming request (a judge's) is answered only once `until` settles; `held`
+   * hears it arrive, `answered` hears its answer written. */
+  hold: { until: Promise<void>; held?: () => void; answered?: () => void } | null;
   close(): Promise<void>;
 }
 
 export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   const sockets = new Set<import('node:net').Socket>();
-  const state: Omit<FakeOpenAi, 'url' | 'close'> = { mode: 'ok', chunks: ['Hello', ' from', ' the', ' model.'], cachedTokens: 0, requests: [] };
+  const state: Omit<FakeOpenAi, 'url' | 'close'> = { mode: 'ok', chunks: ['Hello', ' from', ' the', ' model.'], cachedTokens: 0, requests: [], hold: null };
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
@@ -41,7 +44,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
         case 'hang':
           return; // never answers
       }
-      if (!parsed.stream) {
+      const answerWhole = (): void => {
         const content = state.chunks.join('');
         res.writeHead(200, { 'content-type': 'application/json' }).end(
           JSON.stringify({
@@ -58,8 +61,17 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
             },
           }),
         );
+      };
+      if (!parsed.stream && state.hold) {
+        const { until, held, answered } = state.hold;
+        held?.();
+        void until.then(() => {
+          answerWhole();
+          answered?.();
+        });
         return;
       }
+      if (!parsed.stream) return answerWhole();
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       const frame = (delta: Record<string, unknown>, finish: string | null = null, usage?: unknown) =>
         `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 0, model: parsed.model, choices: usage ? [] : [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`;
