@@ -22,6 +22,7 @@ import { ThreadOwnershipError, type MemoryStore } from '../../src/main/runtime/s
 import { TURN_TASK_CONFIG_KEY } from '../../src/shared/thread-state.ts';
 import { PgCounter } from '../../bench/pg-counter.ts';
 import { dropSchema, ensurePostgres, newSchema, sql, TEST_DSN } from './helpers/postgres.ts';
+import { waitFor } from './helpers/playground-studio.ts';
 
 type Store = Awaited<ReturnType<typeof openPostgresStore>>;
 
@@ -152,8 +153,9 @@ describe('PostgreSQL group commit and thread cache', () => {
         { messages: [new HumanMessage('hi')] },
         { configurable: { thread_id: thread, [TURN_TASK_CONFIG_KEY]: randomUUID() }, durability: 'exit' },
       );
-      // LATER_MS (end-batch.ts) runs out: the batch leaves the queue for the database.
-      await new Promise((r) => setTimeout(r, 200));
+      // LATER_MS (end-batch.ts) runs out: the batch leaves the queue and waits on the lock.
+      const waiting = `SELECT count(*) AS n FROM pg_locks WHERE NOT granted AND relation IN ('"${schema}".checkpoints'::regclass, '"${schema}".checkpoint_blobs'::regclass)`;
+      await waitFor(async () => Number((await holder.query(waiting)).rows[0].n) > 0, 10_000, 'the end batch waiting on the lock');
       const read = messagesOf(a, 'agent', thread);
       setTimeout(() => void holder.query('COMMIT'), 300);
       expect(await read).toEqual(['hi', 'reply 1']);

@@ -117,7 +117,7 @@ async function evaluate(studio: RunningStudio, o: EvalOptions): Promise<number> 
   for (const name of names) {
     for (const d of datasets.get(name).diagnostics) o.say(`  ${d.file}:${d.line ?? 0}: ${d.message}`);
     const { experiment_id } = runner.start({ dataset: name, repeat: o.repeat, concurrency: o.concurrency });
-    const e = await follow(store, experiment_id, name, o.say, usage, runner.whenEnded(experiment_id));
+    const e = await follow(store, experiment_id, name, o.say, usage, store.whenFinished(experiment_id));
     const cases = withUsage(store.allCases(experiment_id), store.get(experiment_id)!, usage).map(({ seq: _seq, ...c }) => c);
     for (const c of cases.filter((x) => x.status !== 'passed')) {
       o.say(`  ${c.status.toUpperCase()} ${c.case_id}${o.repeat > 1 ? ` #${c.repeat + 1}` : ''}${c.run_id ? ` (${c.run_id})` : ''}`);

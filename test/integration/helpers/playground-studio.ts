@@ -123,12 +123,12 @@ const endings = new WeakMap<RunDetail, string[]>();
 async function lastEvents(t: Pick<TestStudio, 'call'>, runId: string, n = 6): Promise<string[]> {
   const res = await t.call<string>('GET', `/runs/${runId}/events`);
   if (res.status !== 200 || typeof res.body !== 'string') return [`events: HTTP ${res.status}`];
-  const events = res.body
-    .split('\n')
-    .filter((l) => l.startsWith('data:'))
-    .map((l) => JSON.parse(l.slice(5)) as Record<string, unknown>)
-    .filter((e) => e.kind !== 'output.delta');
-  return events.slice(-n).map(({ run_id: _r, ts: _t, ...e }) => JSON.stringify(e).slice(0, 1_000));
+  const events: Record<string, unknown>[] = [];
+  createParser({ onEvent: (e) => events.push(JSON.parse(e.data) as Record<string, unknown>) }).feed(res.body);
+  return events
+    .filter((e) => e.kind !== 'output.delta')
+    .slice(-n)
+    .map(({ run_id: _r, ts: _t, ...e }) => JSON.stringify(e).slice(0, 1_000));
 }
 
 /** Why a run ended as it did, for an assertion's message: its status and reason, the parts it

@@ -2,7 +2,7 @@
 // request over undici's `request` (a kept-alive connection, the body as a Node stream) read
 // with eventsource-parser. The official client (`runtimeClient`, a2a.ts) does the same over `fetch`
 // and web streams, which cost the studio about twice the CPU a run (docs/performance.md,
-// Experiments; D-116); its other calls (tasks/cancel) stay on the official client.
+// Experiments; D-117); its other calls (tasks/cancel) stay on the official client.
 import type { MessageSendParams } from '@a2a-js/sdk';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { request } from 'undici';
@@ -27,6 +27,13 @@ export class StreamRpcError extends Error {
     super(message);
     this.name = 'StreamRpcError';
   }
+}
+
+type RpcErrorBody = { code?: unknown; message?: unknown; data?: unknown };
+
+/** The runtime's JSON-RPC `error` as a StreamRpcError, its message after `lead`. */
+function rpcError(lead: string, e: RpcErrorBody): StreamRpcError {
+  return new StreamRpcError(Number(e.code), `${lead}${String(e.message)} (code ${String(e.code)})`, e.data);
 }
 
 let nextId = 1;
@@ -84,16 +91,13 @@ async function* events(answer: ReturnType<typeof request>, id: number, o: Stream
 
 /** One SSE event as the result it carries; a JSON-RPC error or a stray frame throws. */
 function resultOf(message: EventSourceMessage, id: number): StreamEvent {
-  let frame: { id?: unknown; result?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } };
+  let frame: { id?: unknown; result?: unknown; error?: RpcErrorBody };
   try {
     frame = JSON.parse(message.data);
   } catch {
     throw new Error(`the runtime sent a stream event that is not JSON: ${message.data.slice(0, 100)}`);
   }
-  if (frame?.error) {
-    const { code, message: text, data } = frame.error;
-    throw new StreamRpcError(Number(code), `the runtime answered a JSON-RPC error in the stream: ${String(text)} (code ${String(code)})`, data);
-  }
+  if (frame?.error) throw rpcError('the runtime answered a JSON-RPC error in the stream: ', frame.error);
   if (frame?.id !== id) throw new Error(`the runtime sent a stream event for request ${String(frame?.id)}, not ${id}`);
   if (frame.result === undefined || frame.result === null) throw new Error('the runtime sent a stream event without a result');
   return frame.result as StreamEvent;
@@ -102,15 +106,13 @@ function resultOf(message: EventSourceMessage, id: number): StreamEvent {
 /** The error for an answer that is not an event stream: its JSON-RPC error when it has one. */
 async function refusal(res: Awaited<ReturnType<typeof request>>, type: string): Promise<Error> {
   const text = await res.body.text().catch(() => '');
-  let rpc: { code?: unknown; message?: unknown; data?: unknown } | undefined;
+  let rpc: RpcErrorBody | undefined;
   try {
     rpc = (JSON.parse(text) as { error?: typeof rpc }).error;
   } catch {
     rpc = undefined;
   }
-  if (rpc && typeof rpc.message === 'string') {
-    return new StreamRpcError(Number(rpc.code), `the runtime refused message/stream: ${res.statusCode}, ${rpc.message} (code ${String(rpc.code)})`, rpc.data);
-  }
+  if (rpc && typeof rpc.message === 'string') return rpcError(`the runtime refused message/stream: ${res.statusCode}, `, rpc);
   const what = res.statusCode >= 300 ? `HTTP ${res.statusCode}` : `a ${type || 'body without a content type'} answer instead of an event stream`;
   return new Error(`the runtime refused message/stream: ${what}${text ? `: ${text.slice(0, 200)}` : ''}`);
 }

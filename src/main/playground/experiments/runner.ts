@@ -57,8 +57,6 @@ interface Live {
   runs: Set<string>;
   /** A replay: the earlier experiment's session of each `case_id#repeat`, and the mismatch rule. */
   replay?: ExperimentReplay;
-  /** Settles once the experiment has ended and its end is written. */
-  done?: Promise<void>;
 }
 
 const CASE_END: readonly RunStatus[] = ['completed', 'input_required'];
@@ -130,17 +128,12 @@ export class ExperimentRunner {
     this.live.set(id, live);
     const items: Item[] = selected.flatMap((c) => Array.from({ length: body.repeat }, () => c)).map((c, i) => ({ seq: i + 1, c, repeat: i % body.repeat }));
     const judge = this.o.judge();
-    live.done = this.drive(live, items, body.concurrency, judge);
+    void this.drive(live, items, body.concurrency, judge);
     return { experiment_id: id, status: 'running' };
   }
 
   isRunning(id: string): boolean {
     return this.live.has(id);
-  }
-
-  /** Resolves once the experiment is no longer running here (ended, stopped or failed). */
-  whenEnded(id: string): Promise<void> {
-    return this.live.get(id)?.done ?? Promise.resolve();
   }
 
   /** Stops a running experiment: pending cases and running runs are cancelled. */

@@ -123,7 +123,8 @@ const EMPTY_COUNTS = (): ExperimentCounts => ({ total: 0, pending: 0, running: 0
 
 export class ExperimentStore {
   private readonly s;
-  /** 'change' with the experiment id after every write of it (the progress stream). */
+  /** 'change' with the experiment id after every write of it (the progress stream), and
+   * 'finished' with it once it has ended. */
   readonly changes = new EventEmitter().setMaxListeners(0);
   private readonly updateCache = new Map<string, Statement<unknown[]>>();
 
@@ -219,8 +220,24 @@ export class ExperimentStore {
       if (done) this.s.cancelPending.run(id);
       return done;
     })();
-    if (ended) this.changes.emit('change', id);
+    if (ended) {
+      this.changes.emit('change', id);
+      this.changes.emit('finished', id);
+    }
     return ended;
+  }
+
+  /** Resolves once the experiment is no longer running (at once for a finished or unknown one). */
+  whenFinished(id: string): Promise<void> {
+    return new Promise((resolve) => {
+      const onFinished = (ended: string): void => {
+        if (ended !== id) return;
+        this.changes.off('finished', onFinished);
+        resolve();
+      };
+      this.changes.on('finished', onFinished);
+      if (this.get(id)?.status !== 'running') onFinished(id);
+    });
   }
 
   counts(id: string): ExperimentCounts {
