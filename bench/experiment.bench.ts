@@ -8,7 +8,8 @@
 // both with the same concurrency (default 4). Target: the experiment at >= 0.8x the direct
 // throughput. Also the CPU each process spends a message (this process, which is the studio,
 // and the runtime child, from /proc): unlike the throughput, that hardly moves with the load of
-// other work on the machine.
+// other work on the machine; and where the runtime's main thread spent each side's wall time
+// (running, waiting for a core, idle: waiting for the studio or the client).
 // Usage: node bin/run-ts.mjs bench/experiment.bench.ts   (BENCH_CASES, BENCH_CONCURRENCY,
 // BENCH_WARMUP, BENCH_ROUNDS: the three sides measured in that many alternating turns). Profiles: `node --cpu-prof bin/run-ts.mjs ...` profiles the studio (this
 // process); BENCH_RUNTIME_CPU_PROF=DIR starts the runtime child with `--cpu-prof` writing into
@@ -76,17 +77,21 @@ async function main(): Promise<void> {
     const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
     const pid = studio.runtime.status()?.pid ?? null;
     const sides = ['experiment', 'direct', 'captured'] as const;
-    const spent = Object.fromEntries(sides.map((k) => [k, { ms: 0, studio: 0, runtime: 0 }])) as Record<
+    const spent = Object.fromEntries(sides.map((k) => [k, { ms: 0, studio: 0, runtime: 0, onCpu: 0, runnable: 0 }])) as Record<
       (typeof sides)[number],
-      { ms: number; studio: number; runtime: number }
+      { ms: number; studio: number; runtime: number; onCpu: number; runnable: number }
     >;
     const timed = async <T>(side: (typeof sides)[number], work: () => Promise<T>): Promise<T> => {
       const cpu = cpuNow(pid);
+      const sched = mainThread(pid);
       const mark = monotonicUs();
       const t = Date.now();
       const out = await work();
       spent[side].ms += Date.now() - t;
       const now = cpuNow(pid);
+      const after = mainThread(pid);
+      spent[side].onCpu += after.onCpu - sched.onCpu;
+      spent[side].runnable += after.runnable - sched.runnable;
       spent[side].studio += now.studio - cpu.studio;
       spent[side].runtime += now.runtime - cpu.runtime;
       phase(side, mark);
@@ -126,7 +131,17 @@ async function main(): Promise<void> {
     );
     console.log(`direct A2A with trace capture on: ${(capturedMs / 1000).toFixed(1)} s, ${((CASES / capturedMs) * 1000).toFixed(1)} msgs/s; ${capturedCpu}`);
     console.log(`ratio: ${(expRate / directRate).toFixed(2)}x (target >= 0.8x)`);
-    // Where an experiment run's time goes: admitted -> invoking (queue, prepare, connect) and
+    // The runtime's main thread over each side's wall time: running, runnable but waiting for a
+    // core, and idle (waiting for the studio or the client: nothing of its own to do).
+    for (const side of sides) {
+      const s = spent[side];
+      const idle = s.ms - s.onCpu - s.runnable;
+      console.log(
+        `runtime main thread, ${side}: a message ${(s.onCpu / CASES).toFixed(2)} ms running, ${(s.runnable / CASES).toFixed(2)} ms waiting for a core, ${(idle / CASES).toFixed(2)} ms idle (${((idle / s.ms) * 100).toFixed(1)} %)`,
+      );
+    }
+    // Where an experiment run's time goes: admitted -> invoking (the wait for a slot, D-118;
+    // prepare, connect) and
     // invoking -> ended (the runtime's answer, its trace capture and evaluators).
     const api = `${studio.url}api/playground/v1`;
     const sample = e.ids.flatMap((id) => store.allCases(id)).slice(0, 100);
@@ -183,6 +198,17 @@ function cpuNow(pid: number | null): { studio: number; runtime: number } {
     // not Linux, or no child
   }
   return { studio: (c.user + c.system) / 1000, runtime };
+}
+
+/** Milliseconds the runtime child's main thread spent on a core and runnable waiting for one
+ * (/proc/PID/task/PID/schedstat, Linux; zeros elsewhere). */
+function mainThread(pid: number | null): { onCpu: number; runnable: number } {
+  try {
+    const [onCpu, runnable] = fs.readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return { onCpu: onCpu! / 1e6, runnable: runnable! / 1e6 };
+  } catch {
+    return { onCpu: 0, runnable: 0 };
+  }
 }
 
 /** `n` messages to the runtime over A2A message/stream, `CONCURRENCY` at a time, each read to

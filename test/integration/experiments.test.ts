@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dataset } from '../../src/shared/datasets.ts';
 import type { ExperimentCase, ExperimentCompare, ExperimentDetail } from '../../src/shared/experiments.ts';
-import { openEditableStudio, waitFor, waitForRun, type EditableStudio, type TestStudio } from './helpers/playground-studio.ts';
+import { openEditableStudio, openEvents, waitFor, waitForRun, type EditableStudio, type TestStudio } from './helpers/playground-studio.ts';
 
 describe('datasets and experiments', () => {
   let dir: string;
@@ -222,8 +222,38 @@ describe('datasets and experiments', () => {
     expect(res.body.counts.cancelled).toBeGreaterThanOrEqual(7);
     const run = await waitForRun(t, running.run_id!);
     expect(run.status).toBe('cancelled');
+    // The next case, admitted ahead and waiting for the slot (D-118), is cancelled too: no run
+    // of the experiment is left active.
+    const admitted = (await cases(id)).filter((c) => c.run_id);
+    expect(admitted.length).toBeGreaterThanOrEqual(2);
+    for (const c of admitted) expect(['cancelled', 'completed']).toContain((await waitForRun(t, c.run_id!)).status);
     // Immutable once finished: nothing moves afterwards.
     expect((await detail(id)).counts).toEqual(res.body.counts);
+  });
+
+  it('invokes at most `concurrency` cases at a time; the next one waits queued for a slot', async () => {
+    writeDataset('slow', slowCases(6));
+    const id = await start({ dataset: 'slow', concurrency: 2 });
+    const d = await finished(id);
+    expect(d.counts).toMatchObject({ total: 6, passed: 6 });
+    // Each case's turn in the runtime, from its trace (invoke.start .. invoke.end): the runtime
+    // never had more than two of them at once.
+    const turns: [number, number][] = [];
+    for (const c of await cases(id)) {
+      const events = openEvents(t.api, c.run_id!);
+      await events.ended;
+      const at = (name: string) => {
+        const m = events.messages.find((e) => e.data.kind === 'trace' && e.data.name === name);
+        return Date.parse(String((m?.data as { data?: { ts?: string } } | undefined)?.data?.ts));
+      };
+      turns.push([at('invoke.start'), at('invoke.end')]);
+    }
+    expect(turns.flat().every(Number.isFinite)).toBe(true);
+    const edges = turns.flatMap(([s, e]) => [[s, 1] as const, [e, -1] as const]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    let now = 0;
+    let most = 0;
+    for (const [, step] of edges) most = Math.max(most, (now += step));
+    expect(most).toBe(2);
   });
 
   it('stops with code_changed when the project code changes during the experiment', async () => {

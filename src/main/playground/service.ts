@@ -34,6 +34,7 @@ import { newRunId, newSessionId } from './ids.ts';
 import { blobsOf, inputToTagged, type StoredBlob } from './parts.ts';
 import { normaliseChangedFile } from './paths.ts';
 import type { BlobStore } from './store/blobs.ts';
+import type { RunSlots } from './executor/slots.ts';
 import { previewOf, toDetail, type NewRun, type PageQuery, type PlaygroundStore } from './store/store.ts';
 
 export interface ServiceOptions {
@@ -275,8 +276,15 @@ export class PlaygroundService {
   /** A run of an experiment's hidden session (docs/playground-api.md, "Datasets and
    * experiments"): it continues the session's conversation like a send, and does not take the
    * project's one active-run slot (spec 4.3 rule 2 governs interactive runs only). Its trace
-   * events may wait EXPERIMENT_CAPTURE_BATCH_MS in the runtime (D-111). */
-  admitExperimentRun(sessionId: string, parts: readonly InputPart[], metadata: Record<string, unknown> | undefined, replay?: RunReplay): RunAccepted {
+   * events may wait EXPERIMENT_CAPTURE_BATCH_MS in the runtime (D-111); it is invoked when it
+   * holds one of the experiment's `slots` (D-118). */
+  admitExperimentRun(
+    sessionId: string,
+    parts: readonly InputPart[],
+    metadata: Record<string, unknown> | undefined,
+    replay: RunReplay | undefined,
+    slots: RunSlots,
+  ): RunAccepted {
     const input = inputToTagged(parts, this.o.blobs);
     const run = {
       session_id: sessionId,
@@ -290,7 +298,7 @@ export class PlaygroundService {
       revision: null,
       ...(replay ? { replay: JSON.stringify(replay) } : {}),
     };
-    return this.admit(run, input.blobs, false, { captureBatchMs: EXPERIMENT_CAPTURE_BATCH_MS, atOnce: true });
+    return this.admit(run, input.blobs, false, { captureBatchMs: EXPERIMENT_CAPTURE_BATCH_MS, atOnce: true, slots });
   }
 
   /** Inserts the run as `queued` with its first events and hands it to the executor.

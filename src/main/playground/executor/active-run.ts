@@ -13,6 +13,7 @@ import { CONTINUE_METADATA_KEY } from '../../../shared/thread-state.ts';
 import { controlCredentialHeaders, RESERVED_DEBUG_KEY, type DebugControl } from '../../../shared/breakpoints.ts';
 import { RESERVED_METADATA_KEY } from './capture.ts';
 import { RunLifecycle } from './lifecycle.ts';
+import type { RunSlots } from './slots.ts';
 import { EMPTY_STREAM, type StreamOutcome, type StreamState } from './stream.ts';
 
 export interface ActiveRun {
@@ -43,6 +44,9 @@ export interface ActiveRun {
   remoteCancelSent: boolean;
   /** The runtime answered 401 to the connection profile's credential. */
   credentialRefused?: boolean;
+  /** The experiment's invocation slots the run waits for (D-118), and whether it holds one. */
+  readonly slots: RunSlots | null;
+  holdsSlot: boolean;
 }
 
 /** How the executor runs a run it starts. */
@@ -52,6 +56,8 @@ export interface StartOptions {
   /** The run's work starts right after the code that admitted it (its transaction), ahead of
    * pending I/O: an experiment's case has no request that must be answered first (D-117). */
   atOnce?: boolean;
+  /** An experiment's run waits `queued` for one of these before it is prepared (D-118). */
+  slots?: RunSlots;
 }
 
 /** A run just inserted `queued`, as the executor starts it. */
@@ -74,6 +80,8 @@ export function newActiveRun(row: RunRecord, opts: StartOptions = {}): ActiveRun
     prepared: null,
     cancelRemote: false,
     remoteCancelSent: false,
+    slots: opts.slots ?? null,
+    holdsSlot: false,
   };
 }
 

@@ -37,7 +37,7 @@ export class RunExecutor {
   private readonly readyTimeoutMs: number;
   private readonly cancelTimeoutMs: number;
   private readonly unsubscribeExit: () => void;
-  private readonly steps: Step[] = [() => this.queue(), (r) => this.prepare(r), (r) => this.connect(r), (r) => this.invoke(r), (r) => this.conclude(r)];
+  private readonly steps: Step[] = [(r) => this.queue(r), (r) => this.prepare(r), (r) => this.connect(r), (r) => this.invoke(r), (r) => this.conclude(r)];
   private stopping = false;
 
   constructor(private readonly o: ExecutorOptions) {
@@ -145,10 +145,20 @@ export class RunExecutor {
     }
   }
 
-  /** Waits for changes being applied right now, so the run never starts on the old code. */
-  private async queue(): Promise<undefined> {
+  /** Waits for changes being applied right now, so the run never starts on the old code. An
+   * experiment's run admitted ahead first waits here for one of its slots (D-118); a cancel
+   * meanwhile ends it without one. */
+  private async queue(run: ActiveRun): Promise<undefined> {
+    if (run.slots) run.holdsSlot = await run.slots.acquire(run.controller.signal);
     await this.o.project?.settled();
     return undefined;
+  }
+
+  /** The runtime is done with the run (its final status, or the run ended): its slot is free. */
+  private freeSlot(run: ActiveRun): void {
+    if (!run.holdsSlot) return;
+    run.holdsSlot = false;
+    run.slots?.release();
   }
 
   /** The client's changed files, plus edits the studio saw on disk and has not applied yet.
@@ -228,6 +238,9 @@ export class RunExecutor {
         if (!this.read(run, ev)) break;
       }
       run.outcome = streamOutcome(run.stream);
+      // The slot went to the experiment's next run at the final status: its request and the
+      // other runs' answers are read before this run's end is written (D-118).
+      if (run.slots) await new Promise((resolve) => setImmediate(resolve));
     } catch (err) {
       run.outcome = streamOutcome(run.stream, { error: err });
     }
@@ -244,6 +257,7 @@ export class RunExecutor {
     }
     const { state, deltas } = readEvent(run.stream, ev);
     run.stream = state;
+    if (state.final) this.freeSlot(run);
     for (const text of deltas) this.o.log.append(run.runId, 'output.delta', { text });
     return true;
   }
@@ -277,6 +291,7 @@ export class RunExecutor {
     const t = run.lifecycle.fire(e.event);
     if (!t) return false;
     this.runs.delete(run.runId);
+    this.freeSlot(run);
     const { scores, open } = this.traces.close(run.captureToken);
     this.record.closeSpans(run.runId, open, t.to, t.reason);
     if (e.diagnostics) this.record.diagnostics(run.runId, e.diagnostics);

@@ -19,6 +19,7 @@ import { newSessionId, ulidFactory } from '../ids.ts';
 import type { PlaygroundService } from '../service.ts';
 import type { PlaygroundStore, RunRecord } from '../store/store.ts';
 import { changedCodeFiles } from './compare.ts';
+import { RunSlots } from '../executor/slots.ts';
 import type { DatasetService } from './datasets.ts';
 import type { ExperimentStore } from './store.ts';
 import { casePreview, caseVerdict } from './verdict.ts';
@@ -55,6 +56,8 @@ interface Live {
   files: Record<string, string>;
   stopped: boolean;
   runs: Set<string>;
+  /** At most `concurrency` of its runs invoked at a time (D-118). */
+  slots: RunSlots;
   /** A replay: the earlier experiment's session of each `case_id#repeat`, and the mismatch rule. */
   replay?: ExperimentReplay;
 }
@@ -124,7 +127,7 @@ export class ExperimentRunner {
       },
       rows,
     );
-    const live: Live = { id, fingerprint: code.fingerprint, files: code.files, stopped: false, runs: new Set(), ...(replay ? { replay } : {}) };
+    const live: Live = { id, fingerprint: code.fingerprint, files: code.files, stopped: false, runs: new Set(), slots: new RunSlots(body.concurrency), ...(replay ? { replay } : {}) };
     this.live.set(id, live);
     const items: Item[] = selected.flatMap((c) => Array.from({ length: body.repeat }, () => c)).map((c, i) => ({ seq: i + 1, c, repeat: i % body.repeat }));
     const judge = this.o.judge();
@@ -164,6 +167,10 @@ export class ExperimentRunner {
     let next = 0;
     const worker = async () => {
       while (!live.stopped && next < items.length) {
+        // The next case's admission waits for the I/O already due (the runtime's answers, its
+        // trace posts): the case it admits waits for a slot anyway (D-118).
+        await new Promise((resolve) => setImmediate(resolve));
+        if (live.stopped || next >= items.length) break;
         const item = items[next++]!;
         try {
           await this.runCase(live, item, judge);
@@ -174,7 +181,9 @@ export class ExperimentRunner {
       }
     };
     try {
-      await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+      // One worker more than the slots: the next case is admitted and waits `queued` while
+      // `concurrency` run, so it is sent the moment a run's final status frees a slot (D-118).
+      await Promise.all(Array.from({ length: Math.min(concurrency + 1, items.length) }, worker));
       // Every case's result is written before the experiment ends (D-112).
       this.o.log.flush();
       if (!live.stopped) this.o.experiments.finish(live.id, 'completed', null);
@@ -262,7 +271,7 @@ export class ExperimentRunner {
     // One commit for the run's admission and the case rows written with it (`before`, `onRun`).
     const accepted = this.o.store.transaction(() => {
       before?.();
-      const a = this.o.service.admitExperimentRun(sessionId, parts, input.metadata, replay);
+      const a = this.o.service.admitExperimentRun(sessionId, parts, input.metadata, replay, live.slots);
       onRun?.(a.run_id);
       return a;
     });
