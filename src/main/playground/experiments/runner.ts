@@ -1,7 +1,8 @@
 // Runs an experiment (docs/playground-api.md, "Datasets and experiments"): every selected case
 // x repeat as real runs of the runtime child, each in a hidden session of its own (its history
-// turns first, then its input), at most `concurrency` cases at a time; the assertions are
-// checked when a case's last run ends. The experiment is pinned to the code it started with:
+// turns first, then its input), at most `concurrency` runs invoked at a time (one case more
+// admitted ahead, waiting for a slot: D-118); the assertions are checked when a case's last run
+// ends. The experiment is pinned to the code it started with:
 // before each case and after each run the project's code fingerprint is compared with the
 // recorded one, and a change stops it (`cancelled`, reason `code_changed`).
 import type { RunReplay } from '../../../shared/recordings.ts';
@@ -127,7 +128,15 @@ export class ExperimentRunner {
       },
       rows,
     );
-    const live: Live = { id, fingerprint: code.fingerprint, files: code.files, stopped: false, runs: new Set(), slots: new RunSlots(body.concurrency), ...(replay ? { replay } : {}) };
+    const live: Live = {
+      id,
+      fingerprint: code.fingerprint,
+      files: code.files,
+      stopped: false,
+      runs: new Set(),
+      slots: new RunSlots(body.concurrency),
+      ...(replay ? { replay } : {}),
+    };
     this.live.set(id, live);
     const items: Item[] = selected.flatMap((c) => Array.from({ length: body.repeat }, () => c)).map((c, i) => ({ seq: i + 1, c, repeat: i % body.repeat }));
     const judge = this.o.judge();
