@@ -7,6 +7,7 @@
 // recorded one, and a change stops it (`cancelled`, reason `code_changed`).
 import type { RunReplay } from '../../../shared/recordings.ts';
 import { replayRuns, replaySessions, type ExperimentReplay } from './replay.ts';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { DatasetCase } from '../../../shared/datasets.ts';
 import type { CreateExperimentBody, ExperimentAccepted, ModelSettings } from '../../../shared/experiments.ts';
@@ -175,11 +176,11 @@ export class ExperimentRunner {
   private async drive(live: Live, items: Item[], concurrency: number, judge: Judge | null): Promise<void> {
     let next = 0;
     const worker = async () => {
-      while (!live.stopped && next < items.length) {
+      for (;;) {
         // The next case's admission waits for the I/O already due (the runtime's answers, its
         // trace posts): the case it admits waits for a slot anyway (D-118).
-        await new Promise((resolve) => setImmediate(resolve));
-        if (live.stopped || next >= items.length) break;
+        await nextTurn();
+        if (live.stopped || next >= items.length) return;
         const item = items[next++]!;
         try {
           await this.runCase(live, item, judge);
