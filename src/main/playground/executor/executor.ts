@@ -8,6 +8,7 @@
 // first, so whatever comes later (a late trace, the end of an aborted stream, a cancel
 // racing the agent's answer) writes nothing. The executor's own end is settled in the one
 // try/finally of `execute`; cancel, shutdown and a runtime exit end a run from outside.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { PhaseName, PhaseState } from '../../../shared/playground.ts';
 import type { RunPatch } from '../store/store.ts';
 import type { ExecutorOptions } from './options.ts';
@@ -173,6 +174,9 @@ export class RunExecutor {
     if (t) this.record.statusWithBatch(run.runId, t.to);
     this.phase(run, 'prepare', 'started', { changed_files: changed });
     if (changed.length === 0) {
+      // Another run's preparing phase may be applying the changes this run is to run on (it
+      // took them first): the run waits for them, as the queue step waits for the watcher's.
+      await this.o.project?.settled();
       // The files on disk do not load (the runtime still serves the last good ones): a run
       // would answer with code the author no longer has, so it fails with the real cause.
       const broken = this.o.project?.diagnostics() ?? [];
@@ -189,7 +193,7 @@ export class RunExecutor {
 
   private async apply(): Promise<ApplyOutcome> {
     try {
-      return await this.o.runtime.applyChanges();
+      return await (this.o.project ? this.o.project.applyTaken() : this.o.runtime.applyChanges());
     } catch (err) {
       return { diagnostics: [{ file: '.', message: `the changed files could not be applied: ${(err as Error).message}` }] };
     }
@@ -240,7 +244,7 @@ export class RunExecutor {
       run.outcome = streamOutcome(run.stream);
       // The slot went to the experiment's next run at the final status: its request and the
       // other runs' answers are read before this run's end is written (D-118).
-      if (run.slots) await new Promise((resolve) => setImmediate(resolve));
+      if (run.slots) await nextTurn();
     } catch (err) {
       run.outcome = streamOutcome(run.stream, { error: err });
     }

@@ -7,7 +7,7 @@ import type { EventLog } from '../events/log.ts';
 import type { BlobStore } from '../store/blobs.ts';
 import type { PlaygroundStore } from '../store/store.ts';
 import type { ActiveRun, withMocks } from './active-run.ts';
-import type { ProjectDiagnostic, RuntimeHandle } from './runtime.ts';
+import type { ApplyOutcome, ProjectDiagnostic, RuntimeHandle } from './runtime.ts';
 import type { CodeSnapshot } from './snapshot.ts';
 
 export interface ExecutorOptions {
@@ -33,6 +33,8 @@ export interface ExecutorOptions {
     /** Resolves when changes being applied right now are applied. */
     settled(): Promise<void>;
     takePending(): string[];
+    /** Applies the changes a run's preparing phase took; settled() waits for it meanwhile. */
+    applyTaken(): Promise<ApplyOutcome>;
     recordOutcome(diagnostics: ProjectDiagnostic[]): void;
     /** The diagnostics of the last load of the files on disk (empty when they load). */
     diagnostics(): ProjectDiagnostic[];

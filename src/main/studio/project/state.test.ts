@@ -62,3 +62,20 @@ describe('ProjectState.takePending', () => {
     expect(s.runCode().files['src/graph.ts']).toBeDefined();
   });
 });
+
+describe('ProjectState.applyTaken', () => {
+  it('holds settled() until the changes a run took are applied, so another run is not invoked on the old code', async () => {
+    let finish!: (v: { applied: 'reload' }) => void;
+    const runtime = { applyChanges: () => new Promise((r) => (finish = r)) } as unknown as RuntimeHandle;
+    const s = new ProjectState(dir, runtime, () => true, pino({ level: 'silent' }));
+    const applying = s.applyTaken();
+    let settled = false;
+    const waiting = s.settled().then(() => (settled = true));
+    await new Promise((r) => setImmediate(r));
+    expect(settled).toBe(false);
+    finish({ applied: 'reload' });
+    expect(await applying).toEqual({ applied: 'reload' });
+    await waiting;
+    expect(settled).toBe(true);
+  });
+});

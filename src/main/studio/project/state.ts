@@ -27,6 +27,8 @@ export class ProjectState {
   private pending = new Set<string>();
   private loadDiagnostics: ProjectDiagnostic[] = [];
   private applying: Promise<void> | null = null;
+  /** A run's preparing phase applying the changes it took (applyTaken). */
+  private runApplying: Promise<void> | null = null;
   private checkedAt: string | null = null;
   /** The last walk of caseCode(), which the preparing phases right after it reuse: `uses` is
    * the number of checks made since the walks last differed and not yet used. */
@@ -108,9 +110,24 @@ export class ProjectState {
     return this.loadDiagnostics.length ? this.loadDiagnostics : (this.runtime.startDiagnostics?.() ?? []);
   }
 
-  /** Resolves when no apply is under way. */
+  /** Resolves when no apply is under way: the watcher's, or a run's preparing phase's. */
   async settled(): Promise<void> {
-    while (this.applying) await this.applying;
+    for (let p = this.applying ?? this.runApplying; p; p = this.applying ?? this.runApplying) await p;
+  }
+
+  /** Applies the changes a run's preparing phase took (takePending); until it is done the
+   * other runs wait in settled(), so none is invoked on the code those changes replace. */
+  applyTaken(): ReturnType<RuntimeHandle['applyChanges']> {
+    const work = this.runtime.applyChanges();
+    const done: Promise<void> = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.runApplying = done;
+    void done.then(() => {
+      if (this.runApplying === done) this.runApplying = null;
+    });
+    return work;
   }
 
   /** Takes the pending changes for a run's preparing phase (it applies them itself), with
