@@ -21,6 +21,7 @@ import type { RunEnd } from './endings.ts';
 import { transition, type AdvanceEvent } from './lifecycle.ts';
 import { RunRecorder } from './record.ts';
 import type { ApplyOutcome } from './runtime.ts';
+import { freeSlot } from './slots.ts';
 import { snapshotCode } from './snapshot.ts';
 import { idsOf, readEvent, streamOutcome, type StreamEvent } from './stream.ts';
 
@@ -155,13 +156,6 @@ export class RunExecutor {
     return undefined;
   }
 
-  /** The runtime is done with the run (its final status, or the run ended): its slot is free. */
-  private freeSlot(run: ActiveRun): void {
-    if (!run.holdsSlot) return;
-    run.holdsSlot = false;
-    run.slots?.release();
-  }
-
   /** The client's changed files, plus edits the studio saw on disk and has not applied yet.
    * The runtime validates and applies them (reload, else restart); the studio never loads
    * the project itself. */
@@ -261,7 +255,7 @@ export class RunExecutor {
     }
     const { state, deltas } = readEvent(run.stream, ev);
     run.stream = state;
-    if (state.final) this.freeSlot(run);
+    if (state.final) freeSlot(run);
     for (const text of deltas) this.o.log.append(run.runId, 'output.delta', { text });
     return true;
   }
@@ -295,7 +289,7 @@ export class RunExecutor {
     const t = run.lifecycle.fire(e.event);
     if (!t) return false;
     this.runs.delete(run.runId);
-    this.freeSlot(run);
+    freeSlot(run);
     const { scores, open } = this.traces.close(run.captureToken);
     this.record.closeSpans(run.runId, open, t.to, t.reason);
     if (e.diagnostics) this.record.diagnostics(run.runId, e.diagnostics);

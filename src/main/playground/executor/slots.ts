@@ -40,3 +40,11 @@ export class RunSlots {
     else this.free = Math.min(this.size, this.free + 1);
   }
 }
+
+/** The runtime is done with the run (its final status, or the run ended): the slot it holds,
+ * if any, is given back, once. */
+export function freeSlot(run: { slots: RunSlots | null; holdsSlot: boolean }): void {
+  if (!run.holdsSlot) return;
+  run.holdsSlot = false;
+  run.slots?.release();
+}
